@@ -1,0 +1,61 @@
+# Finds LLVM and Clang 19 (or newer) and fails early and clearly otherwise.
+#
+# Debian's ClangConfig.cmake rejects a version in find_package(Clang 19 ...),
+# so both are found by CONFIG with a hint to the llvm-19 prefix and the major
+# version is checked here.
+
+set(TIA_LLVM_CONFIG "" CACHE FILEPATH "llvm-config of the LLVM to build against")
+if(NOT TIA_LLVM_CONFIG)
+  find_program(TIA_LLVM_CONFIG NAMES llvm-config-19 llvm-config)
+endif()
+
+set(_tia_llvm_hints)
+if(TIA_LLVM_CONFIG)
+  execute_process(COMMAND ${TIA_LLVM_CONFIG} --cmakedir
+    OUTPUT_VARIABLE _tia_llvm_cmakedir OUTPUT_STRIP_TRAILING_WHITESPACE)
+  execute_process(COMMAND ${TIA_LLVM_CONFIG} --prefix
+    OUTPUT_VARIABLE _tia_llvm_prefix OUTPUT_STRIP_TRAILING_WHITESPACE)
+  list(APPEND _tia_llvm_hints ${_tia_llvm_cmakedir} ${_tia_llvm_prefix}/lib/cmake/llvm)
+endif()
+list(APPEND _tia_llvm_hints /usr/lib/llvm-19/lib/cmake/llvm)
+
+find_package(LLVM CONFIG HINTS ${_tia_llvm_hints})
+if(NOT LLVM_FOUND)
+  message(FATAL_ERROR "tia needs LLVM 19: install llvm-19-dev (utils/install-deps.sh) "
+    "or pass -DTIA_LLVM_CONFIG=/path/to/llvm-config")
+endif()
+if(LLVM_VERSION_MAJOR LESS 19)
+  message(FATAL_ERROR "tia needs LLVM 19 or newer, found ${LLVM_PACKAGE_VERSION} "
+    "in ${LLVM_DIR}: install llvm-19-dev or pass -DTIA_LLVM_CONFIG")
+endif()
+
+find_package(Clang CONFIG HINTS ${LLVM_INSTALL_PREFIX}/lib/cmake/clang
+  ${LLVM_DIR}/../clang NO_DEFAULT_PATH)
+if(NOT Clang_FOUND)
+  message(FATAL_ERROR "tia needs the Clang ${LLVM_VERSION_MAJOR} libraries: "
+    "install libclang-${LLVM_VERSION_MAJOR}-dev")
+endif()
+message(STATUS "tia: LLVM ${LLVM_PACKAGE_VERSION} in ${LLVM_INSTALL_PREFIX}")
+
+set(TIA_LLVM_BINDIR ${LLVM_TOOLS_BINARY_DIR})
+
+# The builtin headers (stddef.h, ...) a LibTooling binary outside the LLVM
+# tree does not find by itself. Found here, overridable at run time with
+# --resource-dir or TIA_RESOURCE_DIR.
+find_program(TIA_CLANG NAMES clang-${LLVM_VERSION_MAJOR} clang
+  HINTS ${TIA_LLVM_BINDIR} NO_DEFAULT_PATH)
+if(NOT TIA_CLANG)
+  find_program(TIA_CLANG NAMES clang-${LLVM_VERSION_MAJOR})
+endif()
+if(NOT TIA_CLANG)
+  message(FATAL_ERROR "tia needs clang-${LLVM_VERSION_MAJOR} to find Clang's resource dir: "
+    "install clang-${LLVM_VERSION_MAJOR}")
+endif()
+execute_process(COMMAND ${TIA_CLANG} -print-resource-dir
+  OUTPUT_VARIABLE TIA_CLANG_RESOURCE_DIR OUTPUT_STRIP_TRAILING_WHITESPACE)
+message(STATUS "tia: clang resource dir ${TIA_CLANG_RESOURCE_DIR}")
+
+# lit and FileCheck from llvm-19-tools.
+find_program(TIA_LIT NAMES lit.py lit
+  HINTS ${LLVM_INSTALL_PREFIX}/build/utils/lit ${TIA_LLVM_BINDIR})
+find_program(TIA_FILECHECK NAMES FileCheck HINTS ${TIA_LLVM_BINDIR} NO_DEFAULT_PATH)

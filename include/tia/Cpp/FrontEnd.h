@@ -1,0 +1,64 @@
+//===- tia/Cpp/FrontEnd.h - the C++ front end -----------------------------===//
+//
+// Parses C++ translation units with Clang (LibTooling, driven by a
+// compilation database) and returns their code elements as plain data.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIA_CPP_FRONTEND_H
+#define TIA_CPP_FRONTEND_H
+
+#include "tia/Support/Model.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <string>
+#include <vector>
+
+namespace tia {
+namespace cpp {
+
+/// Loads BUILD_DIR/compile_commands.json. Entries are sorted by file and
+/// de-duplicated (first entry of a file wins); paths are made absolute.
+/// Errors:
+///  - "no compile_commands.json in DIR: configure with
+///     -DCMAKE_EXPORT_COMPILE_COMMANDS=ON or pass -p BUILD_DIR"
+///  - "malformed DIR/compile_commands.json: REASON"
+llvm::Expected<std::vector<CompileCommand>>
+loadCompilationDatabase(llvm::StringRef BuildDir);
+
+/// Clang's resource directory: $TIA_RESOURCE_DIR if set, else the one found
+/// when tia was configured.
+std::string defaultResourceDir();
+
+struct FrontEndOptions {
+  /// Absolute repository root; only files below it are indexed, and paths
+  /// are reported relative to it.
+  std::string ProjectRoot;
+  /// Directories below the root whose files are not project files (for
+  /// example the build directory), absolute.
+  std::vector<std::string> ExcludedDirs;
+  /// Passed as -resource-dir to every invocation.
+  std::string ResourceDir = defaultResourceDir();
+};
+
+/// Parses one translation unit and extracts the elements of every project
+/// file it reads. \p Overlays maps absolute paths to the contents to parse
+/// instead of what is on disk (other revisions of changed files).
+///
+/// Source errors do not fail: the TU is indexed as far as Clang got, its
+/// files are marked incomplete and the diagnostics are counted. Fails only
+/// when the main file cannot be read ("cannot read FILE: REASON").
+llvm::Expected<TranslationUnitIndex>
+indexTranslationUnit(const CompileCommand &Command,
+                     const FrontEndOptions &Options,
+                     const llvm::StringMap<std::string> &Overlays = {});
+
+/// Hashes of \p Source's tokens as Clang's raw lexer sees them (comments
+/// and whitespace skipped). Exposed for tests.
+std::string tokenHash(llvm::StringRef Source);
+
+} // namespace cpp
+} // namespace tia
+
+#endif // TIA_CPP_FRONTEND_H

@@ -1,0 +1,152 @@
+//===- tia/Store/Store.h - the SQLite store -------------------------------===//
+//
+// The one place tia keeps what it knows: indexed file versions and their
+// elements, translation units and their compile commands, index revisions,
+// tests and the element -> test coverage map. Only this library talks to
+// SQLite. Every method that writes several rows does so in one transaction;
+// callers group a whole command's writes with transaction().
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIA_STORE_STORE_H
+#define TIA_STORE_STORE_H
+
+#include "tia/Support/Model.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tia {
+
+class Database;
+
+/// A file path and the content hash (git blob id) of one of its versions.
+using FileVersionRef = std::pair<std::string, std::string>;
+
+/// A translation unit as the last index saw it.
+struct StoredTranslationUnit {
+  std::string Path; ///< repository-relative main file
+  CompileCommand Command;
+  std::vector<FileVersionRef> Dependencies; ///< sorted by path
+};
+
+/// A test and where its coverage came from.
+struct TestRecord {
+  std::string Id;             ///< "gtest:bin:Suite.Name", "ctest:name", ...
+  std::string CoverageCommit; ///< commit the coverage was collected at; may be empty
+  unsigned CoveredElements = 0;
+};
+
+/// An element key together with the file it lives in.
+struct KeyInFile {
+  std::string Key;
+  std::string File;
+};
+
+class Store {
+public:
+  enum class Mode {
+    ReadOnly, ///< fails when the file does not exist
+    ReadWrite ///< creates the file (and its parent directories) if missing
+  };
+
+  /// Schema version this tia writes, and the oldest version it can read.
+  static constexpr int SchemaVersion = 1;
+
+  /// Opens the database at \p Path (":memory:" for an in-memory one),
+  /// migrating an older schema step by step in ReadWrite mode. Errors, each
+  /// leaving the file as it was:
+  ///  - "cannot open database PATH: REASON"
+  ///  - "no tia database at PATH: run 'tia index' first" (ReadOnly, missing)
+  ///  - "PATH is not a tia database: REASON (remove it or pass another --db)"
+  ///  - "PATH was made by a newer tia (schema N, this tia knows up to M):
+  ///     upgrade tia or pass another --db"
+  static llvm::Expected<std::unique_ptr<Store>> open(llvm::StringRef Path,
+                                                     Mode M);
+  ~Store();
+
+  /// The schema version of the open database.
+  int schemaVersion() const;
+
+  /// Runs \p Body in one transaction: committed when it succeeds, rolled
+  /// back (and its error returned) when it fails. Nested calls join the
+  /// outer transaction.
+  llvm::Error transaction(llvm::function_ref<llvm::Error()> Body);
+
+  // --- File versions and elements ---
+
+  /// True when the elements of (\p Path, \p ContentHash) are stored.
+  llvm::Expected<bool> hasFileVersion(llvm::StringRef Path,
+                                      llvm::StringRef ContentHash);
+
+  /// Stores one file version's index. When the version is already stored:
+  /// element names are merged (a template seen instantiated in another TU
+  /// gains names); a complete index replaces an incomplete one; otherwise
+  /// the stored elements stay.
+  llvm::Error putFileIndex(const FileIndex &F);
+
+  /// The stored index of (\p Path, \p ContentHash), std::nullopt if absent.
+  llvm::Expected<std::optional<FileIndex>>
+  getFileIndex(llvm::StringRef Path, llvm::StringRef ContentHash);
+
+  // --- Translation units ---
+
+  /// Records (replacing) how translation unit \p Path is compiled and which
+  /// file versions it read.
+  llvm::Error putTranslationUnit(const StoredTranslationUnit &TU);
+  /// Forgets translation unit \p Path (it left the compilation database).
+  llvm::Error removeTranslationUnit(llvm::StringRef Path);
+  /// All translation units, sorted by path.
+  llvm::Expected<std::vector<StoredTranslationUnit>> translationUnits();
+  /// The translation units whose dependencies include \p Path, sorted.
+  llvm::Expected<std::vector<StoredTranslationUnit>>
+  translationUnitsReading(llvm::StringRef Path);
+
+  // --- Index revisions ---
+
+  /// Records that an index ran at \p Commit (empty outside git; \p Dirty
+  /// when the work tree differed from it) and saw exactly \p Files.
+  llvm::Expected<int64_t> addRevision(llvm::StringRef Commit, bool Dirty,
+                                      const std::vector<FileVersionRef> &Files);
+  /// The files of the latest revision, sorted by path; empty if none.
+  llvm::Expected<std::vector<FileVersionRef>> currentFiles();
+  /// The commit of the latest revision (std::nullopt when never indexed).
+  llvm::Expected<std::optional<std::string>> currentCommit();
+
+  /// Keys (with their files) of the elements in the latest revision's
+  /// files that carry \p Name among their names, sorted by key.
+  llvm::Expected<std::vector<KeyInFile>> keysForName(llvm::StringRef Name);
+  /// The elements of the latest revision's version of \p Path that contain
+  /// \p Line, innermost (shortest range) first.
+  llvm::Expected<std::vector<Element>> elementsAt(llvm::StringRef Path,
+                                                  unsigned Line);
+
+  // --- Tests and coverage ---
+
+  /// Adds test \p Id if unknown.
+  llvm::Error addTest(llvm::StringRef Id);
+  /// Replaces the coverage of test \p Id (adding the test if unknown) with
+  /// \p Keys, remembering it was collected at \p Commit.
+  llvm::Error putCoverage(llvm::StringRef Id, llvm::StringRef Commit,
+                          const std::vector<std::string> &Keys);
+  /// All tests, sorted by id.
+  llvm::Expected<std::vector<TestRecord>> tests();
+  /// The tests whose coverage includes \p Key, sorted.
+  llvm::Expected<std::vector<std::string>> testsCovering(llvm::StringRef Key);
+  /// The element keys test \p Id covers, sorted.
+  llvm::Expected<std::vector<std::string>> coverageOf(llvm::StringRef Id);
+
+private:
+  explicit Store(std::unique_ptr<Database> DB);
+  std::unique_ptr<Database> DB;
+};
+
+} // namespace tia
+
+#endif // TIA_STORE_STORE_H

@@ -1,0 +1,36 @@
+//===- Hash.cpp -----------------------------------------------------------===//
+
+#include "tia/Support/Hash.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/SHA1.h"
+#include "llvm/Support/xxhash.h"
+
+namespace tia {
+
+std::string gitBlobHash(llvm::StringRef Content) {
+  llvm::SHA1 H;
+  std::string Header = "blob " + std::to_string(Content.size());
+  H.update(llvm::StringRef(Header.data(), Header.size() + 1)); // with the NUL
+  H.update(Content);
+  auto Digest = H.final();
+  return llvm::toHex(llvm::ArrayRef<uint8_t>(Digest.data(), Digest.size()),
+                     /*LowerCase=*/true);
+}
+
+void TokenHasher::add(llvm::StringRef Token) {
+  uint64_t T = llvm::xxh3_64bits(Token);
+  // Order matters: mix the running state with the token's hash.
+  State = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(&State), sizeof(State))) ^
+          (T + 0x9e3779b97f4a7c15ULL + (State << 6) + (State >> 2));
+  ++Count;
+}
+
+std::string TokenHasher::hex() const {
+  if (Count == 0)
+    return "0000000000000000";
+  return llvm::utohexstr(State, /*LowerCase=*/true, /*Width=*/16);
+}
+
+} // namespace tia

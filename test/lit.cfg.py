@@ -1,0 +1,34 @@
+# lit configuration for tia's command tests.
+import os
+import lit.formats
+
+config.name = "tia"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".test", ".cpp"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tia_obj_root, "test")
+
+# tia first, then FileCheck, not, count and split-file from the LLVM tools.
+config.environment["PATH"] = os.pathsep.join(
+    [config.tia_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+
+# A fixed, clean environment: no database or resource dir from the caller,
+# and git that does not read the user's configuration.
+for var in ["TIA_DB", "TIA_RESOURCE_DIR", "GIT_DIR", "GIT_WORK_TREE"]:
+    config.environment.pop(var, None)
+config.environment["GIT_CONFIG_NOSYSTEM"] = "1"
+config.environment["GIT_CONFIG_GLOBAL"] = "/dev/null"
+config.environment["GIT_AUTHOR_NAME"] = "tia test"
+config.environment["GIT_AUTHOR_EMAIL"] = "test@tia.invalid"
+config.environment["GIT_COMMITTER_NAME"] = "tia test"
+config.environment["GIT_COMMITTER_EMAIL"] = "test@tia.invalid"
+config.environment["GIT_AUTHOR_DATE"] = "2026-01-01T00:00:00Z"
+config.environment["GIT_COMMITTER_DATE"] = "2026-01-01T00:00:00Z"
+config.environment["TERM"] = "dumb"
+
+config.substitutions.append(("%clang", config.clang))
+config.substitutions.append(("%llvm-profdata", os.path.join(config.llvm_tools_dir, "llvm-profdata")))
+config.substitutions.append(("%llvm-cov", os.path.join(config.llvm_tools_dir, "llvm-cov")))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%resource-dir", config.clang_resource_dir))
