@@ -1,1 +1,140 @@
-// placeholder
+//===- Lcov.cpp - lcov tracefile reader -----------------------------------===//
+
+#include "tia/Coverage/Coverage.h"
+#include "tia/Support/Error.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace tia {
+namespace coverage {
+
+namespace {
+
+/// Reads "N" as an unsigned count; lcov writes large counts and, from some
+/// tools, negative ones for "unknown", which count as not run.
+bool parseCount(llvm::StringRef S, uint64_t &Out) {
+  S = S.trim();
+  if (S.starts_with("-")) {
+    long long V;
+    if (S.getAsInteger(10, V))
+      return false;
+    Out = 0;
+    return true;
+  }
+  return !S.getAsInteger(10, Out);
+}
+
+} // namespace
+
+llvm::Expected<std::vector<TestCoverage>> parseLcov(llvm::StringRef Text,
+                                                    llvm::StringRef FileName) {
+  std::vector<TestCoverage> Out;
+  llvm::StringMap<size_t> ByTest;
+  std::string Test;
+  std::string File;
+  bool InRecord = false;
+  // Per record: function name -> first line, and the names that ran.
+  llvm::StringMap<unsigned> FnLines;
+  llvm::SmallVector<std::string, 16> Ran;
+
+  auto Fail = [&](unsigned LineNo, const llvm::Twine &Why) {
+    return makeErrorf("malformed lcov {0}:{1}: {2}", FileName, LineNo,
+                      Why.str());
+  };
+  auto Current = [&]() -> TestCoverage & {
+    auto It = ByTest.find(Test);
+    if (It != ByTest.end())
+      return Out[It->second];
+    ByTest[Test] = Out.size();
+    Out.push_back(TestCoverage{Test, {}, {}});
+    return Out.back();
+  };
+  auto EndRecord = [&]() {
+    TestCoverage &T = Current();
+    for (const std::string &Name : Ran) {
+      auto It = FnLines.find(Name);
+      T.Functions.push_back(
+          {Name, File, It == FnLines.end() ? 0u : It->second});
+    }
+    FnLines.clear();
+    Ran.clear();
+    InRecord = false;
+  };
+
+  unsigned LineNo = 0;
+  llvm::StringRef Rest = Text;
+  while (!Rest.empty()) {
+    llvm::StringRef Line;
+    std::tie(Line, Rest) = Rest.split('\n');
+    ++LineNo;
+    Line = Line.trim();
+    if (Line.empty())
+      continue;
+    if (Line == "end_of_record") {
+      if (!InRecord)
+        return Fail(LineNo, "end_of_record without SF");
+      EndRecord();
+      continue;
+    }
+    auto [Tag, Value] = Line.split(':');
+    if (Tag.size() == Line.size())
+      return Fail(LineNo, "expected 'TAG:VALUE', got '" + Line.take_front(40) +
+                              "'");
+    if (Tag == "TN") {
+      if (InRecord)
+        return Fail(LineNo, "TN inside a record (missing end_of_record)");
+      Test = Value.trim().str();
+    } else if (Tag == "SF") {
+      if (InRecord)
+        return Fail(LineNo, "SF inside a record (missing end_of_record)");
+      if (Value.trim().empty())
+        return Fail(LineNo, "SF without a file name");
+      File = Value.trim().str();
+      InRecord = true;
+    } else if (!InRecord) {
+      return Fail(LineNo, Tag + " outside a record (missing SF)");
+    } else if (Tag == "FN") {
+      // lcov 1: FN:<line>,<name>; lcov 2: FN:<line>,<end line>,<name>.
+      llvm::SmallVector<llvm::StringRef, 3> Parts;
+      Value.split(Parts, ',', 2);
+      unsigned First;
+      if (Parts.size() < 2 || Parts[0].trim().getAsInteger(10, First))
+        return Fail(LineNo, "FN needs '<line>,<name>'");
+      unsigned End;
+      llvm::StringRef Name =
+          Parts.size() == 3 && !Parts[1].trim().getAsInteger(10, End)
+              ? Parts[2]
+              : Value.split(',').second;
+      FnLines.try_emplace(Name.trim(), First);
+    } else if (Tag == "FNDA") {
+      auto [CountText, Name] = Value.split(',');
+      uint64_t Count;
+      if (Name.empty() || !parseCount(CountText, Count))
+        return Fail(LineNo, "FNDA needs '<count>,<name>'");
+      if (Count > 0)
+        Ran.push_back(Name.trim().str());
+    } else if (Tag == "DA") {
+      llvm::SmallVector<llvm::StringRef, 3> Parts;
+      Value.split(Parts, ',');
+      unsigned L;
+      uint64_t Count;
+      if (Parts.size() < 2 || Parts[0].trim().getAsInteger(10, L) ||
+          !parseCount(Parts[1], Count))
+        return Fail(LineNo, "DA needs '<line>,<count>'");
+      if (Count > 0)
+        Current().Lines.push_back({File, L});
+    } else if (Tag == "FNF" || Tag == "FNH" || Tag == "LF" || Tag == "LH" ||
+               Tag == "BRDA" || Tag == "BRF" || Tag == "BRH" || Tag == "VER" ||
+               Tag == "FNL" || Tag == "FNA" || Tag == "MCDC") {
+      continue;
+    } else {
+      return Fail(LineNo, "unknown record '" + Tag + "'");
+    }
+  }
+  if (InRecord)
+    return Fail(LineNo, "missing end_of_record at the end of the file");
+  return Out;
+}
+
+} // namespace coverage
+} // namespace tia

@@ -1,1 +1,110 @@
-// placeholder
+//===- Changes.cpp - from changed lines to changed elements ---------------===//
+
+#include "tia/Select/Changes.h"
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace tia {
+namespace select {
+
+llvm::StringRef changeName(ElementChange C) {
+  switch (C) {
+  case ElementChange::Modified:
+    return "modified";
+  case ElementChange::Added:
+    return "added";
+  case ElementChange::Deleted:
+    return "deleted";
+  }
+  return "modified";
+}
+
+std::vector<unsigned> linesIn(const Element &E,
+                              const std::vector<unsigned> &Lines) {
+  std::vector<unsigned> Out;
+  for (unsigned L : Lines)
+    if (E.containsLine(L))
+      Out.push_back(L);
+  return Out;
+}
+
+std::string qualifiedName(llvm::StringRef Display) {
+  // Cut at the parameter list's '(' that is not inside template brackets.
+  int Angle = 0;
+  for (size_t I = 0; I < Display.size(); ++I) {
+    char C = Display[I];
+    if (C == '<')
+      ++Angle;
+    else if (C == '>' && Angle > 0)
+      --Angle;
+    else if (C == '(' && Angle == 0 && !Display.substr(0, I).ends_with("operator"))
+      return Display.substr(0, I).str();
+  }
+  return Display.str();
+}
+
+namespace {
+
+std::vector<unsigned> outside(const FileIndex *FI,
+                              const std::vector<unsigned> &Lines) {
+  std::vector<unsigned> Out;
+  for (unsigned L : Lines) {
+    bool In = FI && std::any_of(FI->Elements.begin(), FI->Elements.end(),
+                                [&](const Element &E) {
+                                  return E.containsLine(L);
+                                });
+    if (!In)
+      Out.push_back(L);
+  }
+  return Out;
+}
+
+} // namespace
+
+FileComparison compareVersions(const FileIndex *Old, const FileIndex *New,
+                               const std::vector<unsigned> &DeletedLines,
+                               const std::vector<unsigned> &AddedLines) {
+  FileComparison Out;
+  std::map<std::string, const Element *> OldByKey, NewByKey;
+  if (Old)
+    for (const Element &E : Old->Elements)
+      OldByKey.emplace(E.Key, &E);
+  if (New)
+    for (const Element &E : New->Elements)
+      NewByKey.emplace(E.Key, &E);
+
+  for (auto &[Key, E] : NewByKey) {
+    auto It = OldByKey.find(Key);
+    if (It == OldByKey.end())
+      Out.Elements.push_back({ElementChange::Added, *E, linesIn(*E, AddedLines)});
+    else if (It->second->Hash != E->Hash)
+      Out.Elements.push_back(
+          {ElementChange::Modified, *E, linesIn(*E, AddedLines)});
+  }
+  for (auto &[Key, E] : OldByKey)
+    if (!NewByKey.count(Key))
+      Out.Elements.push_back(
+          {ElementChange::Deleted, *E, linesIn(*E, DeletedLines)});
+
+  // A modified element whose edit only removed lines has no new-side lines;
+  // name the old-side ones instead so the report can point at them.
+  for (ChangedElement &C : Out.Elements)
+    if (C.Change == ElementChange::Modified && C.Lines.empty())
+      if (const Element *O = OldByKey[C.Elem.Key])
+        C.Lines = linesIn(*O, DeletedLines);
+
+  std::sort(Out.Elements.begin(), Out.Elements.end(),
+            [](const ChangedElement &A, const ChangedElement &B) {
+              return std::tie(A.Elem.File, A.Elem.BeginLine, A.Elem.Key) <
+                     std::tie(B.Elem.File, B.Elem.BeginLine, B.Elem.Key);
+            });
+
+  Out.OutsideElements = Old && New && Old->ResidualHash != New->ResidualHash;
+  Out.LinesOutsideNew = outside(New, AddedLines);
+  Out.LinesOutsideOld = outside(Old, DeletedLines);
+  return Out;
+}
+
+} // namespace select
+} // namespace tia

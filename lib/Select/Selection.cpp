@@ -1,1 +1,417 @@
-// placeholder
+//===- Selection.cpp - which tests a change can affect --------------------===//
+
+#include "tia/Select/Selection.h"
+#include "tia/Git/Repository.h"
+#include "tia/Store/Store.h"
+#include "tia/Support/Error.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include <map>
+#include <set>
+
+namespace tia {
+namespace select {
+
+llvm::StringRef fallbackName(FallbackKind K) {
+  switch (K) {
+  case FallbackKind::NonSourceFile:
+    return "non-source-file";
+  case FallbackKind::BinaryFile:
+    return "binary-file";
+  case FallbackKind::NotIndexed:
+    return "not-indexed";
+  case FallbackKind::Incomplete:
+    return "incomplete";
+  case FallbackKind::OutsideElements:
+    return "outside-elements";
+  }
+  return "non-source-file";
+}
+
+bool isCppSource(llvm::StringRef Path) {
+  llvm::StringRef Ext = llvm::sys::path::extension(Path);
+  return llvm::StringSwitch<bool>(Ext)
+      .Cases(".c", ".cc", ".cpp", ".cxx", ".c++", ".C", true)
+      .Cases(".h", ".hh", ".hpp", ".hxx", ".h++", ".H", true)
+      .Cases(".inl", ".ipp", ".tpp", ".tcc", true)
+      .Default(false);
+}
+
+namespace {
+
+enum class Side { Old, New };
+
+std::string lineList(const std::vector<unsigned> &Lines) {
+  std::string Out;
+  size_t I = 0;
+  unsigned Shown = 0;
+  while (I < Lines.size()) {
+    size_t J = I;
+    while (J + 1 < Lines.size() && Lines[J + 1] == Lines[J] + 1)
+      ++J;
+    if (Shown++ == 4) {
+      Out += ", ...";
+      break;
+    }
+    if (!Out.empty())
+      Out += ", ";
+    Out += std::to_string(Lines[I]);
+    if (J > I)
+      Out += "-" + std::to_string(Lines[J]);
+    I = J + 1;
+  }
+  return Out;
+}
+
+/// Finds the index of every file version the change touches, from the store
+/// where it was indexed, else by parsing a translation unit that reads it
+/// with the changed files of that side overlaid.
+class VersionResolver {
+public:
+  VersionResolver(git::Repository &Repo, Store &S, const SelectOptions &O,
+                  const std::vector<git::FileChange> &Changes)
+      : Repo(Repo), S(S), O(O), Changes(Changes) {}
+
+  /// The index of \p Path at \p Blob on \p Which side; std::nullopt when no
+  /// indexed translation unit could produce it.
+  llvm::Expected<std::optional<FileIndex>>
+  get(Side Which, llvm::StringRef Path, llvm::StringRef Blob,
+      llvm::StringRef RenamedFrom) {
+    auto Stored = S.getFileIndex(Path, Blob);
+    if (!Stored)
+      return Stored.takeError();
+    if (*Stored)
+      return Stored;
+    // The same content indexed under another path (a renamed file).
+    if (!RenamedFrom.empty()) {
+      auto Moved = S.getFileIndex(RenamedFrom, Blob);
+      if (!Moved)
+        return Moved.takeError();
+      if (*Moved) {
+        for (Element &E : (*Moved)->Elements)
+          E.File = Path.str();
+        (*Moved)->Path = Path.str();
+        return Moved;
+      }
+    }
+    return parse(Which, Path, RenamedFrom);
+  }
+
+  /// The content of the changed file on one side.
+  llvm::Expected<std::string> content(Side Which, const git::FileChange &C) {
+    if (Which == Side::Old)
+      return Repo.readBlob(C.OldBlob);
+    if (O.Head)
+      return Repo.readBlob(C.NewBlob);
+    std::string Abs = absolute(C.NewPath);
+    auto Buf = llvm::MemoryBuffer::getFile(Abs, /*IsText=*/false);
+    if (!Buf)
+      return makeErrorf("cannot read {0}: {1}", C.NewPath,
+                        Buf.getError().message());
+    return (*Buf)->getBuffer().str();
+  }
+
+  std::string absolute(llvm::StringRef Rel) const {
+    return (llvm::Twine(Repo.workdir()) + "/" + Rel).str();
+  }
+
+private:
+  llvm::Expected<const llvm::StringMap<std::string> *> overlays(Side Which) {
+    auto &Slot = Which == Side::Old ? OldOverlays : NewOverlays;
+    if (Slot)
+      return &*Slot;
+    llvm::StringMap<std::string> Map;
+    for (const git::FileChange &C : Changes) {
+      llvm::StringRef Path = Which == Side::Old ? C.OldPath : C.NewPath;
+      if (Path.empty() || C.Binary || !isCppSource(Path))
+        continue;
+      auto Text = content(Which, C);
+      if (!Text)
+        return Text.takeError();
+      Map[absolute(Path)] = std::move(*Text);
+    }
+    Slot = std::move(Map);
+    return &*Slot;
+  }
+
+  llvm::Expected<std::optional<FileIndex>>
+  parse(Side Which, llvm::StringRef Path, llvm::StringRef RenamedFrom) {
+    auto Cached = Parsed[Which == Side::Old].find(Path);
+    if (Cached != Parsed[Which == Side::Old].end())
+      return Cached->second;
+
+    auto TUs = S.translationUnitsReading(Path);
+    if (!TUs)
+      return TUs.takeError();
+    bool FromRename = false;
+    if (TUs->empty() && !RenamedFrom.empty()) {
+      auto Old = S.translationUnitsReading(RenamedFrom);
+      if (!Old)
+        return Old.takeError();
+      *TUs = std::move(*Old);
+      FromRename = true;
+    }
+    auto Over = overlays(Which);
+    if (!Over)
+      return Over.takeError();
+
+    std::optional<FileIndex> Found;
+    for (StoredTranslationUnit &TU : *TUs) {
+      CompileCommand Cmd = TU.Command;
+      if (FromRename && TU.Path == RenamedFrom) {
+        // The renamed file is itself the main file: compile it by its new
+        // name with the old command.
+        std::string OldAbs = Cmd.File, NewAbs = absolute(Path);
+        for (std::string &Arg : Cmd.Arguments)
+          if (Arg == OldAbs || Arg == RenamedFrom)
+            Arg = NewAbs;
+        Cmd.File = NewAbs;
+      }
+      auto TUI = cpp::indexTranslationUnit(Cmd, O.FrontEnd, **Over);
+      if (!TUI)
+        return TUI.takeError();
+      // Keep every file this parse produced: other changed files of the
+      // same side often live in the same translation unit.
+      for (FileIndex &F : TUI->Files) {
+        auto &Slot = Parsed[Which == Side::Old][F.Path];
+        if (!Slot || (!Slot->Complete && F.Complete))
+          Slot = F;
+      }
+      auto It = Parsed[Which == Side::Old].find(Path);
+      if (It != Parsed[Which == Side::Old].end() && It->second) {
+        Found = It->second;
+        if (Found->Complete)
+          break;
+      }
+    }
+    Parsed[Which == Side::Old][Path.str()] = Found;
+    return Found;
+  }
+
+  git::Repository &Repo;
+  Store &S;
+  const SelectOptions &O;
+  const std::vector<git::FileChange> &Changes;
+  std::optional<llvm::StringMap<std::string>> OldOverlays, NewOverlays;
+  std::map<std::string, std::optional<FileIndex>, std::less<>> Parsed[2];
+};
+
+void addFallback(Selection &Sel, FallbackKind K, llvm::StringRef File,
+                 const llvm::Twine &Detail) {
+  Sel.Fallbacks.push_back({K, File.str(), Detail.str()});
+}
+
+/// Examines one changed source file and adds what changed to \p Sel.
+llvm::Error examine(Selection &Sel, VersionResolver &R,
+                    const git::FileChange &C) {
+  llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
+  if (C.Status == git::ChangeStatus::Renamed && C.OldBlob == C.NewBlob) {
+    Sel.Notes.push_back({Shown.str(), "renamed from " + C.OldPath +
+                                          " without changes"});
+    return llvm::Error::success();
+  }
+
+  std::optional<FileIndex> Old, New;
+  if (!C.OldPath.empty()) {
+    auto Got = R.get(Side::Old, C.OldPath, C.OldBlob, "");
+    if (!Got)
+      return Got.takeError();
+    if (!*Got) {
+      addFallback(Sel, FallbackKind::NotIndexed, C.OldPath,
+                  "no indexed translation unit reads " + C.OldPath +
+                      " at the base revision");
+      return llvm::Error::success();
+    }
+    Old = std::move(*Got);
+  }
+  if (!C.NewPath.empty()) {
+    llvm::StringRef From =
+        C.Status == git::ChangeStatus::Renamed ? llvm::StringRef(C.OldPath) : "";
+    auto Got = R.get(Side::New, C.NewPath, C.NewBlob, From);
+    if (!Got)
+      return Got.takeError();
+    if (!*Got) {
+      addFallback(Sel, FallbackKind::NotIndexed, C.NewPath,
+                  "no indexed translation unit reads " + C.NewPath +
+                      (C.Status == git::ChangeStatus::Added ? " (a new file)"
+                                                            : ""));
+      return llvm::Error::success();
+    }
+    New = std::move(*Got);
+  }
+  for (const std::optional<FileIndex> *V : {&Old, &New})
+    if (*V && !(*V)->Complete) {
+      addFallback(Sel, FallbackKind::Incomplete, (*V)->Path,
+                  (*V)->Path + (V == &Old ? " at the base revision" : "") +
+                      " did not parse cleanly, so its elements may be missing");
+      return llvm::Error::success();
+    }
+
+  std::vector<unsigned> Deleted, Added;
+  for (const git::Hunk &H : C.Hunks) {
+    Deleted.insert(Deleted.end(), H.DeletedLines.begin(), H.DeletedLines.end());
+    Added.insert(Added.end(), H.AddedLines.begin(), H.AddedLines.end());
+  }
+  FileComparison Cmp = compareVersions(Old ? &*Old : nullptr,
+                                       New ? &*New : nullptr, Deleted, Added);
+  if (Cmp.OutsideElements) {
+    std::string Where = lineList(Cmp.LinesOutsideNew);
+    if (Where.empty())
+      Where = lineList(Cmp.LinesOutsideOld);
+    addFallback(Sel, FallbackKind::OutsideElements, Shown,
+                "code outside every function changed" +
+                    (Where.empty() ? std::string()
+                                   : " (line" +
+                                         std::string(Where.find_first_of(",-") ==
+                                                             std::string::npos
+                                                         ? " "
+                                                         : "s ") +
+                                         Where + ")"));
+  }
+  if (Cmp.Elements.empty() && !Cmp.OutsideElements)
+    Sel.Notes.push_back({Shown.str(), "comment or whitespace changes only"});
+
+  for (ChangedElement &CE : Cmp.Elements)
+    Sel.Elements.push_back(std::move(CE));
+  return llvm::Error::success();
+}
+
+/// Same-named elements of the old version of \p File: the overloads a new
+/// element joins.
+std::vector<Element> siblingsOf(const Element &New,
+                                const std::vector<FileIndex> &OldVersions) {
+  std::vector<Element> Out;
+  std::string Name = qualifiedName(New.Display);
+  for (const FileIndex &F : OldVersions)
+    for (const Element &E : F.Elements)
+      if (E.Key != New.Key && qualifiedName(E.Display) == Name)
+        Out.push_back(E);
+  return Out;
+}
+
+} // namespace
+
+llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
+                                      const SelectOptions &O) {
+  Selection Sel;
+  auto Base = Repo.resolveCommit(O.Base);
+  if (!Base)
+    return Base.takeError();
+  Sel.BaseCommit = *Base;
+  Sel.DiffBase = *Base;
+  if (O.Head) {
+    auto Head = Repo.resolveCommit(*O.Head);
+    if (!Head)
+      return Head.takeError();
+    Sel.HeadCommit = *Head;
+    auto MB = Repo.mergeBase(*Base, *Head);
+    if (!MB)
+      return MB.takeError();
+    Sel.DiffBase = *MB;
+  } else {
+    // The work tree holds HEAD's commits plus uncommitted edits: compare it
+    // with the merge base of base and HEAD, so that commits made on base
+    // since the branch point do not count as changes.
+    auto Head = Repo.headCommit();
+    if (!Head)
+      return Head.takeError();
+    if (*Head) {
+      auto MB = Repo.mergeBase(*Base, **Head);
+      if (!MB)
+        return MB.takeError();
+      Sel.DiffBase = *MB;
+    }
+  }
+
+  auto Current = S.currentCommit();
+  if (!Current)
+    return Current.takeError();
+  if (!*Current) {
+    auto Files = S.currentFiles();
+    if (!Files)
+      return Files.takeError();
+    if (Files->empty())
+      return makeError("no index in the database: run 'tia index' first");
+  }
+
+  auto Tests = S.tests();
+  if (!Tests)
+    return Tests.takeError();
+  Sel.TotalTests = Tests->size();
+
+  std::optional<llvm::StringRef> HeadRef;
+  if (O.Head)
+    HeadRef = Sel.HeadCommit;
+  auto Changes = Repo.diff(Sel.DiffBase, HeadRef);
+  if (!Changes)
+    return Changes.takeError();
+  Sel.ChangedFiles = Changes->size();
+
+  VersionResolver R(Repo, S, O, *Changes);
+  std::vector<FileIndex> OldVersions;
+  for (const git::FileChange &C : *Changes) {
+    llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
+    bool Source = isCppSource(C.OldPath) || isCppSource(C.NewPath);
+    if (C.Binary) {
+      addFallback(Sel, FallbackKind::BinaryFile, Shown,
+                  "binary file " + llvm::StringRef(git::statusName(C.Status)));
+      continue;
+    }
+    if (!Source) {
+      addFallback(Sel, FallbackKind::NonSourceFile, Shown,
+                  "tia cannot tell what a change to " +
+                      llvm::sys::path::filename(Shown) + " affects");
+      continue;
+    }
+    size_t Before = Sel.Fallbacks.size();
+    if (llvm::Error E = examine(Sel, R, C))
+      return std::move(E);
+    if (Sel.Fallbacks.size() == Before && !C.OldPath.empty()) {
+      auto Old = S.getFileIndex(C.OldPath, C.OldBlob);
+      if (!Old)
+        return Old.takeError();
+      if (*Old)
+        OldVersions.push_back(std::move(**Old));
+    }
+  }
+
+  // Changed element -> the tests that covered it.
+  std::map<std::string, std::vector<Reason>> ByTest;
+  for (size_t I = 0; I < Sel.Elements.size(); ++I) {
+    const ChangedElement &CE = Sel.Elements[I];
+    auto Covering = S.testsCovering(CE.Elem.Key);
+    if (!Covering)
+      return Covering.takeError();
+    for (const std::string &T : *Covering)
+      ByTest[T].push_back({I, static_cast<size_t>(-1), ""});
+    bool Any = !Covering->empty();
+    if (CE.Change == ElementChange::Added) {
+      // A new overload may now be chosen by calls that reached its
+      // same-named siblings, so it inherits their tests.
+      for (const Element &Sib : siblingsOf(CE.Elem, OldVersions)) {
+        auto SibTests = S.testsCovering(Sib.Key);
+        if (!SibTests)
+          return SibTests.takeError();
+        for (const std::string &T : *SibTests)
+          ByTest[T].push_back(
+              {I, static_cast<size_t>(-1), "covers overload " + Sib.Display});
+        Any |= !SibTests->empty();
+      }
+    }
+    if (!Any && CE.Change != ElementChange::Added)
+      Sel.Uncovered.push_back(I);
+  }
+  if (Sel.selectsAll())
+    for (const TestRecord &T : *Tests)
+      for (size_t F = 0; F < Sel.Fallbacks.size(); ++F)
+        ByTest[T.Id].push_back({static_cast<size_t>(-1), F, ""});
+
+  for (auto &[Id, Reasons] : ByTest)
+    Sel.Tests.push_back({Id, std::move(Reasons)});
+  return Sel;
+}
+
+} // namespace select
+} // namespace tia

@@ -1,1 +1,57 @@
-// placeholder
+//===- Commands.cpp - what the commands share -----------------------------===//
+
+#include "CommandsInternal.h"
+#include "tia/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+namespace tia {
+namespace tool {
+
+std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base) {
+  llvm::SmallString<256> P;
+  if (llvm::sys::path::is_absolute(Path))
+    P = Path;
+  else
+    llvm::sys::path::append(P, Base, Path);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  while (P.size() > 1 && llvm::sys::path::is_separator(P.back()))
+    P.pop_back();
+  return std::string(P);
+}
+
+llvm::Expected<Context> makeContext(const GlobalOptions &G, bool NeedGit) {
+  Context C;
+  if (G.WorkingDir.empty()) {
+    llvm::SmallString<256> Cwd;
+    if (std::error_code EC = llvm::sys::fs::current_path(Cwd))
+      return makeErrorf("cannot read the working directory: {0}", EC.message());
+    C.WorkingDir = std::string(Cwd);
+  } else {
+    C.WorkingDir = absolutePath(G.WorkingDir, ".");
+  }
+
+  auto Repo = git::Repository::discover(C.WorkingDir);
+  if (Repo) {
+    C.Root = Repo->workdir();
+    C.Repo.emplace(std::move(*Repo));
+  } else if (NeedGit) {
+    return Repo.takeError();
+  } else {
+    llvm::consumeError(Repo.takeError()); // Outside git the root is the cwd.
+    C.Root = C.WorkingDir;
+  }
+
+  if (!G.Db.empty())
+    C.DbPath = absolutePath(G.Db, C.WorkingDir);
+  else if (std::optional<std::string> Env = llvm::sys::Process::GetEnv("TIA_DB");
+           Env && !Env->empty())
+    C.DbPath = absolutePath(*Env, C.WorkingDir);
+  else
+    C.DbPath = C.Root + "/.tia/tia.db";
+  return C;
+}
+
+} // namespace tool
+} // namespace tia

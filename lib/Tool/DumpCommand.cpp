@@ -1,1 +1,95 @@
-// placeholder
+//===- DumpCommand.cpp - tia dump -----------------------------------------===//
+//
+// Stable, sorted text of what the store holds, for people and lit tests.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CommandsInternal.h"
+#include "tia/Support/Error.h"
+
+namespace tia {
+namespace tool {
+
+namespace {
+
+llvm::Error dumpElements(Store &S, const DumpOptions &O, llvm::raw_ostream &Out) {
+  auto Files = S.currentFiles();
+  if (!Files)
+    return Files.takeError();
+  bool Found = false;
+  for (auto &[Path, Hash] : *Files) {
+    if (!O.File.empty() && Path != O.File)
+      continue;
+    auto FI = S.getFileIndex(Path, Hash);
+    if (!FI)
+      return FI.takeError();
+    if (!*FI)
+      continue;
+    Found = true;
+    Out << Path << ((*FI)->Complete ? "" : " (incomplete)") << "\n";
+    for (const Element &E : (*FI)->Elements) {
+      Out << "  " << E.BeginLine << "-" << E.EndLine << " " << kindName(E.Kind)
+          << " " << E.Display << " [" << E.Key << "]";
+      if (O.Hashes)
+        Out << " #" << E.Hash;
+      Out << "\n";
+      for (const std::string &N : E.Names)
+        Out << "    = " << N << "\n";
+    }
+  }
+  if (!O.File.empty() && !Found)
+    return makeErrorf("{0} is not in the index: check the path (relative to "
+                      "the repository root) or run 'tia index'",
+                      O.File);
+  return llvm::Error::success();
+}
+
+llvm::Error dumpTests(Store &S, llvm::raw_ostream &Out) {
+  auto Tests = S.tests();
+  if (!Tests)
+    return Tests.takeError();
+  for (const TestRecord &T : *Tests)
+    Out << T.Id << " elements=" << T.CoveredElements << " commit="
+        << (T.CoverageCommit.empty() ? "-" : T.CoverageCommit.substr(0, 12))
+        << "\n";
+  return llvm::Error::success();
+}
+
+llvm::Error dumpCoverage(Store &S, llvm::raw_ostream &Out) {
+  auto Tests = S.tests();
+  if (!Tests)
+    return Tests.takeError();
+  for (const TestRecord &T : *Tests) {
+    auto Keys = S.coverageOf(T.Id);
+    if (!Keys)
+      return Keys.takeError();
+    Out << T.Id << "\n";
+    for (const std::string &K : *Keys)
+      Out << "  " << K << "\n";
+  }
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
+                    llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
+  auto Ctx = makeContext(G, /*NeedGit=*/false);
+  if (!Ctx)
+    return Ctx.takeError();
+  auto S = Store::open(Ctx->DbPath, Store::Mode::ReadOnly);
+  if (!S)
+    return S.takeError();
+  switch (O.What) {
+  case DumpWhat::Elements:
+    return dumpElements(**S, O, Out);
+  case DumpWhat::Tests:
+    return dumpTests(**S, Out);
+  case DumpWhat::Coverage:
+    return dumpCoverage(**S, Out);
+  }
+  return llvm::Error::success();
+}
+
+} // namespace tool
+} // namespace tia

@@ -1,1 +1,286 @@
-// placeholder
+//===- IndexCommand.cpp - tia index ---------------------------------------===//
+//
+// Parses the translation units of a compilation database (in parallel,
+// skipping those whose command and files are unchanged since the last
+// index) and stores their elements, all in one transaction.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CommandsInternal.h"
+#include "tia/Cpp/FrontEnd.h"
+#include "tia/Support/Error.h"
+#include "tia/Support/Hash.h"
+#include "tia/Support/Progress.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include <map>
+#include <mutex>
+#include <set>
+
+namespace tia {
+namespace tool {
+
+namespace {
+
+bool isBelow(llvm::StringRef Path, llvm::StringRef Dir) {
+  return Path == Dir || (Path.starts_with(Dir) && Path.size() > Dir.size() &&
+                         Path[Dir.size()] == '/');
+}
+
+std::string relativeTo(llvm::StringRef Path, llvm::StringRef Root) {
+  if (isBelow(Path, Root) && Path.size() > Root.size())
+    return Path.substr(Root.size() + 1).str();
+  return Path.str();
+}
+
+llvm::Expected<std::string> findBuildDir(const Context &C,
+                                         llvm::StringRef Given) {
+  if (!Given.empty())
+    return absolutePath(Given, C.WorkingDir);
+  for (llvm::StringRef Dir :
+       {C.WorkingDir + "/build", C.Root + "/build", C.WorkingDir, C.Root}) {
+    if (llvm::sys::fs::exists(Dir + "/compile_commands.json"))
+      return absolutePath(Dir, "/");
+  }
+  return makeError("no compile_commands.json in ./build or .: configure with "
+                   "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON and pass -p BUILD_DIR");
+}
+
+/// Content hashes of project files, each file read once per run.
+class HashCache {
+public:
+  /// std::nullopt when the file cannot be read (deleted since).
+  std::optional<std::string> get(const std::string &Abs) {
+    std::lock_guard<std::mutex> Lock(M);
+    auto It = Hashes.find(Abs);
+    if (It != Hashes.end())
+      return It->second;
+    std::optional<std::string> H;
+    if (auto Buf = llvm::MemoryBuffer::getFile(Abs, /*IsText=*/false))
+      H = gitBlobHash((*Buf)->getBuffer());
+    Hashes[Abs] = H;
+    return H;
+  }
+
+private:
+  std::mutex M;
+  std::map<std::string, std::optional<std::string>> Hashes;
+};
+
+bool unchanged(const StoredTranslationUnit &TU, const CompileCommand &Cmd,
+               llvm::StringRef Root, HashCache &Hashes) {
+  if (TU.Command.Directory != Cmd.Directory ||
+      TU.Command.Arguments != Cmd.Arguments || TU.Dependencies.empty())
+    return false;
+  for (const FileVersionRef &D : TU.Dependencies) {
+    std::optional<std::string> H = Hashes.get((Root + "/" + D.first).str());
+    if (!H || *H != D.second)
+      return false;
+  }
+  return true;
+}
+
+/// Keeps the database's folder out of git's view, so that the database is
+/// never mistaken for a change.
+void ignoreDatabaseDir(const Context &C) {
+  llvm::StringRef Dir = llvm::sys::path::parent_path(C.DbPath);
+  if (Dir != C.Root + "/.tia")
+    return;
+  std::string Ignore = (Dir + "/.gitignore").str();
+  if (llvm::sys::fs::exists(Ignore))
+    return;
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Ignore, EC);
+  if (!EC)
+    OS << "# tia's database; not for version control\n*\n";
+}
+
+} // namespace
+
+llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
+                     llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
+  auto Ctx = makeContext(G, /*NeedGit=*/false);
+  if (!Ctx)
+    return Ctx.takeError();
+  auto BuildDir = findBuildDir(*Ctx, O.BuildDir);
+  if (!BuildDir)
+    return BuildDir.takeError();
+  auto Commands = cpp::loadCompilationDatabase(*BuildDir);
+  if (!Commands)
+    return Commands.takeError();
+
+  cpp::FrontEndOptions FE;
+  FE.ProjectRoot = Ctx->Root;
+  if (!G.ResourceDir.empty())
+    FE.ResourceDir = G.ResourceDir;
+  if (*BuildDir != Ctx->Root && isBelow(*BuildDir, Ctx->Root))
+    FE.ExcludedDirs.push_back(*BuildDir);
+
+  // The project's translation units, narrowed to the PATHs given.
+  std::vector<std::string> Paths;
+  for (const std::string &P : O.Paths)
+    Paths.push_back(absolutePath(P, Ctx->WorkingDir));
+  std::vector<bool> PathUsed(Paths.size(), false);
+  std::vector<CompileCommand> Wanted;
+  for (CompileCommand &Cmd : *Commands) {
+    if (!isBelow(Cmd.File, Ctx->Root))
+      continue;
+    if (llvm::any_of(FE.ExcludedDirs,
+                     [&](const std::string &D) { return isBelow(Cmd.File, D); }))
+      continue;
+    bool Match = Paths.empty();
+    for (size_t I = 0; I < Paths.size(); ++I)
+      if (isBelow(Cmd.File, Paths[I]))
+        Match = PathUsed[I] = true;
+    if (Match)
+      Wanted.push_back(std::move(Cmd));
+  }
+  for (size_t I = 0; I < Paths.size(); ++I)
+    if (!PathUsed[I])
+      return makeErrorf("{0} matches no translation unit in "
+                        "{1}/compile_commands.json: check the path or "
+                        "re-run cmake",
+                        O.Paths[I], *BuildDir);
+
+  auto S = Store::open(Ctx->DbPath, Store::Mode::ReadWrite);
+  if (!S)
+    return S.takeError();
+  ignoreDatabaseDir(*Ctx);
+  auto StoredTUs = (*S)->translationUnits();
+  if (!StoredTUs)
+    return StoredTUs.takeError();
+  std::map<std::string, StoredTranslationUnit> Stored;
+  for (StoredTranslationUnit &TU : *StoredTUs)
+    Stored[TU.Path] = std::move(TU);
+
+  HashCache Hashes;
+  std::vector<const CompileCommand *> ToParse;
+  std::vector<const StoredTranslationUnit *> Skipped;
+  for (const CompileCommand &Cmd : Wanted) {
+    auto It = Stored.find(relativeTo(Cmd.File, Ctx->Root));
+    if (It != Stored.end() && unchanged(It->second, Cmd, Ctx->Root, Hashes))
+      Skipped.push_back(&It->second);
+    else
+      ToParse.push_back(&Cmd);
+  }
+
+  // Parse in parallel; results land in their own slots.
+  std::vector<std::unique_ptr<llvm::Expected<TranslationUnitIndex>>> Results(
+      ToParse.size());
+  Progress Prog("indexing", ToParse.size(), Err, G.Quiet);
+  {
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(O.Jobs));
+    for (size_t I = 0; I < ToParse.size(); ++I)
+      Pool.async([&, I] {
+        Results[I] = std::make_unique<llvm::Expected<TranslationUnitIndex>>(
+            cpp::indexTranslationUnit(*ToParse[I], FE));
+        Prog.step(relativeTo(ToParse[I]->File, Ctx->Root));
+      });
+    Pool.wait();
+  }
+  Prog.finish();
+
+  std::vector<TranslationUnitIndex> Parsed;
+  llvm::Error First = llvm::Error::success();
+  for (auto &R : Results) {
+    if (*R)
+      Parsed.push_back(std::move(**R));
+    else if (First)
+      llvm::consumeError(R->takeError()); // The first error is reported.
+    else
+      First = R->takeError();
+  }
+  if (First)
+    return First;
+
+  auto Head = Ctx->Repo ? Ctx->Repo->headCommit()
+                        : llvm::Expected<std::optional<std::string>>(std::nullopt);
+  if (!Head)
+    return Head.takeError();
+  bool Dirty = false;
+  if (Ctx->Repo) {
+    auto D = Ctx->Repo->isDirty();
+    if (!D)
+      return D.takeError();
+    Dirty = *D;
+  }
+
+  // The files this revision of the index knows.
+  std::map<std::string, std::string> Files;
+  if (!Paths.empty()) {
+    auto Previous = (*S)->currentFiles();
+    if (!Previous)
+      return Previous.takeError();
+    for (auto &[Path, Hash] : *Previous)
+      Files[Path] = Hash;
+  }
+  for (const StoredTranslationUnit *TU : Skipped)
+    for (const FileVersionRef &D : TU->Dependencies)
+      Files[D.first] = D.second;
+  unsigned Elements = 0, FilesParsed = 0, TUsWithErrors = 0;
+  std::set<FileVersionRef> Counted;
+  for (const TranslationUnitIndex &TU : Parsed) {
+    for (const auto &D : TU.Dependencies)
+      Files[D.first] = D.second;
+    for (const FileIndex &F : TU.Files)
+      if (Counted.insert({F.Path, F.ContentHash}).second) {
+        ++FilesParsed;
+        Elements += F.Elements.size();
+      }
+  }
+
+  llvm::Error E = (*S)->transaction([&]() -> llvm::Error {
+    for (const TranslationUnitIndex &TU : Parsed) {
+      for (const FileIndex &F : TU.Files)
+        if (llvm::Error E = (*S)->putFileIndex(F))
+          return E;
+      StoredTranslationUnit Rec;
+      Rec.Path = relativeTo(TU.Command.File, Ctx->Root);
+      Rec.Command = TU.Command;
+      Rec.Dependencies = TU.Dependencies;
+      if (llvm::Error E = (*S)->putTranslationUnit(Rec))
+        return E;
+    }
+    if (Paths.empty()) {
+      std::set<std::string> Live;
+      for (const CompileCommand &Cmd : Wanted)
+        Live.insert(relativeTo(Cmd.File, Ctx->Root));
+      for (auto &[Path, TU] : Stored)
+        if (!Live.count(Path))
+          if (llvm::Error E = (*S)->removeTranslationUnit(Path))
+            return E;
+    }
+    std::vector<FileVersionRef> List(Files.begin(), Files.end());
+    auto Rev = (*S)->addRevision(Head->value_or(""), Dirty, List);
+    return Rev ? llvm::Error::success() : Rev.takeError();
+  });
+  if (E)
+    return E;
+
+  for (const TranslationUnitIndex &TU : Parsed)
+    if (TU.ErrorCount) {
+      ++TUsWithErrors;
+      Err << "tia: warning: " << relativeTo(TU.Command.File, Ctx->Root) << ": "
+          << TU.ErrorCount << (TU.ErrorCount == 1 ? " error" : " errors")
+          << ", indexed as far as clang got and marked incomplete (first: "
+          << TU.FirstError << ")\n";
+    }
+  if (!G.Quiet)
+    Err << llvm::formatv("indexed {0} translation units ({1} parsed, {2} "
+                         "unchanged) in {3:f1}s: {4} elements in {5} files"
+                         "{6}\n",
+                         Wanted.size(), Parsed.size(), Skipped.size(),
+                         Prog.elapsed(), Elements, FilesParsed,
+                         TUsWithErrors
+                             ? llvm::formatv("; {0} with errors", TUsWithErrors)
+                                   .str()
+                             : std::string());
+  return llvm::Error::success();
+}
+
+} // namespace tool
+} // namespace tia

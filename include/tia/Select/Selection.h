@@ -1,0 +1,106 @@
+//===- tia/Select/Selection.h - which tests a change can affect -----------===//
+//
+// Reads a change from git, finds the elements it changes (from the store
+// where the file versions were indexed, else by parsing them), and maps
+// them to the tests whose coverage reaches them. When it cannot reason about
+// a change it selects every known test and says why.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIA_SELECT_SELECTION_H
+#define TIA_SELECT_SELECTION_H
+
+#include "tia/Cpp/FrontEnd.h"
+#include "tia/Select/Changes.h"
+#include "llvm/Support/Error.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tia {
+class Store;
+namespace git {
+class Repository;
+}
+
+namespace select {
+
+/// Why tia could not reason about part of a change (and so selects all).
+enum class FallbackKind {
+  NonSourceFile,   ///< a build file, a document, a file type with no front end
+  BinaryFile,      ///< a binary file
+  NotIndexed,      ///< a source file no indexed translation unit reads
+  Incomplete,      ///< a version that parsed with errors
+  OutsideElements, ///< tokens outside every element changed
+};
+
+/// Returns a short stable name: "non-source-file", "binary-file",
+/// "not-indexed", "incomplete", "outside-elements".
+llvm::StringRef fallbackName(FallbackKind K);
+
+struct Fallback {
+  FallbackKind Kind;
+  std::string File;   ///< repository-relative
+  std::string Detail; ///< one line for people
+};
+
+/// A file whose change selects nothing, and why ("comment or whitespace
+/// only", "renamed without changes").
+struct Note {
+  std::string File;
+  std::string Text;
+};
+
+/// One reason a test was selected.
+struct Reason {
+  /// Index into Selection::Elements; npos for a fallback reason.
+  size_t Element = static_cast<size_t>(-1);
+  /// Index into Selection::Fallbacks when Element is npos.
+  size_t FallbackIndex = static_cast<size_t>(-1);
+  /// Empty when the test covers the element itself; otherwise how it is
+  /// linked ("covers overload ns::f(int)").
+  std::string Via;
+};
+
+struct SelectedTest {
+  std::string Id;
+  std::vector<Reason> Reasons;
+};
+
+struct Selection {
+  std::string BaseCommit;  ///< as resolved from --base
+  std::string DiffBase;    ///< merge base of base and head (or HEAD)
+  std::string HeadCommit;  ///< empty when the work tree was compared
+  unsigned ChangedFiles = 0;
+  std::vector<ChangedElement> Elements;
+  std::vector<Fallback> Fallbacks;
+  std::vector<Note> Notes;
+  std::vector<SelectedTest> Tests; ///< sorted by id
+  unsigned TotalTests = 0;
+  /// Changed elements no test covers.
+  std::vector<size_t> Uncovered;
+
+  bool selectsAll() const { return !Fallbacks.empty(); }
+};
+
+struct SelectOptions {
+  std::string Base;
+  /// std::nullopt: compare the work tree with Base.
+  std::optional<std::string> Head;
+  cpp::FrontEndOptions FrontEnd;
+};
+
+/// Selects the tests \p Options' change can affect. Fails for an unknown
+/// revision, a store that was never indexed ("no index in the database: run
+/// 'tia index' first"), or a git or store error; never for source that does
+/// not parse (that selects all).
+llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
+                                      const SelectOptions &Options);
+
+/// True for the file names the C++ front end reads (.cpp, .h, ...).
+bool isCppSource(llvm::StringRef Path);
+
+} // namespace select
+} // namespace tia
+
+#endif // TIA_SELECT_SELECTION_H

@@ -1,0 +1,80 @@
+//===- tia/Tool/Commands.h - the commands, callable from tests ------------===//
+//
+// Each command takes its options as a struct and its output streams as
+// parameters, so that a unit test can run a whole command. They return an
+// llvm::Error for the driver to print as one line.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIA_TOOL_COMMANDS_H
+#define TIA_TOOL_COMMANDS_H
+
+#include "tia/Coverage/Coverage.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tia {
+namespace tool {
+
+/// Options every command shares.
+struct GlobalOptions {
+  /// --db; empty: $TIA_DB, else .tia/tia.db at the repository root.
+  std::string Db;
+  /// Directory the command runs in (the process's by default).
+  std::string WorkingDir;
+  /// No progress and no summary.
+  bool Quiet = false;
+  /// Clang's resource directory; empty: the default.
+  std::string ResourceDir;
+};
+
+struct IndexOptions {
+  /// Directory holding compile_commands.json; empty: ./build, then ./.
+  std::string BuildDir;
+  unsigned Jobs = 0; ///< 0: one per core
+  /// Index only the translation units at or below these paths.
+  std::vector<std::string> Paths;
+};
+
+struct CoverageImportOptions {
+  coverage::Format Fmt = coverage::Format::Lcov;
+  std::string TestId;
+  /// Revision the coverage was collected at; empty: HEAD.
+  std::string Commit;
+  std::vector<std::string> Files;
+};
+
+enum class OutputFormat { Ids, Json };
+
+struct SelectCommandOptions {
+  std::string Base;
+  std::optional<std::string> Head; ///< std::nullopt: the work tree
+  OutputFormat Format = OutputFormat::Ids;
+  bool Explain = false;
+};
+
+enum class DumpWhat { Elements, Tests, Coverage };
+
+struct DumpOptions {
+  DumpWhat What = DumpWhat::Elements;
+  std::string File; ///< only this repository-relative file (elements)
+  bool Hashes = false;
+};
+
+llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
+                     llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+llvm::Error runCoverageImport(const GlobalOptions &G,
+                              const CoverageImportOptions &O,
+                              llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+llvm::Error runSelect(const GlobalOptions &G, const SelectCommandOptions &O,
+                      llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
+                    llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+
+} // namespace tool
+} // namespace tia
+
+#endif // TIA_TOOL_COMMANDS_H
