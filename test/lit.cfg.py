@@ -32,3 +32,7 @@ config.substitutions.append(("%llvm-profdata", os.path.join(config.llvm_tools_di
 config.substitutions.append(("%llvm-cov", os.path.join(config.llvm_tools_dir, "llvm-cov")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%resource-dir", config.clang_resource_dir))
+
+# For the scripts in Inputs/.
+config.environment["TIA_TEST_CLANG"] = config.clang
+config.environment["TIA_TEST_LLVM_TOOLS"] = config.llvm_tools_dir

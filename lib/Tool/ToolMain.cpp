@@ -11,6 +11,8 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <vector>
 
 using namespace llvm;
 
@@ -202,10 +204,32 @@ int dispatch() {
   return usage("no command given: run 'tia --help' for the commands");
 }
 
+/// llvm::cl wants the subcommand first; tia also takes the global options
+/// before it ("tia --db FILE index"), so move it to the front.
+void subcommandFirst(std::vector<const char *> &Args) {
+  for (size_t I = 1; I < Args.size(); ++I) {
+    StringRef A = Args[I];
+    if (A == "--db" || A == "-db") {
+      ++I;
+      continue;
+    }
+    if (A.starts_with("--db=") || A.starts_with("-db=") || A == "--quiet" ||
+        A == "-quiet" || A == "-q")
+      continue;
+    if (A == "index" || A == "coverage" || A == "select" || A == "dump")
+      std::rotate(Args.begin() + 1, Args.begin() + I, Args.begin() + I + 1);
+    return;
+  }
+}
+
 } // namespace
 
 int toolMain(int Argc, const char **Argv) {
   InitLLVM X(Argc, Argv);
+  std::vector<const char *> Args(Argv, Argv + Argc);
+  subcommandFirst(Args);
+  Argc = static_cast<int>(Args.size());
+  Argv = Args.data();
   cl::HideUnrelatedOptions(TiaCat);
   cl::SetVersionPrinter([](raw_ostream &OS) { OS << "tia 0.1.0\n"; });
   if (!cl::ParseCommandLineOptions(

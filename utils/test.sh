@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Installs the dependencies, builds tia and runs every test: the GoogleTest
+# unit tests and the lit suite (one ctest run).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+
+"$root/utils/build.sh" "$build"
+ctest --test-dir "$build" --output-on-failure -j2
