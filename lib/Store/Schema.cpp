@@ -1,1 +1,262 @@
-// placeholder
+//===- Schema.cpp - the store's tables, versions and migrations -----------===//
+
+#include "Schema.h"
+#include "Database.h"
+#include "tia/Support/Error.h"
+#include <sqlite3.h>
+
+namespace tia {
+namespace schema {
+
+namespace {
+
+/// Version 1: everything.
+///
+/// A file version's elements hang off file_versions; an element's key is
+/// interned in element_keys, which coverage shares, so that the large
+/// coverage table holds two integers per row. Revisions list files by path
+/// and content hash, not by file_versions row: a file a translation unit
+/// read may have no stored index of its own.
+llvm::Error createVersion1(Database &DB) {
+  return DB.exec(R"sql(
+CREATE TABLE file_versions(
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  residual_hash TEXT NOT NULL,
+  complete INTEGER NOT NULL,
+  UNIQUE(path, content_hash));
+
+CREATE TABLE element_keys(
+  id INTEGER PRIMARY KEY,
+  key TEXT NOT NULL UNIQUE);
+
+CREATE TABLE elements(
+  id INTEGER PRIMARY KEY,
+  file_version_id INTEGER NOT NULL
+    REFERENCES file_versions(id) ON DELETE CASCADE,
+  key_id INTEGER NOT NULL REFERENCES element_keys(id),
+  kind TEXT NOT NULL,
+  display TEXT NOT NULL,
+  begin_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL,
+  hash TEXT NOT NULL);
+CREATE INDEX elements_by_file_version
+  ON elements(file_version_id, begin_line, end_line);
+CREATE INDEX elements_by_key ON elements(key_id);
+
+CREATE TABLE element_names(
+  element_id INTEGER NOT NULL REFERENCES elements(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  PRIMARY KEY(element_id, name)) WITHOUT ROWID;
+CREATE INDEX element_names_by_name ON element_names(name);
+
+CREATE TABLE translation_units(
+  path TEXT NOT NULL PRIMARY KEY,
+  file TEXT NOT NULL,
+  directory TEXT NOT NULL,
+  arguments TEXT NOT NULL) WITHOUT ROWID;
+
+CREATE TABLE tu_dependencies(
+  tu_path TEXT NOT NULL REFERENCES translation_units(path) ON DELETE CASCADE,
+  file_path TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  PRIMARY KEY(tu_path, file_path)) WITHOUT ROWID;
+CREATE INDEX tu_dependencies_by_file ON tu_dependencies(file_path);
+
+CREATE TABLE revisions(
+  id INTEGER PRIMARY KEY,
+  commit_id TEXT NOT NULL,
+  dirty INTEGER NOT NULL,
+  created_at INTEGER NOT NULL);
+
+CREATE TABLE revision_files(
+  revision_id INTEGER NOT NULL REFERENCES revisions(id) ON DELETE CASCADE,
+  path TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  PRIMARY KEY(revision_id, path)) WITHOUT ROWID;
+
+CREATE TABLE tests(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  coverage_commit TEXT NOT NULL DEFAULT '');
+
+CREATE TABLE coverage(
+  test_id INTEGER NOT NULL REFERENCES tests(id) ON DELETE CASCADE,
+  key_id INTEGER NOT NULL REFERENCES element_keys(id),
+  PRIMARY KEY(test_id, key_id)) WITHOUT ROWID;
+CREATE INDEX coverage_by_key ON coverage(key_id, test_id);
+)sql");
+}
+
+const Migration TiaSteps[] = {
+    {/*CompatibleVersion=*/1, createVersion1},
+};
+
+/// Turns what SQLite says about a file it cannot read as a database (or a
+/// meta table that is not ours) into the "not a tia database" error; other
+/// failures, such as a locked file, stay as they are.
+llvm::Error explainUnreadable(const Database &DB, llvm::Error E) {
+  std::string Reason;
+  llvm::Error Rest = llvm::handleErrors(
+      std::move(E), [&](std::unique_ptr<SqliteError> SE) -> llvm::Error {
+        int Code = SE->code();
+        if (Code == SQLITE_NOTADB || Code == SQLITE_CORRUPT ||
+            Code == SQLITE_ERROR) {
+          Reason = SE->sqliteMessage().str();
+          return llvm::Error::success();
+        }
+        return llvm::Error(std::move(SE));
+      });
+  if (Rest)
+    return Rest;
+  return notTiaDatabase(DB, Reason);
+}
+
+/// The meta value of \p Key as text; std::nullopt when absent.
+llvm::Expected<std::optional<std::string>> readMeta(Database &DB,
+                                                    llvm::StringRef Key) {
+  auto S = DB.statement("SELECT value FROM meta WHERE key = ?");
+  if (!S)
+    return S.takeError();
+  S->bindText(0, Key);
+  auto Row = S->step();
+  if (!Row)
+    return Row.takeError();
+  if (!*Row)
+    return std::nullopt;
+  return S->columnText(0);
+}
+
+llvm::Error writeMeta(Database &DB, llvm::StringRef Key, int64_t Value) {
+  auto S =
+      DB.statement("INSERT INTO meta(key, value) VALUES(?, ?) "
+                   "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+  if (!S)
+    return S.takeError();
+  S->bindText(0, Key);
+  S->bindInt64(1, Value);
+  return S->run();
+}
+
+/// The schema version, 0 when there is no meta table or no version in it.
+llvm::Expected<int64_t> currentVersion(Database &DB) {
+  auto HasMeta = DB.hasTable("meta");
+  if (!HasMeta)
+    return HasMeta.takeError();
+  if (!*HasMeta)
+    return 0;
+  auto Value = readMeta(DB, "schema_version");
+  if (!Value)
+    return Value.takeError();
+  int64_t Version = 0;
+  if (*Value && llvm::StringRef(**Value).getAsInteger(10, Version))
+    return notTiaDatabase(DB,
+                          "schema_version '" + **Value + "' is not a number");
+  return Version;
+}
+
+} // namespace
+
+llvm::Error notTiaDatabase(const Database &DB, const llvm::Twine &Reason) {
+  return makeErrorf("{0} is not a tia database: {1} (remove it or pass "
+                    "another --db)",
+                    DB.path(), Reason.str());
+}
+
+llvm::ArrayRef<Migration> migrations() { return TiaSteps; }
+
+llvm::Expected<std::optional<Versions>> readVersions(Database &DB) {
+  // The cheapest read that makes SQLite look at the file header and schema.
+  auto Count = DB.statement("SELECT count(*) FROM sqlite_master");
+  if (!Count)
+    return explainUnreadable(DB, Count.takeError());
+  auto Row = Count->step();
+  if (!Row)
+    return explainUnreadable(DB, Row.takeError());
+  if (!*Row || Count->columnInt64(0) == 0)
+    return std::nullopt;
+
+  auto HasMeta = DB.hasTable("meta");
+  if (!HasMeta)
+    return explainUnreadable(DB, HasMeta.takeError());
+  if (!*HasMeta)
+    return notTiaDatabase(DB, "it has tables but no tia meta table");
+
+  Versions V;
+  const std::pair<llvm::StringRef, int64_t *> Fields[] = {
+      {"schema_version", &V.Schema}, {"compatible_version", &V.Compatible}};
+  for (auto [Key, Out] : Fields) {
+    auto Value = readMeta(DB, Key);
+    if (!Value)
+      return explainUnreadable(DB, Value.takeError());
+    if (!*Value)
+      return notTiaDatabase(DB, "its meta table has no " + Key);
+    if (llvm::StringRef(**Value).getAsInteger(10, *Out))
+      return notTiaDatabase(DB, Key + " '" + **Value + "' is not a number");
+  }
+  return V;
+}
+
+llvm::Error migrate(Database &DB, llvm::ArrayRef<Migration> Steps) {
+  while (true) {
+    Transaction T(DB);
+    if (llvm::Error E = T.begin())
+      return E;
+    // Read inside the transaction: another process may have migrated the
+    // database while this one waited for the write lock.
+    auto Version = currentVersion(DB);
+    if (!Version)
+      return Version.takeError();
+    if (*Version < 0 || static_cast<size_t>(*Version) >= Steps.size())
+      return T.commit();
+    const Migration &Step = Steps[*Version];
+    if (llvm::Error E = DB.exec("CREATE TABLE IF NOT EXISTS meta("
+                                "key TEXT NOT NULL PRIMARY KEY, "
+                                "value TEXT NOT NULL)"))
+      return E;
+    if (llvm::Error E = Step.Apply(DB))
+      return makeErrorf("cannot upgrade database {0} from schema {1} to {2}: "
+                        "{3}",
+                        DB.path(), *Version, *Version + 1,
+                        llvm::toString(std::move(E)));
+    if (llvm::Error E = writeMeta(DB, "schema_version", *Version + 1))
+      return E;
+    if (llvm::Error E =
+            writeMeta(DB, "compatible_version", Step.CompatibleVersion))
+      return E;
+    if (llvm::Error E = T.commit())
+      return E;
+  }
+}
+
+llvm::Error openSchema(Database &DB, llvm::ArrayRef<Migration> Steps) {
+  auto V = readVersions(DB);
+  if (!V)
+    return V.takeError();
+  int64_t Known = Steps.size();
+  if (!*V) {
+    if (DB.isReadOnly())
+      return makeErrorf("no tia database at {0}: run 'tia index' first",
+                        DB.path());
+  } else {
+    if ((*V)->Compatible > Known)
+      return makeErrorf("{0} was made by a newer tia (schema {1}, this tia "
+                        "knows up to {2}): upgrade tia or pass another --db",
+                        DB.path(), (*V)->Schema, Known);
+    if ((*V)->Schema < Known && DB.isReadOnly())
+      return makeErrorf("{0} has an older schema ({1}): run any tia command "
+                        "that writes, such as 'tia index', to upgrade it",
+                        DB.path(), (*V)->Schema);
+  }
+  if (DB.isReadOnly())
+    return llvm::Error::success();
+  if (llvm::Error E = DB.enableWriteAheadLog())
+    return E;
+  if (*V && (*V)->Schema >= Known)
+    return llvm::Error::success();
+  return migrate(DB, Steps);
+}
+
+} // namespace schema
+} // namespace tia

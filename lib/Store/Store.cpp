@@ -1,1 +1,889 @@
-// placeholder
+//===- Store.cpp - the SQLite store ---------------------------------------===//
+//
+// The Store API on top of the Database wrapper and the schema of Schema.cpp.
+// Multi-row writes run in a Transaction, which joins the caller's one when
+// the caller grouped its writes with Store::transaction().
+//
+//===----------------------------------------------------------------------===//
+
+#include "tia/Store/Store.h"
+#include "Database.h"
+#include "Schema.h"
+#include "tia/Support/Error.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <cassert>
+#include <ctime>
+#include <map>
+
+namespace tia {
+
+namespace {
+
+/// Runs \p Body in a transaction that joins any enclosing one.
+llvm::Error inTransaction(Database &DB,
+                          llvm::function_ref<llvm::Error()> Body) {
+  Transaction T(DB);
+  if (llvm::Error E = T.begin())
+    return E;
+  if (llvm::Error E = Body()) {
+    T.rollback();
+    return E;
+  }
+  return T.commit();
+}
+
+/// Runs a statement that returns at most one integer; std::nullopt when it
+/// returns no row.
+llvm::Expected<std::optional<int64_t>> queryOptionalInt(Statement &S) {
+  auto Row = S.step();
+  if (!Row)
+    return Row.takeError();
+  if (!*Row)
+    return std::nullopt;
+  return S.columnInt64(0);
+}
+
+//===----------------------------------------------------------------------===//
+// Elements
+//===----------------------------------------------------------------------===//
+
+/// Reads the columns "e.id, k.key, e.kind, e.display, e.begin_line,
+/// e.end_line, e.hash" of the current row of \p S into \p E.
+llvm::Error readElement(const Database &DB, const Statement &S,
+                        llvm::StringRef Path, Element &E) {
+  E.Key = S.columnText(1);
+  std::string Kind = S.columnText(2);
+  std::optional<ElementKind> K = parseKind(Kind);
+  if (!K)
+    return schema::notTiaDatabase(DB, "element " + E.Key + " of " + Path +
+                                          " has the unknown kind '" + Kind +
+                                          "'");
+  E.Kind = *K;
+  E.Display = S.columnText(3);
+  E.File = Path.str();
+  E.BeginLine = static_cast<unsigned>(S.columnInt64(4));
+  E.EndLine = static_cast<unsigned>(S.columnInt64(5));
+  E.Hash = S.columnText(6);
+  return llvm::Error::success();
+}
+
+/// The id of element key \p Key, interning it when new.
+llvm::Expected<int64_t> keyId(Database &DB, llvm::StringRef Key) {
+  auto Find = DB.statement("SELECT id FROM element_keys WHERE key = ?");
+  if (!Find)
+    return Find.takeError();
+  Find->bindText(0, Key);
+  auto Id = queryOptionalInt(*Find);
+  if (!Id)
+    return Id.takeError();
+  if (*Id)
+    return **Id;
+  auto Insert = DB.statement("INSERT INTO element_keys(key) VALUES(?)");
+  if (!Insert)
+    return Insert.takeError();
+  Insert->bindText(0, Key);
+  if (llvm::Error E = Insert->run())
+    return E;
+  return DB.lastInsertRowId();
+}
+
+llvm::Error insertNames(Database &DB, int64_t ElementId,
+                        const std::vector<std::string> &Names) {
+  if (Names.empty())
+    return llvm::Error::success();
+  auto S = DB.statement("INSERT INTO element_names(element_id, name) "
+                        "VALUES(?, ?) ON CONFLICT DO NOTHING");
+  if (!S)
+    return S.takeError();
+  for (const std::string &Name : Names) {
+    S->reset();
+    S->bindInt64(0, ElementId);
+    S->bindText(1, Name);
+    if (llvm::Error E = S->run())
+      return E;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error insertElement(Database &DB, int64_t FileVersionId, const Element &E,
+                          const std::vector<std::string> &Names) {
+  auto Key = keyId(DB, E.Key);
+  if (!Key)
+    return Key.takeError();
+  auto S = DB.statement("INSERT INTO elements(file_version_id, key_id, kind, "
+                        "display, begin_line, end_line, hash) "
+                        "VALUES(?, ?, ?, ?, ?, ?, ?)");
+  if (!S)
+    return S.takeError();
+  S->bindInt64(0, FileVersionId);
+  S->bindInt64(1, *Key);
+  S->bindText(2, kindName(E.Kind));
+  S->bindText(3, E.Display);
+  S->bindInt64(4, E.BeginLine);
+  S->bindInt64(5, E.EndLine);
+  S->bindText(6, E.Hash);
+  if (llvm::Error Err = S->run())
+    return Err;
+  return insertNames(DB, DB.lastInsertRowId(), Names);
+}
+
+/// The names of \p Element, sorted.
+llvm::Expected<std::vector<std::string>> namesOf(Database &DB,
+                                                 int64_t ElementId) {
+  auto S = DB.statement("SELECT name FROM element_names WHERE element_id = ? "
+                        "ORDER BY name");
+  if (!S)
+    return S.takeError();
+  S->bindInt64(0, ElementId);
+  std::vector<std::string> Names;
+  while (true) {
+    auto Row = S->step();
+    if (!Row)
+      return Row.takeError();
+    if (!*Row)
+      return Names;
+    Names.push_back(S->columnText(0));
+  }
+}
+
+struct StoredVersion {
+  int64_t Id;
+  bool Complete;
+};
+
+llvm::Expected<std::optional<StoredVersion>>
+findFileVersion(Database &DB, llvm::StringRef Path,
+                llvm::StringRef ContentHash) {
+  auto S = DB.statement("SELECT id, complete FROM file_versions "
+                        "WHERE path = ? AND content_hash = ?");
+  if (!S)
+    return S.takeError();
+  S->bindText(0, Path);
+  S->bindText(1, ContentHash);
+  auto Row = S->step();
+  if (!Row)
+    return Row.takeError();
+  if (!*Row)
+    return std::nullopt;
+  return StoredVersion{S->columnInt64(0), S->columnBool(1)};
+}
+
+/// A stored file version's elements by key: their ids and names.
+struct StoredElements {
+  std::map<std::string, std::vector<int64_t>> Ids;
+  std::map<std::string, std::vector<std::string>> Names;
+};
+
+llvm::Expected<StoredElements> storedElements(Database &DB,
+                                              int64_t FileVersionId) {
+  StoredElements Out;
+  auto Ids = DB.statement("SELECT e.id, k.key FROM elements e "
+                          "JOIN element_keys k ON k.id = e.key_id "
+                          "WHERE e.file_version_id = ? ORDER BY e.id");
+  if (!Ids)
+    return Ids.takeError();
+  Ids->bindInt64(0, FileVersionId);
+  while (true) {
+    auto Row = Ids->step();
+    if (!Row)
+      return Row.takeError();
+    if (!*Row)
+      break;
+    Out.Ids[Ids->columnText(1)].push_back(Ids->columnInt64(0));
+  }
+  auto Names = DB.statement("SELECT k.key, n.name FROM elements e "
+                            "JOIN element_keys k ON k.id = e.key_id "
+                            "JOIN element_names n ON n.element_id = e.id "
+                            "WHERE e.file_version_id = ? "
+                            "ORDER BY k.key, n.name");
+  if (!Names)
+    return Names.takeError();
+  Names->bindInt64(0, FileVersionId);
+  while (true) {
+    auto Row = Names->step();
+    if (!Row)
+      return Row.takeError();
+    if (!*Row)
+      break;
+    Out.Names[Names->columnText(0)].push_back(Names->columnText(1));
+  }
+  return Out;
+}
+
+/// \p A and \p B merged, sorted and unique.
+std::vector<std::string> unite(std::vector<std::string> A,
+                               const std::vector<std::string> &B) {
+  A.insert(A.end(), B.begin(), B.end());
+  std::sort(A.begin(), A.end());
+  A.erase(std::unique(A.begin(), A.end()), A.end());
+  return A;
+}
+
+//===----------------------------------------------------------------------===//
+// Translation units
+//===----------------------------------------------------------------------===//
+
+std::string encodeArguments(const std::vector<std::string> &Args) {
+  llvm::json::Array A;
+  for (const std::string &Arg : Args)
+    A.push_back(llvm::json::isUTF8(Arg) ? Arg : llvm::json::fixUTF8(Arg));
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  OS << llvm::json::Value(std::move(A));
+  return OS.str();
+}
+
+llvm::Error decodeArguments(const Database &DB, llvm::StringRef TU,
+                            llvm::StringRef Text,
+                            std::vector<std::string> &Args) {
+  auto Bad = [&](const llvm::Twine &Why) {
+    return schema::notTiaDatabase(DB, "the compile command of " + TU +
+                                          " is malformed: " + Why);
+  };
+  auto V = llvm::json::parse(Text);
+  if (!V)
+    return Bad(llvm::toString(V.takeError()));
+  const llvm::json::Array *A = V->getAsArray();
+  if (!A)
+    return Bad("not an array");
+  for (const llvm::json::Value &Arg : *A) {
+    std::optional<llvm::StringRef> S = Arg.getAsString();
+    if (!S)
+      return Bad("an argument is not a string");
+    Args.push_back(S->str());
+  }
+  return llvm::Error::success();
+}
+
+/// Reads the columns "path, file, directory, arguments" of \p S's row.
+llvm::Expected<StoredTranslationUnit> readTranslationUnit(const Database &DB,
+                                                          const Statement &S) {
+  StoredTranslationUnit TU;
+  TU.Path = S.columnText(0);
+  TU.Command.File = S.columnText(1);
+  TU.Command.Directory = S.columnText(2);
+  if (llvm::Error E =
+          decodeArguments(DB, TU.Path, S.columnText(3), TU.Command.Arguments))
+    return E;
+  return TU;
+}
+
+llvm::Error readDependencies(Database &DB, StoredTranslationUnit &TU) {
+  auto S = DB.statement("SELECT file_path, content_hash FROM tu_dependencies "
+                        "WHERE tu_path = ? ORDER BY file_path");
+  if (!S)
+    return S.takeError();
+  S->bindText(0, TU.Path);
+  while (true) {
+    auto Row = S->step();
+    if (!Row)
+      return Row.takeError();
+    if (!*Row)
+      return llvm::Error::success();
+    TU.Dependencies.emplace_back(S->columnText(0), S->columnText(1));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Tests
+//===----------------------------------------------------------------------===//
+
+/// The id of test \p Name, adding the test when unknown.
+llvm::Expected<int64_t> testId(Database &DB, llvm::StringRef Name) {
+  auto Add = DB.statement(
+      "INSERT INTO tests(name) VALUES(?) ON CONFLICT(name) DO NOTHING");
+  if (!Add)
+    return Add.takeError();
+  Add->bindText(0, Name);
+  if (llvm::Error E = Add->run())
+    return E;
+  auto Find = DB.statement("SELECT id FROM tests WHERE name = ?");
+  if (!Find)
+    return Find.takeError();
+  Find->bindText(0, Name);
+  auto Id = queryOptionalInt(*Find);
+  if (!Id)
+    return Id.takeError();
+  assert(*Id && "test row vanished right after its insertion");
+  return **Id;
+}
+
+/// Runs \p S, which returns one text column, and collects it.
+llvm::Expected<std::vector<std::string>> collectText(Statement &S) {
+  std::vector<std::string> Out;
+  while (true) {
+    auto Row = S.step();
+    if (!Row)
+      return Row.takeError();
+    if (!*Row)
+      return Out;
+    Out.push_back(S.columnText(0));
+  }
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Opening
+//===----------------------------------------------------------------------===//
+
+Store::Store(std::unique_ptr<Database> DB) : DB(std::move(DB)) {}
+
+Store::~Store() = default;
+
+llvm::Expected<std::unique_ptr<Store>> Store::open(llvm::StringRef Path,
+                                                   Mode M) {
+  assert(static_cast<int>(schema::migrations().size()) == SchemaVersion &&
+         "Store::SchemaVersion and the migration list disagree");
+  if (Path != ":memory:") {
+    if (M == Mode::ReadOnly) {
+      if (!llvm::sys::fs::exists(Path))
+        return makeErrorf("no tia database at {0}: run 'tia index' first",
+                          Path);
+    } else {
+      llvm::StringRef Parent = llvm::sys::path::parent_path(Path);
+      if (!Parent.empty())
+        if (std::error_code EC = llvm::sys::fs::create_directories(Parent))
+          return makeErrorf("cannot open database {0}: cannot create "
+                            "directory {1}: {2}",
+                            Path, Parent, EC.message());
+    }
+  }
+  auto DB =
+      Database::open(Path, M == Mode::ReadOnly ? Database::OpenMode::ReadOnly
+                                               : Database::OpenMode::ReadWrite);
+  if (!DB)
+    return DB.takeError();
+  if (llvm::Error E = schema::openSchema(**DB, schema::migrations()))
+    return E;
+  return std::unique_ptr<Store>(new Store(std::move(*DB)));
+}
+
+int Store::schemaVersion() const {
+  auto V = schema::readVersions(*DB);
+  if (!V) {
+    // open() read the same versions successfully; failing now means the
+    // connection itself broke, which the next store call reports.
+    llvm::consumeError(V.takeError());
+    return 0;
+  }
+  return *V ? static_cast<int>((*V)->Schema) : 0;
+}
+
+llvm::Error Store::transaction(llvm::function_ref<llvm::Error()> Body) {
+  return inTransaction(*DB, Body);
+}
+
+//===----------------------------------------------------------------------===//
+// File versions and elements
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<bool> Store::hasFileVersion(llvm::StringRef Path,
+                                           llvm::StringRef ContentHash) {
+  auto Found = findFileVersion(*DB, Path, ContentHash);
+  if (!Found)
+    return Found.takeError();
+  return Found->has_value();
+}
+
+llvm::Error Store::putFileIndex(const FileIndex &F) {
+  return inTransaction(*DB, [&]() -> llvm::Error {
+    auto Found = findFileVersion(*DB, F.Path, F.ContentHash);
+    if (!Found)
+      return Found.takeError();
+
+    if (!*Found) {
+      auto S = DB->statement("INSERT INTO file_versions(path, content_hash, "
+                             "residual_hash, complete) VALUES(?, ?, ?, ?)");
+      if (!S)
+        return S.takeError();
+      S->bindText(0, F.Path);
+      S->bindText(1, F.ContentHash);
+      S->bindText(2, F.ResidualHash);
+      S->bindBool(3, F.Complete);
+      if (llvm::Error E = S->run())
+        return E;
+      int64_t Id = DB->lastInsertRowId();
+      for (const Element &E : F.Elements)
+        if (llvm::Error Err = insertElement(*DB, Id, E, E.Names))
+          return Err;
+      return llvm::Error::success();
+    }
+
+    int64_t Id = (*Found)->Id;
+    auto Stored = storedElements(*DB, Id);
+    if (!Stored)
+      return Stored.takeError();
+
+    if (!(*Found)->Complete && F.Complete) {
+      // The complete index replaces the incomplete one; names the earlier
+      // parse saw for the same keys stay, since more names only let more
+      // coverage find its element.
+      auto Delete = DB->statement("DELETE FROM elements "
+                                  "WHERE file_version_id = ?");
+      if (!Delete)
+        return Delete.takeError();
+      Delete->bindInt64(0, Id);
+      if (llvm::Error E = Delete->run())
+        return E;
+      auto Update = DB->statement("UPDATE file_versions SET residual_hash = "
+                                  "?, complete = 1 WHERE id = ?");
+      if (!Update)
+        return Update.takeError();
+      Update->bindText(0, F.ResidualHash);
+      Update->bindInt64(1, Id);
+      if (llvm::Error E = Update->run())
+        return E;
+      for (const Element &E : F.Elements) {
+        auto Old = Stored->Names.find(E.Key);
+        std::vector<std::string> Names =
+            Old == Stored->Names.end() ? E.Names : unite(E.Names, Old->second);
+        if (llvm::Error Err = insertElement(*DB, Id, E, Names))
+          return Err;
+      }
+      return llvm::Error::success();
+    }
+
+    // The stored elements stay and gain the new names. Elements with new
+    // keys (the same header seen with other macros) are added, unless this
+    // index is incomplete and the stored one is not: error recovery may
+    // have produced them.
+    bool MayAdd = F.Complete || !(*Found)->Complete;
+    for (const Element &E : F.Elements) {
+      auto Ids = Stored->Ids.find(E.Key);
+      if (Ids == Stored->Ids.end()) {
+        if (MayAdd)
+          if (llvm::Error Err = insertElement(*DB, Id, E, E.Names))
+            return Err;
+        continue;
+      }
+      for (int64_t ElementId : Ids->second)
+        if (llvm::Error Err = insertNames(*DB, ElementId, E.Names))
+          return Err;
+    }
+    return llvm::Error::success();
+  });
+}
+
+llvm::Expected<std::optional<FileIndex>>
+Store::getFileIndex(llvm::StringRef Path, llvm::StringRef ContentHash) {
+  auto Version = DB->statement("SELECT id, residual_hash, complete "
+                               "FROM file_versions "
+                               "WHERE path = ? AND content_hash = ?");
+  if (!Version)
+    return Version.takeError();
+  Version->bindText(0, Path);
+  Version->bindText(1, ContentHash);
+  auto Row = Version->step();
+  if (!Row)
+    return Row.takeError();
+  if (!*Row)
+    return std::nullopt;
+  int64_t Id = Version->columnInt64(0);
+  FileIndex F;
+  F.Path = Path.str();
+  F.ContentHash = ContentHash.str();
+  F.ResidualHash = Version->columnText(1);
+  F.Complete = Version->columnBool(2);
+
+  auto Elements = DB->statement(
+      "SELECT e.id, k.key, e.kind, e.display, e.begin_line, e.end_line, "
+      "e.hash FROM elements e "
+      "JOIN element_keys k ON k.id = e.key_id WHERE e.file_version_id = ? "
+      "ORDER BY e.begin_line, e.end_line, k.key, e.id");
+  if (!Elements)
+    return Elements.takeError();
+  Elements->bindInt64(0, Id);
+  llvm::DenseMap<int64_t, size_t> IndexOf;
+  while (true) {
+    auto Row = Elements->step();
+    if (!Row)
+      return Row.takeError();
+    if (!*Row)
+      break;
+    Element E;
+    if (llvm::Error Err = readElement(*DB, *Elements, Path, E))
+      return Err;
+    IndexOf[Elements->columnInt64(0)] = F.Elements.size();
+    F.Elements.push_back(std::move(E));
+  }
+
+  auto Names = DB->statement("SELECT n.element_id, n.name FROM elements e "
+                             "JOIN element_names n ON n.element_id = e.id "
+                             "WHERE e.file_version_id = ? "
+                             "ORDER BY n.element_id, n.name");
+  if (!Names)
+    return Names.takeError();
+  Names->bindInt64(0, Id);
+  while (true) {
+    auto Row = Names->step();
+    if (!Row)
+      return Row.takeError();
+    if (!*Row)
+      break;
+    auto It = IndexOf.find(Names->columnInt64(0));
+    if (It != IndexOf.end())
+      F.Elements[It->second].Names.push_back(Names->columnText(1));
+  }
+  normalize(F);
+  return F;
+}
+
+//===----------------------------------------------------------------------===//
+// Translation units
+//===----------------------------------------------------------------------===//
+
+llvm::Error Store::putTranslationUnit(const StoredTranslationUnit &TU) {
+  return inTransaction(*DB, [&]() -> llvm::Error {
+    auto Put = DB->statement(
+        "INSERT INTO translation_units(path, file, directory, arguments) "
+        "VALUES(?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET "
+        "file = excluded.file, directory = excluded.directory, "
+        "arguments = excluded.arguments");
+    if (!Put)
+      return Put.takeError();
+    Put->bindText(0, TU.Path);
+    Put->bindText(1, TU.Command.File);
+    Put->bindText(2, TU.Command.Directory);
+    Put->bindText(3, encodeArguments(TU.Command.Arguments));
+    if (llvm::Error E = Put->run())
+      return E;
+
+    auto Clear = DB->statement("DELETE FROM tu_dependencies WHERE tu_path = ?");
+    if (!Clear)
+      return Clear.takeError();
+    Clear->bindText(0, TU.Path);
+    if (llvm::Error E = Clear->run())
+      return E;
+
+    auto Add = DB->statement(
+        "INSERT INTO tu_dependencies(tu_path, file_path, content_hash) "
+        "VALUES(?, ?, ?) ON CONFLICT(tu_path, file_path) DO UPDATE SET "
+        "content_hash = excluded.content_hash");
+    if (!Add)
+      return Add.takeError();
+    for (const FileVersionRef &D : TU.Dependencies) {
+      Add->reset();
+      Add->bindText(0, TU.Path);
+      Add->bindText(1, D.first);
+      Add->bindText(2, D.second);
+      if (llvm::Error E = Add->run())
+        return E;
+    }
+    return llvm::Error::success();
+  });
+}
+
+llvm::Error Store::removeTranslationUnit(llvm::StringRef Path) {
+  auto S = DB->statement("DELETE FROM translation_units WHERE path = ?");
+  if (!S)
+    return S.takeError();
+  S->bindText(0, Path);
+  return S->run();
+}
+
+llvm::Expected<std::vector<StoredTranslationUnit>> Store::translationUnits() {
+  std::vector<StoredTranslationUnit> TUs;
+  std::map<std::string, size_t> IndexOf;
+  auto Units = DB->statement("SELECT path, file, directory, arguments "
+                             "FROM translation_units ORDER BY path");
+  if (!Units)
+    return Units.takeError();
+  while (true) {
+    auto Row = Units->step();
+    if (!Row)
+      return Row.takeError();
+    if (!*Row)
+      break;
+    auto TU = readTranslationUnit(*DB, *Units);
+    if (!TU)
+      return TU.takeError();
+    IndexOf[TU->Path] = TUs.size();
+    TUs.push_back(std::move(*TU));
+  }
+
+  auto Deps = DB->statement("SELECT tu_path, file_path, content_hash "
+                            "FROM tu_dependencies "
+                            "ORDER BY tu_path, file_path");
+  if (!Deps)
+    return Deps.takeError();
+  while (true) {
+    auto Row = Deps->step();
+    if (!Row)
+      return Row.takeError();
+    if (!*Row)
+      break;
+    auto It = IndexOf.find(Deps->columnText(0));
+    if (It != IndexOf.end())
+      TUs[It->second].Dependencies.emplace_back(Deps->columnText(1),
+                                                Deps->columnText(2));
+  }
+  return TUs;
+}
+
+llvm::Expected<std::vector<StoredTranslationUnit>>
+Store::translationUnitsReading(llvm::StringRef Path) {
+  std::vector<StoredTranslationUnit> TUs;
+  auto Units = DB->statement(
+      "SELECT t.path, t.file, t.directory, t.arguments "
+      "FROM translation_units t WHERE t.path IN "
+      "(SELECT d.tu_path FROM tu_dependencies d WHERE d.file_path = ?) "
+      "ORDER BY t.path");
+  if (!Units)
+    return Units.takeError();
+  Units->bindText(0, Path);
+  while (true) {
+    auto Row = Units->step();
+    if (!Row)
+      return Row.takeError();
+    if (!*Row)
+      break;
+    auto TU = readTranslationUnit(*DB, *Units);
+    if (!TU)
+      return TU.takeError();
+    TUs.push_back(std::move(*TU));
+  }
+  for (StoredTranslationUnit &TU : TUs)
+    if (llvm::Error E = readDependencies(*DB, TU))
+      return E;
+  return TUs;
+}
+
+//===----------------------------------------------------------------------===//
+// Index revisions
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<int64_t>
+Store::addRevision(llvm::StringRef Commit, bool Dirty,
+                   const std::vector<FileVersionRef> &Files) {
+  int64_t Id = 0;
+  llvm::Error E = inTransaction(*DB, [&]() -> llvm::Error {
+    auto Add = DB->statement("INSERT INTO revisions(commit_id, dirty, "
+                             "created_at) VALUES(?, ?, ?)");
+    if (!Add)
+      return Add.takeError();
+    Add->bindText(0, Commit);
+    Add->bindBool(1, Dirty);
+    Add->bindInt64(2, static_cast<int64_t>(std::time(nullptr)));
+    if (llvm::Error E = Add->run())
+      return E;
+    Id = DB->lastInsertRowId();
+
+    auto File = DB->statement("INSERT INTO revision_files(revision_id, path, "
+                              "content_hash) VALUES(?, ?, ?)");
+    if (!File)
+      return File.takeError();
+    for (const FileVersionRef &F : Files) {
+      File->reset();
+      File->bindInt64(0, Id);
+      File->bindText(1, F.first);
+      File->bindText(2, F.second);
+      if (llvm::Error E = File->run())
+        return E;
+    }
+    return llvm::Error::success();
+  });
+  if (E)
+    return E;
+  return Id;
+}
+
+llvm::Expected<std::vector<FileVersionRef>> Store::currentFiles() {
+  auto S = DB->statement("SELECT path, content_hash FROM revision_files "
+                         "WHERE revision_id = (SELECT max(id) FROM revisions) "
+                         "ORDER BY path");
+  if (!S)
+    return S.takeError();
+  std::vector<FileVersionRef> Files;
+  while (true) {
+    auto Row = S->step();
+    if (!Row)
+      return Row.takeError();
+    if (!*Row)
+      return Files;
+    Files.emplace_back(S->columnText(0), S->columnText(1));
+  }
+}
+
+llvm::Expected<std::optional<std::string>> Store::currentCommit() {
+  auto S =
+      DB->statement("SELECT commit_id FROM revisions ORDER BY id DESC LIMIT 1");
+  if (!S)
+    return S.takeError();
+  auto Row = S->step();
+  if (!Row)
+    return Row.takeError();
+  if (!*Row)
+    return std::nullopt;
+  return S->columnText(0);
+}
+
+llvm::Expected<std::vector<KeyInFile>>
+Store::keysForName(llvm::StringRef Name) {
+  auto S = DB->statement(
+      "SELECT DISTINCT k.key, fv.path FROM element_names n "
+      "JOIN elements e ON e.id = n.element_id "
+      "JOIN file_versions fv ON fv.id = e.file_version_id "
+      "JOIN revision_files rf ON rf.path = fv.path "
+      "AND rf.content_hash = fv.content_hash "
+      "JOIN element_keys k ON k.id = e.key_id "
+      "WHERE n.name = ? AND rf.revision_id = (SELECT max(id) FROM revisions) "
+      "ORDER BY k.key, fv.path");
+  if (!S)
+    return S.takeError();
+  S->bindText(0, Name);
+  std::vector<KeyInFile> Keys;
+  while (true) {
+    auto Row = S->step();
+    if (!Row)
+      return Row.takeError();
+    if (!*Row)
+      return Keys;
+    Keys.push_back({S->columnText(0), S->columnText(1)});
+  }
+}
+
+llvm::Expected<std::vector<Element>> Store::elementsAt(llvm::StringRef Path,
+                                                       unsigned Line) {
+  auto S = DB->statement(
+      "SELECT e.id, k.key, e.kind, e.display, e.begin_line, e.end_line, "
+      "e.hash FROM revision_files rf "
+      "JOIN file_versions fv ON fv.path = rf.path "
+      "AND fv.content_hash = rf.content_hash "
+      "JOIN elements e ON e.file_version_id = fv.id "
+      "JOIN element_keys k ON k.id = e.key_id "
+      "WHERE rf.revision_id = (SELECT max(id) FROM revisions) "
+      "AND rf.path = ? AND e.begin_line <= ? AND e.end_line >= ? "
+      "ORDER BY e.end_line - e.begin_line, e.begin_line, k.key, e.id");
+  if (!S)
+    return S.takeError();
+  S->bindText(0, Path);
+  S->bindInt64(1, Line);
+  S->bindInt64(2, Line);
+  std::vector<Element> Elements;
+  std::vector<int64_t> Ids;
+  while (true) {
+    auto Row = S->step();
+    if (!Row)
+      return Row.takeError();
+    if (!*Row)
+      break;
+    Element E;
+    if (llvm::Error Err = readElement(*DB, *S, Path, E))
+      return Err;
+    Ids.push_back(S->columnInt64(0));
+    Elements.push_back(std::move(E));
+  }
+  for (size_t I = 0; I < Elements.size(); ++I) {
+    auto Names = namesOf(*DB, Ids[I]);
+    if (!Names)
+      return Names.takeError();
+    Elements[I].Names = std::move(*Names);
+  }
+  return Elements;
+}
+
+//===----------------------------------------------------------------------===//
+// Tests and coverage
+//===----------------------------------------------------------------------===//
+
+llvm::Error Store::addTest(llvm::StringRef Id) {
+  auto S = DB->statement(
+      "INSERT INTO tests(name) VALUES(?) ON CONFLICT(name) DO NOTHING");
+  if (!S)
+    return S.takeError();
+  S->bindText(0, Id);
+  return S->run();
+}
+
+llvm::Error Store::putCoverage(llvm::StringRef Id, llvm::StringRef Commit,
+                               const std::vector<std::string> &Keys) {
+  return inTransaction(*DB, [&]() -> llvm::Error {
+    auto Test = testId(*DB, Id);
+    if (!Test)
+      return Test.takeError();
+    auto Update =
+        DB->statement("UPDATE tests SET coverage_commit = ? WHERE id = ?");
+    if (!Update)
+      return Update.takeError();
+    Update->bindText(0, Commit);
+    Update->bindInt64(1, *Test);
+    if (llvm::Error E = Update->run())
+      return E;
+
+    auto Clear = DB->statement("DELETE FROM coverage WHERE test_id = ?");
+    if (!Clear)
+      return Clear.takeError();
+    Clear->bindInt64(0, *Test);
+    if (llvm::Error E = Clear->run())
+      return E;
+
+    auto Add = DB->statement("INSERT INTO coverage(test_id, key_id) "
+                             "VALUES(?, ?) ON CONFLICT DO NOTHING");
+    if (!Add)
+      return Add.takeError();
+    for (const std::string &Key : Keys) {
+      auto KeyId = keyId(*DB, Key);
+      if (!KeyId)
+        return KeyId.takeError();
+      Add->reset();
+      Add->bindInt64(0, *Test);
+      Add->bindInt64(1, *KeyId);
+      if (llvm::Error E = Add->run())
+        return E;
+    }
+    return llvm::Error::success();
+  });
+}
+
+llvm::Expected<std::vector<TestRecord>> Store::tests() {
+  auto S =
+      DB->statement("SELECT t.name, t.coverage_commit, "
+                    "(SELECT count(*) FROM coverage c WHERE c.test_id = t.id) "
+                    "FROM tests t ORDER BY t.name");
+  if (!S)
+    return S.takeError();
+  std::vector<TestRecord> Tests;
+  while (true) {
+    auto Row = S->step();
+    if (!Row)
+      return Row.takeError();
+    if (!*Row)
+      return Tests;
+    TestRecord T;
+    T.Id = S->columnText(0);
+    T.CoverageCommit = S->columnText(1);
+    T.CoveredElements = static_cast<unsigned>(S->columnInt64(2));
+    Tests.push_back(std::move(T));
+  }
+}
+
+llvm::Expected<std::vector<std::string>>
+Store::testsCovering(llvm::StringRef Key) {
+  auto S = DB->statement("SELECT t.name FROM element_keys k "
+                         "JOIN coverage c ON c.key_id = k.id "
+                         "JOIN tests t ON t.id = c.test_id "
+                         "WHERE k.key = ? ORDER BY t.name");
+  if (!S)
+    return S.takeError();
+  S->bindText(0, Key);
+  return collectText(*S);
+}
+
+llvm::Expected<std::vector<std::string>> Store::coverageOf(llvm::StringRef Id) {
+  auto S = DB->statement("SELECT k.key FROM tests t "
+                         "JOIN coverage c ON c.test_id = t.id "
+                         "JOIN element_keys k ON k.id = c.key_id "
+                         "WHERE t.name = ? ORDER BY k.key");
+  if (!S)
+    return S.takeError();
+  S->bindText(0, Id);
+  return collectText(*S);
+}
+
+} // namespace tia
