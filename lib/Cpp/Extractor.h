@@ -1,0 +1,105 @@
+//===- Extractor.h - code elements from a Clang AST -------------*- C++ -*-===//
+//
+// Private to lib/Cpp. The frontend action that walks one translation unit's
+// AST and turns every function-like definition of a project file into a
+// tia::Element, the raw-lexer token walk its hashes are made of, and the
+// project-path rules both share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIA_LIB_CPP_EXTRACTOR_H
+#define TIA_LIB_CPP_EXTRACTOR_H
+
+#include "tia/Support/Hash.h"
+#include "tia/Support/Model.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tia {
+namespace cpp {
+namespace detail {
+
+/// One token of a buffer as Clang's raw lexer sees it, or, with Length 0, the
+/// end of a preprocessor directive line (the one place where a line break is
+/// part of the meaning).
+struct RawToken {
+  unsigned Offset = 0;        ///< of the token's first byte in the buffer
+  unsigned Length = 0;        ///< bytes in the buffer, line splices included
+  bool NeedsCleaning = false; ///< spelling contains a backslash-newline
+};
+
+/// Lexes \p Buffer in raw mode (no preprocessing, comments and whitespace
+/// skipped) with fixed C++ language options, so that a file hashes the same
+/// in every translation unit. \p Buffer must be followed by a NUL byte, as
+/// llvm::MemoryBuffer and std::string data are.
+std::vector<RawToken> lexRawTokens(llvm::StringRef Buffer);
+
+/// Feeds the spelling of \p T (line splices removed) to \p H.
+void addToken(TokenHasher &H, llvm::StringRef Buffer, const RawToken &T);
+
+/// Which files belong to the project and how their paths are shown.
+class ProjectPaths {
+public:
+  /// \p Root and \p Excluded absolute; \p Directory is the compile command's
+  /// working directory, against which relative paths are resolved.
+  ProjectPaths(llvm::StringRef Root, const std::vector<std::string> &Excluded,
+               llvm::StringRef Directory);
+
+  /// \p Path made absolute against the working directory, dots removed,
+  /// '/' separators.
+  std::string absolute(llvm::StringRef Path) const;
+
+  /// The repository-relative path of \p Path when it is a project file:
+  /// below the root (lexically, or after resolving symlinks of both) and
+  /// not below an excluded directory. With an empty root every file is a
+  /// project file and keeps its absolute path.
+  std::optional<std::string> relative(llvm::StringRef Path) const;
+
+  /// The relative path of a project file, else the absolute path.
+  std::string shown(llvm::StringRef Path) const;
+
+private:
+  std::optional<std::string> below(llvm::StringRef Abs,
+                                   llvm::StringRef Root) const;
+
+  std::string Root;
+  std::string RealRoot;
+  std::vector<std::string> Excluded;
+  std::string Directory;
+};
+
+/// What the action learnt from the translation unit.
+struct Extracted {
+  /// False when Clang never got to the AST (for example a driver error).
+  bool Ran = false;
+  /// Every project file the TU read, sorted by path; Complete is left true.
+  std::vector<FileIndex> Files;
+  /// (path, content hash) of the same files, sorted.
+  std::vector<std::pair<std::string, std::string>> Dependencies;
+};
+
+/// A syntax-only action that fills \p Out when the AST is complete.
+class ExtractAction : public clang::ASTFrontendAction {
+public:
+  ExtractAction(const ProjectPaths &Paths, Extracted &Out)
+      : Paths(Paths), Out(Out) {}
+
+protected:
+  std::unique_ptr<clang::ASTConsumer>
+  CreateASTConsumer(clang::CompilerInstance &CI,
+                    llvm::StringRef InFile) override;
+
+private:
+  const ProjectPaths &Paths;
+  Extracted &Out;
+};
+
+} // namespace detail
+} // namespace cpp
+} // namespace tia
+
+#endif // TIA_LIB_CPP_EXTRACTOR_H
