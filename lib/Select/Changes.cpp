@@ -2,6 +2,7 @@
 
 #include "tia/Select/Changes.h"
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <tuple>
 
@@ -30,7 +31,18 @@ std::vector<unsigned> linesIn(const Element &E,
 }
 
 std::string qualifiedName(llvm::StringRef Display) {
-  // Cut at the parameter list's '(' that is not inside template brackets.
+  // An operator's name runs to its parameter list; its '<', '>' and '()'
+  // are not brackets.
+  size_t Op = Display.find("operator");
+  if (Op != llvm::StringRef::npos) {
+    size_t Name = Op + strlen("operator");
+    llvm::StringRef After = Display.substr(Name).ltrim();
+    size_t From = Display.size() - After.size();
+    if (After.starts_with("()"))
+      From += 2;
+    return Display.substr(0, Display.find('(', From)).str();
+  }
+  // Otherwise the first '(' outside template brackets.
   int Angle = 0;
   for (size_t I = 0; I < Display.size(); ++I) {
     char C = Display[I];
@@ -38,7 +50,7 @@ std::string qualifiedName(llvm::StringRef Display) {
       ++Angle;
     else if (C == '>' && Angle > 0)
       --Angle;
-    else if (C == '(' && Angle == 0 && !Display.substr(0, I).ends_with("operator"))
+    else if (C == '(' && Angle == 0)
       return Display.substr(0, I).str();
   }
   return Display.str();

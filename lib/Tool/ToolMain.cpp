@@ -44,8 +44,7 @@ cl::opt<bool> Quiet("quiet",
                     cl::desc("Print no progress and no summary, only errors"),
                     cl::init(false), cl::cat(TiaCat),
                     cl::sub(cl::SubCommand::getAll()));
-cl::alias QuietShort("q", cl::desc("Alias for --quiet"), cl::aliasopt(Quiet),
-                     cl::sub(cl::SubCommand::getAll()));
+cl::alias QuietShort("q", cl::desc("Alias for --quiet"), cl::aliasopt(Quiet));
 
 // index
 cl::opt<std::string> BuildDir(
@@ -57,8 +56,7 @@ cl::opt<unsigned> Jobs("jobs",
                        cl::desc("Translation units parsed at once (default: "
                                 "one per core)"),
                        cl::init(0), cl::cat(TiaCat), cl::sub(IndexCmd));
-cl::alias JobsShort("j", cl::desc("Alias for --jobs"), cl::aliasopt(Jobs),
-                    cl::sub(IndexCmd));
+cl::alias JobsShort("j", cl::desc("Alias for --jobs"), cl::aliasopt(Jobs));
 cl::opt<std::string> ResourceDir(
     "resource-dir",
     cl::desc("Clang resource directory with the builtin headers (default: "

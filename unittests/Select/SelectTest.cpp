@@ -98,6 +98,10 @@ TEST(ChangesTest, QualifiedName) {
   EXPECT_EQ(qualifiedName("ns::max<T>(T, T)"), "ns::max<T>");
   EXPECT_EQ(qualifiedName("ns::P::operator()(int)"), "ns::P::operator()");
   EXPECT_EQ(qualifiedName("g"), "g");
+  EXPECT_EQ(qualifiedName("ns::operator<(const A &, const A &)"),
+            "ns::operator<");
+  EXPECT_EQ(qualifiedName("ns::operator<<(int)"), "ns::operator<<");
+  EXPECT_EQ(qualifiedName("A::operator bool() const"), "A::operator bool");
 }
 
 TEST(SelectionTest, CppSources) {
