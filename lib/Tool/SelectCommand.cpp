@@ -36,6 +36,8 @@ llvm::Error runSelect(const GlobalOptions &G, const SelectCommandOptions &O,
     report::writeExplain(*Sel, Out);
   else
     report::writeIds(*Sel, Out);
+  // The summary comes last, also where stdout and stderr share a terminal.
+  Out.flush();
   if (!G.Quiet)
     report::writeSummary(*Sel, Err);
   return llvm::Error::success();
