@@ -30,6 +30,7 @@ config.environment["TERM"] = "dumb"
 config.substitutions.append(("%clang", config.clang))
 config.substitutions.append(("%llvm-profdata", os.path.join(config.llvm_tools_dir, "llvm-profdata")))
 config.substitutions.append(("%llvm-cov", os.path.join(config.llvm_tools_dir, "llvm-cov")))
+config.substitutions.append(("%examples", os.path.join(config.tia_src_root, "examples")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%resource-dir", config.clang_resource_dir))
 
