@@ -110,12 +110,18 @@ llvm::Expected<bool> Statement::step() {
 }
 
 llvm::Error Statement::run() {
+  return forEachRow([] {});
+}
+
+llvm::Error Statement::forEachRow(llvm::function_ref<llvm::Error()> Body) {
   while (true) {
     auto Row = step();
     if (!Row)
       return Row.takeError();
     if (!*Row)
       return llvm::Error::success();
+    if (llvm::Error E = Body())
+      return E;
   }
 }
 

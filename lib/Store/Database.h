@@ -12,12 +12,14 @@
 #ifndef TIA_LIB_STORE_DATABASE_H
 #define TIA_LIB_STORE_DATABASE_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -74,6 +76,20 @@ public:
   llvm::Expected<bool> step();
   /// Steps until the statement is done, ignoring any rows.
   llvm::Error run();
+  /// Steps until the statement is done, calling \p Body on each row while it
+  /// is the current one. Stops at, and returns, the first failure of a step
+  /// or of \p Body.
+  llvm::Error forEachRow(llvm::function_ref<llvm::Error()> Body);
+  /// forEachRow for a \p Body that cannot fail (returns void).
+  template <
+      typename Fn,
+      std::enable_if_t<std::is_void_v<std::invoke_result_t<Fn &>>, int> = 0>
+  llvm::Error forEachRow(Fn &&Body) {
+    return forEachRow([&]() -> llvm::Error {
+      Body();
+      return llvm::Error::success();
+    });
+  }
   /// Makes the statement ready to be bound and run again: resets it, clears
   /// its bindings and any remembered bind failure.
   void reset();

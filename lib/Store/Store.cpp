@@ -141,14 +141,9 @@ llvm::Expected<std::vector<std::string>> namesOf(Database &DB,
     return S.takeError();
   S->bindInt64(0, ElementId);
   std::vector<std::string> Names;
-  while (true) {
-    auto Row = S->step();
-    if (!Row)
-      return Row.takeError();
-    if (!*Row)
-      return Names;
-    Names.push_back(S->columnText(0));
-  }
+  if (llvm::Error E = S->forEachRow([&] { Names.push_back(S->columnText(0)); }))
+    return E;
+  return Names;
 }
 
 struct StoredVersion {
@@ -188,14 +183,9 @@ llvm::Expected<StoredElements> storedElements(Database &DB,
   if (!Ids)
     return Ids.takeError();
   Ids->bindInt64(0, FileVersionId);
-  while (true) {
-    auto Row = Ids->step();
-    if (!Row)
-      return Row.takeError();
-    if (!*Row)
-      break;
-    Out.Ids[Ids->columnText(1)].push_back(Ids->columnInt64(0));
-  }
+  if (llvm::Error E = Ids->forEachRow(
+          [&] { Out.Ids[Ids->columnText(1)].push_back(Ids->columnInt64(0)); }))
+    return E;
   auto Names = DB.statement("SELECT k.key, n.name FROM elements e "
                             "JOIN element_keys k ON k.id = e.key_id "
                             "JOIN element_names n ON n.element_id = e.id "
@@ -204,14 +194,10 @@ llvm::Expected<StoredElements> storedElements(Database &DB,
   if (!Names)
     return Names.takeError();
   Names->bindInt64(0, FileVersionId);
-  while (true) {
-    auto Row = Names->step();
-    if (!Row)
-      return Row.takeError();
-    if (!*Row)
-      break;
-    Out.Names[Names->columnText(0)].push_back(Names->columnText(1));
-  }
+  if (llvm::Error E = Names->forEachRow([&] {
+        Out.Names[Names->columnText(0)].push_back(Names->columnText(1));
+      }))
+    return E;
   return Out;
 }
 
@@ -279,14 +265,9 @@ llvm::Error readDependencies(Database &DB, StoredTranslationUnit &TU) {
   if (!S)
     return S.takeError();
   S->bindText(0, TU.Path);
-  while (true) {
-    auto Row = S->step();
-    if (!Row)
-      return Row.takeError();
-    if (!*Row)
-      return llvm::Error::success();
+  return S->forEachRow([&] {
     TU.Dependencies.emplace_back(S->columnText(0), S->columnText(1));
-  }
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -316,14 +297,9 @@ llvm::Expected<int64_t> testId(Database &DB, llvm::StringRef Name) {
 /// Runs \p S, which returns one text column, and collects it.
 llvm::Expected<std::vector<std::string>> collectText(Statement &S) {
   std::vector<std::string> Out;
-  while (true) {
-    auto Row = S.step();
-    if (!Row)
-      return Row.takeError();
-    if (!*Row)
-      return Out;
-    Out.push_back(S.columnText(0));
-  }
+  if (llvm::Error E = S.forEachRow([&] { Out.push_back(S.columnText(0)); }))
+    return E;
+  return Out;
 }
 
 } // namespace
@@ -500,18 +476,15 @@ Store::getFileIndex(llvm::StringRef Path, llvm::StringRef ContentHash) {
     return Elements.takeError();
   Elements->bindInt64(0, Id);
   llvm::DenseMap<int64_t, size_t> IndexOf;
-  while (true) {
-    auto Row = Elements->step();
-    if (!Row)
-      return Row.takeError();
-    if (!*Row)
-      break;
-    Element E;
-    if (llvm::Error Err = readElement(*DB, *Elements, Path, E))
-      return Err;
-    IndexOf[Elements->columnInt64(0)] = F.Elements.size();
-    F.Elements.push_back(std::move(E));
-  }
+  if (llvm::Error Failed = Elements->forEachRow([&]() -> llvm::Error {
+        Element E;
+        if (llvm::Error Err = readElement(*DB, *Elements, Path, E))
+          return Err;
+        IndexOf[Elements->columnInt64(0)] = F.Elements.size();
+        F.Elements.push_back(std::move(E));
+        return llvm::Error::success();
+      }))
+    return Failed;
 
   auto Names = DB->statement("SELECT n.element_id, n.name FROM elements e "
                              "JOIN element_names n ON n.element_id = e.id "
@@ -520,16 +493,12 @@ Store::getFileIndex(llvm::StringRef Path, llvm::StringRef ContentHash) {
   if (!Names)
     return Names.takeError();
   Names->bindInt64(0, Id);
-  while (true) {
-    auto Row = Names->step();
-    if (!Row)
-      return Row.takeError();
-    if (!*Row)
-      break;
-    auto It = IndexOf.find(Names->columnInt64(0));
-    if (It != IndexOf.end())
-      F.Elements[It->second].Names.push_back(Names->columnText(1));
-  }
+  if (llvm::Error E = Names->forEachRow([&] {
+        auto It = IndexOf.find(Names->columnInt64(0));
+        if (It != IndexOf.end())
+          F.Elements[It->second].Names.push_back(Names->columnText(1));
+      }))
+    return E;
   normalize(F);
   return F;
 }
@@ -594,35 +563,28 @@ llvm::Expected<std::vector<StoredTranslationUnit>> Store::translationUnits() {
                              "FROM translation_units ORDER BY path");
   if (!Units)
     return Units.takeError();
-  while (true) {
-    auto Row = Units->step();
-    if (!Row)
-      return Row.takeError();
-    if (!*Row)
-      break;
-    auto TU = readTranslationUnit(*DB, *Units);
-    if (!TU)
-      return TU.takeError();
-    IndexOf[TU->Path] = TUs.size();
-    TUs.push_back(std::move(*TU));
-  }
+  if (llvm::Error E = Units->forEachRow([&]() -> llvm::Error {
+        auto TU = readTranslationUnit(*DB, *Units);
+        if (!TU)
+          return TU.takeError();
+        IndexOf[TU->Path] = TUs.size();
+        TUs.push_back(std::move(*TU));
+        return llvm::Error::success();
+      }))
+    return E;
 
   auto Deps = DB->statement("SELECT tu_path, file_path, content_hash "
                             "FROM tu_dependencies "
                             "ORDER BY tu_path, file_path");
   if (!Deps)
     return Deps.takeError();
-  while (true) {
-    auto Row = Deps->step();
-    if (!Row)
-      return Row.takeError();
-    if (!*Row)
-      break;
-    auto It = IndexOf.find(Deps->columnText(0));
-    if (It != IndexOf.end())
-      TUs[It->second].Dependencies.emplace_back(Deps->columnText(1),
-                                                Deps->columnText(2));
-  }
+  if (llvm::Error E = Deps->forEachRow([&] {
+        auto It = IndexOf.find(Deps->columnText(0));
+        if (It != IndexOf.end())
+          TUs[It->second].Dependencies.emplace_back(Deps->columnText(1),
+                                                    Deps->columnText(2));
+      }))
+    return E;
   return TUs;
 }
 
@@ -637,17 +599,14 @@ Store::translationUnitsReading(llvm::StringRef Path) {
   if (!Units)
     return Units.takeError();
   Units->bindText(0, Path);
-  while (true) {
-    auto Row = Units->step();
-    if (!Row)
-      return Row.takeError();
-    if (!*Row)
-      break;
-    auto TU = readTranslationUnit(*DB, *Units);
-    if (!TU)
-      return TU.takeError();
-    TUs.push_back(std::move(*TU));
-  }
+  if (llvm::Error E = Units->forEachRow([&]() -> llvm::Error {
+        auto TU = readTranslationUnit(*DB, *Units);
+        if (!TU)
+          return TU.takeError();
+        TUs.push_back(std::move(*TU));
+        return llvm::Error::success();
+      }))
+    return E;
   for (StoredTranslationUnit &TU : TUs)
     if (llvm::Error E = readDependencies(*DB, TU))
       return E;
@@ -700,14 +659,10 @@ llvm::Expected<std::vector<FileVersionRef>> Store::currentFiles() {
   if (!S)
     return S.takeError();
   std::vector<FileVersionRef> Files;
-  while (true) {
-    auto Row = S->step();
-    if (!Row)
-      return Row.takeError();
-    if (!*Row)
-      return Files;
-    Files.emplace_back(S->columnText(0), S->columnText(1));
-  }
+  if (llvm::Error E = S->forEachRow(
+          [&] { Files.emplace_back(S->columnText(0), S->columnText(1)); }))
+    return E;
+  return Files;
 }
 
 llvm::Expected<std::optional<std::string>> Store::currentCommit() {
@@ -738,14 +693,11 @@ Store::keysForName(llvm::StringRef Name) {
     return S.takeError();
   S->bindText(0, Name);
   std::vector<KeyInFile> Keys;
-  while (true) {
-    auto Row = S->step();
-    if (!Row)
-      return Row.takeError();
-    if (!*Row)
-      return Keys;
-    Keys.push_back({S->columnText(0), S->columnText(1)});
-  }
+  if (llvm::Error E = S->forEachRow([&] {
+        Keys.push_back({S->columnText(0), S->columnText(1)});
+      }))
+    return E;
+  return Keys;
 }
 
 llvm::Expected<std::vector<Element>> Store::elementsAt(llvm::StringRef Path,
@@ -767,18 +719,15 @@ llvm::Expected<std::vector<Element>> Store::elementsAt(llvm::StringRef Path,
   S->bindInt64(2, Line);
   std::vector<Element> Elements;
   std::vector<int64_t> Ids;
-  while (true) {
-    auto Row = S->step();
-    if (!Row)
-      return Row.takeError();
-    if (!*Row)
-      break;
-    Element E;
-    if (llvm::Error Err = readElement(*DB, *S, Path, E))
-      return Err;
-    Ids.push_back(S->columnInt64(0));
-    Elements.push_back(std::move(E));
-  }
+  if (llvm::Error Failed = S->forEachRow([&]() -> llvm::Error {
+        Element E;
+        if (llvm::Error Err = readElement(*DB, *S, Path, E))
+          return Err;
+        Ids.push_back(S->columnInt64(0));
+        Elements.push_back(std::move(E));
+        return llvm::Error::success();
+      }))
+    return Failed;
   for (size_t I = 0; I < Elements.size(); ++I) {
     auto Names = namesOf(*DB, Ids[I]);
     if (!Names)
@@ -849,18 +798,15 @@ llvm::Expected<std::vector<TestRecord>> Store::tests() {
   if (!S)
     return S.takeError();
   std::vector<TestRecord> Tests;
-  while (true) {
-    auto Row = S->step();
-    if (!Row)
-      return Row.takeError();
-    if (!*Row)
-      return Tests;
-    TestRecord T;
-    T.Id = S->columnText(0);
-    T.CoverageCommit = S->columnText(1);
-    T.CoveredElements = static_cast<unsigned>(S->columnInt64(2));
-    Tests.push_back(std::move(T));
-  }
+  if (llvm::Error E = S->forEachRow([&] {
+        TestRecord T;
+        T.Id = S->columnText(0);
+        T.CoverageCommit = S->columnText(1);
+        T.CoveredElements = static_cast<unsigned>(S->columnInt64(2));
+        Tests.push_back(std::move(T));
+      }))
+    return E;
+  return Tests;
 }
 
 llvm::Expected<std::vector<std::string>>
