@@ -15,6 +15,14 @@ namespace coverage {
 
 namespace {
 
+/// True when \p Path is \p Suffix or ends with "/" + \p Suffix.
+bool pathEndsWith(llvm::StringRef Path, llvm::StringRef Suffix) {
+  Suffix.consume_front("./");
+  return Path == Suffix ||
+         (Path.ends_with(Suffix) && Path.size() > Suffix.size() &&
+          Path[Path.size() - Suffix.size() - 1] == '/');
+}
+
 /// Looks hits up in the current index, caching what it has read.
 class ElementMatcher {
 public:
@@ -33,22 +41,35 @@ public:
     return llvm::Error::success();
   }
 
-  /// The key of the element the function hit names; empty when none.
-  llvm::Expected<std::string> byFunction(const FunctionHit &H) {
+  /// The keys of the elements the function hit names; empty when none.
+  /// A name several files define (internal linkage) goes to the one whose
+  /// path matches the report; when none matches, to all of them, since
+  /// selecting too many tests is safe and too few is not.
+  llvm::Expected<std::vector<std::string>> byFunction(const FunctionHit &H) {
     std::string Rel = relative(H.File);
     auto Keys = S.keysForName(H.Name);
     if (!Keys)
       return Keys.takeError();
-    if (Keys->size() == 1)
-      return (*Keys)[0].Key;
+    std::vector<std::string> Out;
+    if (Keys->size() == 1) {
+      Out.push_back((*Keys)[0].Key);
+      return Out;
+    }
     for (const KeyInFile &K : *Keys)
-      if (K.File == Rel)
-        return K.Key;
-    if (!Keys->empty() && Rel.empty())
-      return (*Keys)[0].Key; // Same name in several files, no file to choose.
-    if (H.Line == 0)
-      return std::string();
-    return byLine(Rel, H.Line);
+      if ((!Rel.empty() && K.File == Rel) ||
+          (!H.LocalPrefix.empty() && pathEndsWith(K.File, H.LocalPrefix)))
+        Out.push_back(K.Key);
+    if (Out.empty())
+      for (const KeyInFile &K : *Keys)
+        Out.push_back(K.Key);
+    if (Out.empty() && H.Line != 0) {
+      auto Key = byLine(Rel, H.Line);
+      if (!Key)
+        return Key.takeError();
+      if (!Key->empty())
+        Out.push_back(std::move(*Key));
+    }
+    return Out;
   }
 
   /// The key of the innermost element containing the line; empty when none.
@@ -132,6 +153,10 @@ importCoverage(Store &S, const std::vector<std::string> &Files,
     auto Reports = readReport(File, Options.Fmt);
     if (!Reports)
       return Reports.takeError();
+    if (Reports->empty())
+      return makeErrorf("coverage file {0} has no coverage records: check "
+                        "that it is the tracefile of a test run",
+                        File);
     for (TestCoverage &T : *Reports) {
       std::string Id = Options.TestId.empty() ? T.TestId : Options.TestId;
       if (Id.empty())
@@ -140,13 +165,12 @@ importCoverage(Store &S, const std::vector<std::string> &Files,
                           File);
       std::set<std::string> &Covered = Keys[Id];
       for (const FunctionHit &H : T.Functions) {
-        auto Key = Matcher.byFunction(H);
-        if (!Key)
-          return Key.takeError();
-        if (Key->empty())
+        auto Found = Matcher.byFunction(H);
+        if (!Found)
+          return Found.takeError();
+        if (Found->empty())
           ++Summary.UnmatchedNames;
-        else
-          Covered.insert(std::move(*Key));
+        Covered.insert(Found->begin(), Found->end());
       }
       for (const LineHit &L : T.Lines) {
         auto Key = Matcher.byLine(Matcher.relative(L.File), L.Line);
@@ -165,6 +189,8 @@ importCoverage(Store &S, const std::vector<std::string> &Files,
         return E;
       Summary.Links += List.size();
       Summary.TestIds.push_back(Id);
+      if (List.empty())
+        Summary.Unlinked.push_back(Id);
     }
     return llvm::Error::success();
   });

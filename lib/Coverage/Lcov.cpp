@@ -35,6 +35,7 @@ llvm::Expected<std::vector<TestCoverage>> parseLcov(llvm::StringRef Text,
   bool InRecord = false;
   // Per record: function name -> first line, and the names that ran.
   llvm::StringMap<unsigned> FnLines;
+  llvm::StringMap<unsigned> FnIndexLines; // lcov 2.2 FNL records
   llvm::SmallVector<std::string, 16> Ran;
 
   auto Fail = [&](unsigned LineNo, const llvm::Twine &Why) {
@@ -57,6 +58,7 @@ llvm::Expected<std::vector<TestCoverage>> parseLcov(llvm::StringRef Text,
           {Name, File, It == FnLines.end() ? 0u : It->second});
     }
     FnLines.clear();
+    FnIndexLines.clear();
     Ran.clear();
     InRecord = false;
   };
@@ -113,6 +115,26 @@ llvm::Expected<std::vector<TestCoverage>> parseLcov(llvm::StringRef Text,
         return Fail(LineNo, "FNDA needs '<count>,<name>'");
       if (Count > 0)
         Ran.push_back(Name.trim().str());
+    } else if (Tag == "FNL") {
+      // lcov 2.2: FNL:<index>,<line>[,<end line>]
+      auto [Index, Lines] = Value.split(',');
+      unsigned First;
+      if (Index.trim().empty() ||
+          Lines.split(',').first.trim().getAsInteger(10, First))
+        return Fail(LineNo, "FNL needs '<index>,<line>'");
+      FnIndexLines[Index.trim()] = First;
+    } else if (Tag == "FNA") {
+      // lcov 2.2: FNA:<index>,<count>,<name>
+      llvm::SmallVector<llvm::StringRef, 3> Parts;
+      Value.split(Parts, ',', 2);
+      uint64_t Count;
+      if (Parts.size() != 3 || !parseCount(Parts[1], Count))
+        return Fail(LineNo, "FNA needs '<index>,<count>,<name>'");
+      auto It = FnIndexLines.find(Parts[0].trim());
+      if (It != FnIndexLines.end())
+        FnLines.try_emplace(Parts[2].trim(), It->second);
+      if (Count > 0)
+        Ran.push_back(Parts[2].trim().str());
     } else if (Tag == "DA") {
       llvm::SmallVector<llvm::StringRef, 3> Parts;
       Value.split(Parts, ',');
@@ -125,7 +147,7 @@ llvm::Expected<std::vector<TestCoverage>> parseLcov(llvm::StringRef Text,
         Current().Lines.push_back({File, L});
     } else if (Tag == "FNF" || Tag == "FNH" || Tag == "LF" || Tag == "LH" ||
                Tag == "BRDA" || Tag == "BRF" || Tag == "BRH" || Tag == "VER" ||
-               Tag == "FNL" || Tag == "FNA" || Tag == "MCDC") {
+               Tag == "MCDC") {
       continue;
     } else {
       return Fail(LineNo, "unknown record '" + Tag + "'");

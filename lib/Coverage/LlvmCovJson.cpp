@@ -51,6 +51,8 @@ llvm::Expected<TestCoverage> parseLlvmCovJson(llvm::StringRef Text,
       Hit.Name = (Colon == llvm::StringRef::npos ? *Name
                                                  : Name->substr(Colon + 1))
                      .str();
+      if (Colon != llvm::StringRef::npos)
+        Hit.LocalPrefix = Name->substr(0, Colon).str();
       if (const llvm::json::Array *Files = F->getArray("filenames"))
         if (!Files->empty())
           if (std::optional<llvm::StringRef> File = (*Files)[0].getAsString())

@@ -56,6 +56,39 @@ std::string qualifiedName(llvm::StringRef Display) {
   return Display.str();
 }
 
+std::string unqualifiedName(llvm::StringRef Display) {
+  std::string Q = qualifiedName(Display);
+  llvm::StringRef Name = Q;
+  // Drop trailing template arguments ("twice<int>" -> "twice"), but not the
+  // '<' of an operator's name.
+  if (Name.ends_with(">") && !Name.contains("operator")) {
+    int Depth = 0;
+    for (size_t I = Name.size(); I-- > 0;) {
+      if (Name[I] == '>')
+        ++Depth;
+      else if (Name[I] == '<' && --Depth == 0) {
+        Name = Name.take_front(I);
+        break;
+      }
+    }
+  }
+  // The last "::" outside template brackets.
+  int Depth = 0;
+  size_t Start = 0;
+  for (size_t I = 0; I + 1 < Name.size(); ++I) {
+    if (Name[I] == '<')
+      ++Depth;
+    else if (Name[I] == '>' && Depth > 0)
+      --Depth;
+    else if (Depth == 0 && Name[I] == ':' && Name[I + 1] == ':') {
+      Start = I + 2;
+      if (Name.substr(Start).starts_with("operator"))
+        break;
+    }
+  }
+  return Name.substr(Start).str();
+}
+
 namespace {
 
 std::vector<unsigned> outside(const FileIndex *FI,

@@ -4,6 +4,7 @@
 #include "tia/Git/Repository.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/Hash.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -207,12 +208,6 @@ void addFallback(Selection &Sel, FallbackKind K, llvm::StringRef File,
 llvm::Error examine(Selection &Sel, VersionResolver &R,
                     const git::FileChange &C) {
   llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
-  if (C.Status == git::ChangeStatus::Renamed && C.OldBlob == C.NewBlob) {
-    Sel.Notes.push_back({Shown.str(), "renamed from " + C.OldPath +
-                                          " without changes"});
-    return llvm::Error::success();
-  }
-
   std::optional<FileIndex> Old, New;
   if (!C.OldPath.empty()) {
     auto Got = R.get(Side::Old, C.OldPath, C.OldBlob, "");
@@ -249,6 +244,29 @@ llvm::Error examine(Selection &Sel, VersionResolver &R,
       return llvm::Error::success();
     }
 
+  // A file that appears, disappears or moves changes what its includers
+  // and the include search find: its types, macros and globals may now
+  // resolve differently. Only a file with nothing outside its functions is
+  // safe to reason about by its elements alone.
+  if (C.Status == git::ChangeStatus::Added ||
+      C.Status == git::ChangeStatus::Deleted ||
+      C.Status == git::ChangeStatus::Renamed ||
+      C.Status == git::ChangeStatus::Copied) {
+    const FileIndex &V = New ? *New : *Old;
+    if (V.ResidualHash != TokenHasher().hex()) {
+      addFallback(Sel, FallbackKind::OutsideElements, Shown,
+                  "file " + git::statusName(C.Status) +
+                      " with code outside every function (types, macros, "
+                      "includes), which may change how other files compile");
+      return llvm::Error::success();
+    }
+    if (C.Status == git::ChangeStatus::Renamed && C.OldBlob == C.NewBlob) {
+      Sel.Notes.push_back({Shown.str(), "renamed from " + C.OldPath +
+                                            " without changes"});
+      return llvm::Error::success();
+    }
+  }
+
   std::vector<unsigned> Deleted, Added;
   for (const git::Hunk &H : C.Hunks) {
     Deleted.insert(Deleted.end(), H.DeletedLines.begin(), H.DeletedLines.end());
@@ -278,18 +296,60 @@ llvm::Error examine(Selection &Sel, VersionResolver &R,
   return llvm::Error::success();
 }
 
-/// Same-named elements of the old version of \p File: the overloads a new
-/// element joins.
-std::vector<Element> siblingsOf(const Element &New,
-                                const std::vector<FileIndex> &OldVersions) {
-  std::vector<Element> Out;
-  std::string Name = qualifiedName(New.Display);
-  for (const FileIndex &F : OldVersions)
+/// Every element a new element may take calls from: those with the same
+/// unqualified name anywhere in the index or in the base versions of the
+/// changed files (overloads, overridden virtual functions, the primary
+/// template of a specialisation, other constructors of the class). Matching
+/// by the bare name over-selects a little and never misses such a sibling.
+class SiblingFinder {
+public:
+  SiblingFinder(Store &S, const std::vector<FileIndex> &OldVersions)
+      : S(S), OldVersions(OldVersions) {}
+
+  llvm::Expected<std::vector<Element>> find(const Element &New) {
+    if (!Loaded) {
+      if (llvm::Error E = load())
+        return std::move(E);
+      Loaded = true;
+    }
+    std::vector<Element> Out;
+    std::set<std::string> Seen{New.Key};
+    auto It = ByName.find(unqualifiedName(New.Display));
+    if (It != ByName.end())
+      for (const Element &E : It->second)
+        if (Seen.insert(E.Key).second)
+          Out.push_back(E);
+    return Out;
+  }
+
+private:
+  llvm::Error load() {
+    auto Files = S.currentFiles();
+    if (!Files)
+      return Files.takeError();
+    for (auto &[Path, Hash] : *Files) {
+      auto FI = S.getFileIndex(Path, Hash);
+      if (!FI)
+        return FI.takeError();
+      if (*FI)
+        add(**FI);
+    }
+    for (const FileIndex &F : OldVersions)
+      add(F);
+    return llvm::Error::success();
+  }
+
+  void add(const FileIndex &F) {
     for (const Element &E : F.Elements)
-      if (E.Key != New.Key && qualifiedName(E.Display) == Name)
-        Out.push_back(E);
-  return Out;
-}
+      if (E.Kind != ElementKind::Lambda)
+        ByName[unqualifiedName(E.Display)].push_back(E);
+  }
+
+  Store &S;
+  const std::vector<FileIndex> &OldVersions;
+  bool Loaded = false;
+  std::map<std::string, std::vector<Element>> ByName;
+};
 
 } // namespace
 
@@ -379,6 +439,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
 
   // Changed element -> the tests that covered it.
   std::map<std::string, std::vector<Reason>> ByTest;
+  SiblingFinder Finder(S, OldVersions);
   for (size_t I = 0; I < Sel.Elements.size(); ++I) {
     const ChangedElement &CE = Sel.Elements[I];
     auto Covering = S.testsCovering(CE.Elem.Key);
@@ -387,16 +448,22 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
     for (const std::string &T : *Covering)
       ByTest[T].push_back({I, static_cast<size_t>(-1), ""});
     bool Any = !Covering->empty();
-    if (CE.Change == ElementChange::Added) {
-      // A new overload may now be chosen by calls that reached its
-      // same-named siblings, so it inherits their tests.
-      for (const Element &Sib : siblingsOf(CE.Elem, OldVersions)) {
+    if (CE.Change == ElementChange::Added &&
+        CE.Elem.Kind != ElementKind::Lambda) {
+      // A new overload, override or specialisation may now be chosen by
+      // calls that reached its siblings, so it inherits their tests. (A new
+      // lambda is only reachable through its enclosing function, which
+      // changed too.)
+      auto Siblings = Finder.find(CE.Elem);
+      if (!Siblings)
+        return Siblings.takeError();
+      for (const Element &Sib : *Siblings) {
         auto SibTests = S.testsCovering(Sib.Key);
         if (!SibTests)
           return SibTests.takeError();
         for (const std::string &T : *SibTests)
-          ByTest[T].push_back(
-              {I, static_cast<size_t>(-1), "covers overload " + Sib.Display});
+          ByTest[T].push_back({I, static_cast<size_t>(-1),
+                               "covers same-named " + Sib.Display});
         Any |= !SibTests->empty();
       }
     }

@@ -52,6 +52,10 @@ llvm::Error runCoverageImport(const GlobalOptions &G,
   auto Sum = coverage::importCoverage(**S, Files, Import);
   if (!Sum)
     return Sum.takeError();
+  for (const std::string &Id : Sum->Unlinked)
+    Err << "tia: warning: the coverage of " << Id
+        << " matched no indexed element: check that the report's paths are "
+           "those of this checkout and that 'tia index' ran first\n";
   if (!G.Quiet)
     Err << llvm::formatv("imported the coverage of {0} test{1} ({2} "
                          "test-element links) from {3} file{4}{5}\n",

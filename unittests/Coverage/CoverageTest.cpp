@@ -29,6 +29,16 @@ TEST(LcovTest, SectionsPerTest) {
   EXPECT_EQ((*R)[1].Functions[0].Line, 7u);
 }
 
+TEST(LcovTest, Lcov22FunctionRecords) {
+  auto R = parseLcov("TN:t\nSF:a.cpp\nFNL:0,4,6\nFNA:0,3,_Z1fv\nFNL:1,8\n"
+                     "FNA:1,0,_Z1gv\nend_of_record\n",
+                     "x.info");
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  ASSERT_EQ((*R)[0].Functions.size(), 1u);
+  EXPECT_EQ((*R)[0].Functions[0].Name, "_Z1fv");
+  EXPECT_EQ((*R)[0].Functions[0].Line, 4u);
+}
+
 TEST(LcovTest, MalformedNamesFileAndLine) {
   auto R = parseLcov("SF:a.cpp\nDA:x,1\nend_of_record\n", "bad.info");
   ASSERT_FALSE(bool(R));
@@ -60,6 +70,7 @@ TEST(LlvmCovJsonTest, FunctionsThatRan) {
   EXPECT_EQ(R->Functions[0].File, "/r/a.cpp");
   EXPECT_EQ(R->Functions[0].Line, 4u);
   EXPECT_EQ(R->Functions[1].Name, "_ZL6helperv");
+  EXPECT_EQ(R->Functions[1].LocalPrefix, "a.cpp");
 }
 
 TEST(LlvmCovJsonTest, Malformed) {

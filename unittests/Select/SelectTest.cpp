@@ -104,6 +104,16 @@ TEST(ChangesTest, QualifiedName) {
   EXPECT_EQ(qualifiedName("A::operator bool() const"), "A::operator bool");
 }
 
+TEST(ChangesTest, UnqualifiedName) {
+  EXPECT_EQ(unqualifiedName("ns::S::f(int) const"), "f");
+  EXPECT_EQ(unqualifiedName("ns::twice<int>(int)"), "twice");
+  EXPECT_EQ(unqualifiedName("ns::Box<T>::get() const"), "get");
+  EXPECT_EQ(unqualifiedName("ns::operator<(const A &, const A &)"),
+            "operator<");
+  EXPECT_EQ(unqualifiedName("Derived::id() const"), "id");
+  EXPECT_EQ(unqualifiedName("g()"), "g");
+}
+
 TEST(SelectionTest, CppSources) {
   EXPECT_TRUE(isCppSource("src/a.cpp"));
   EXPECT_TRUE(isCppSource("include/a.h"));

@@ -24,6 +24,9 @@ struct FunctionHit {
   std::string Name; ///< mangled name, file prefix of local symbols removed
   std::string File; ///< as written in the report (absolute or relative)
   unsigned Line = 0; ///< first line, 0 when unknown
+  /// For local symbols, the file llvm-cov put before the name ("src/a.cpp"
+  /// of "src/a.cpp:_ZL6helperv"), as the compile command spelled it.
+  std::string LocalPrefix;
 };
 
 /// A line the report says ran.
@@ -70,6 +73,10 @@ struct ImportSummary {
   unsigned Links = 0;          ///< test -> element links stored
   unsigned UnmatchedNames = 0; ///< hits that matched no indexed element
   std::vector<std::string> TestIds;
+  /// Tests whose coverage matched no indexed element at all (paths of
+  /// another checkout, an index of other sources): only fallbacks will
+  /// select them.
+  std::vector<std::string> Unlinked;
 };
 
 /// Reads every file in \p Files, maps the hits onto the elements of the

@@ -59,6 +59,10 @@ std::vector<unsigned> linesIn(const Element &E,
 /// The name part of a display signature: "ns::f(int) const" -> "ns::f".
 std::string qualifiedName(llvm::StringRef Display);
 
+/// The bare name: "ns::S::f(int) const" -> "f", "ns::twice<int>(int)" ->
+/// "twice", "ns::operator<(A, A)" -> "operator<".
+std::string unqualifiedName(llvm::StringRef Display);
+
 } // namespace select
 } // namespace tia
 
