@@ -39,8 +39,14 @@ std::string relativeTo(llvm::StringRef Path, llvm::StringRef Root) {
 
 llvm::Expected<std::string> findBuildDir(const Context &C,
                                          llvm::StringRef Given) {
-  if (!Given.empty())
-    return absolutePath(Given, C.WorkingDir);
+  if (!Given.empty()) {
+    std::string Dir = absolutePath(Given, C.WorkingDir);
+    // Accept the file itself too: -p build/compile_commands.json.
+    if (llvm::sys::path::filename(Dir) == "compile_commands.json" &&
+        !llvm::sys::fs::is_directory(Dir))
+      return llvm::sys::path::parent_path(Dir).str();
+    return Dir;
+  }
   for (llvm::StringRef Dir :
        {C.WorkingDir + "/build", C.Root + "/build", C.WorkingDir, C.Root}) {
     if (llvm::sys::fs::exists(Dir + "/compile_commands.json"))
@@ -139,6 +145,11 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
     if (Match)
       Wanted.push_back(std::move(Cmd));
   }
+  if (Wanted.empty() && Paths.empty())
+    return makeErrorf("{0}/compile_commands.json has no translation unit "
+                      "below {1}: configure the project there, or run tia "
+                      "inside the repository it builds",
+                      *BuildDir, Ctx->Root);
   for (size_t I = 0; I < Paths.size(); ++I)
     if (!PathUsed[I])
       return makeErrorf("{0} matches no translation unit in "
@@ -184,18 +195,20 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
   }
   Prog.finish();
 
+  // A translation unit that cannot be read (a stale entry, a generated
+  // file not made yet) is left out with a warning; a later change to it is
+  // a "not indexed" change, which selects all.
   std::vector<TranslationUnitIndex> Parsed;
-  llvm::Error First = llvm::Error::success();
+  unsigned Unreadable = 0;
   for (auto &R : Results) {
-    if (*R)
+    if (*R) {
       Parsed.push_back(std::move(**R));
-    else if (First)
-      llvm::consumeError(R->takeError()); // The first error is reported.
-    else
-      First = R->takeError();
+      continue;
+    }
+    ++Unreadable;
+    Err << "tia: warning: skipped a translation unit: "
+        << llvm::toString(R->takeError()) << "\n";
   }
-  if (First)
-    return First;
 
   auto Head = Ctx->Repo ? Ctx->Repo->headCommit()
                         : llvm::Expected<std::optional<std::string>>(std::nullopt);
@@ -271,13 +284,16 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
     }
   if (!G.Quiet)
     Err << llvm::formatv("indexed {0} translation units ({1} parsed, {2} "
-                         "unchanged) in {3:f1}s: {4} elements in {5} files"
-                         "{6}\n",
-                         Wanted.size(), Parsed.size(), Skipped.size(),
-                         Prog.elapsed(), Elements, FilesParsed,
+                         "unchanged) in {3:f1}s: {4} elements in {5} files "
+                         "parsed{6}{7}\n",
+                         Wanted.size() - Unreadable, Parsed.size(),
+                         Skipped.size(), Prog.elapsed(), Elements, FilesParsed,
                          TUsWithErrors
                              ? llvm::formatv("; {0} with errors", TUsWithErrors)
                                    .str()
+                             : std::string(),
+                         Unreadable
+                             ? llvm::formatv("; {0} skipped", Unreadable).str()
                              : std::string());
   return llvm::Error::success();
 }

@@ -165,6 +165,9 @@ int dispatch() {
     return 0;
   }
   if (SelectCmd) {
+    if (Base.empty())
+      return usage("no base revision: pass --base REV (for example --base "
+                   "origin/main)");
     if (!Head.empty() && Worktree)
       return usage("--head and --worktree cannot be used together: pass one");
     if (Explain && SelFormat == tool::OutputFormat::Json)
