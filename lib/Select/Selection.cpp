@@ -42,6 +42,14 @@ bool isCppSource(llvm::StringRef Path) {
 
 namespace {
 
+/// Files that instrumented test runs leave behind (often untracked in the
+/// work tree); they cannot change what a test does.
+bool isCoverageData(llvm::StringRef Path) {
+  llvm::StringRef Ext = llvm::sys::path::extension(Path);
+  return Ext == ".profraw" || Ext == ".profdata" || Ext == ".gcda" ||
+         Ext == ".gcno";
+}
+
 enum class Side { Old, New };
 
 std::string lineList(const std::vector<unsigned> &Lines) {
@@ -413,6 +421,10 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
   std::vector<FileIndex> OldVersions;
   for (const git::FileChange &C : *Changes) {
     llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
+    if (isCoverageData(Shown)) {
+      Sel.Notes.push_back({Shown.str(), "coverage data, ignored"});
+      continue;
+    }
     bool Source = isCppSource(C.OldPath) || isCppSource(C.NewPath);
     if (C.Binary) {
       addFallback(Sel, FallbackKind::BinaryFile, Shown,
