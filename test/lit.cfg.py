@@ -18,6 +18,9 @@ config.environment["PATH"] = os.pathsep.join(
 for var in ["TIA_DB", "TIA_RESOURCE_DIR", "GIT_DIR", "GIT_WORK_TREE"]:
     config.environment.pop(var, None)
 config.environment["GIT_CONFIG_NOSYSTEM"] = "1"
+# The test folders may lie inside a checkout (of tia itself): neither git
+# nor tia may find a repository above them.
+config.environment["GIT_CEILING_DIRECTORIES"] = config.test_exec_root
 config.environment["GIT_CONFIG_GLOBAL"] = "/dev/null"
 config.environment["GIT_AUTHOR_NAME"] = "tia test"
 config.environment["GIT_AUTHOR_EMAIL"] = "test@tia.invalid"

@@ -13,6 +13,7 @@
 #include "llvm/Support/Path.h"
 #include <algorithm>
 #include <git2.h>
+#include <cstdlib>
 #include <mutex>
 #include <unistd.h>
 
@@ -271,8 +272,11 @@ llvm::Expected<Repository> Repository::discover(llvm::StringRef Dir) {
   initLibgit2();
   std::string DirStr = Dir.str();
   BufOwner Found;
+  // Like git, stop below the directories GIT_CEILING_DIRECTORIES lists.
+  const char *Ceiling = std::getenv("GIT_CEILING_DIRECTORIES");
   int Rc = git_repository_discover(&Found.Buf, DirStr.c_str(),
-                                   /*across_fs=*/0, /*ceiling_dirs=*/nullptr);
+                                   /*across_fs=*/0,
+                                   Ceiling && *Ceiling ? Ceiling : nullptr);
   if (Rc < 0)
     return makeErrorf(
         "not a git repository: {0} (run tia inside a git work tree)", Dir);
