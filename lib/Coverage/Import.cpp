@@ -81,7 +81,8 @@ public:
     if (*FI)
       for (const Element &E : (*FI)->Elements)
         if (E.containsLine(Line) &&
-            (!Best || E.EndLine - E.BeginLine < Best->EndLine - Best->BeginLine))
+            (!Best ||
+             E.EndLine - E.BeginLine < Best->EndLine - Best->BeginLine))
           Best = &E;
     return Best ? Best->Key : std::string();
   }

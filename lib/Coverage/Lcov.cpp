@@ -80,8 +80,8 @@ llvm::Expected<std::vector<TestCoverage>> parseLcov(llvm::StringRef Text,
     }
     auto [Tag, Value] = Line.split(':');
     if (Tag.size() == Line.size())
-      return Fail(LineNo, "expected 'TAG:VALUE', got '" + Line.take_front(40) +
-                              "'");
+      return Fail(LineNo,
+                  "expected 'TAG:VALUE', got '" + Line.take_front(40) + "'");
     if (Tag == "TN") {
       if (InRecord)
         return Fail(LineNo, "TN inside a record (missing end_of_record)");

@@ -48,9 +48,9 @@ llvm::Expected<TestCoverage> parseLlvmCovJson(llvm::StringRef Text,
       // Local symbols are reported as "<file>:<mangled>"; mangled names and
       // C identifiers never contain ':'.
       size_t Colon = Name->rfind(':');
-      Hit.Name = (Colon == llvm::StringRef::npos ? *Name
-                                                 : Name->substr(Colon + 1))
-                     .str();
+      Hit.Name =
+          (Colon == llvm::StringRef::npos ? *Name : Name->substr(Colon + 1))
+              .str();
       if (Colon != llvm::StringRef::npos)
         Hit.LocalPrefix = Name->substr(0, Colon).str();
       if (const llvm::json::Array *Files = F->getArray("filenames"))

@@ -12,8 +12,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
-#include <git2.h>
 #include <cstdlib>
+#include <git2.h>
 #include <mutex>
 #include <unistd.h>
 

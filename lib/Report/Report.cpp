@@ -82,7 +82,8 @@ void writeJson(const Selection &Sel, llvm::raw_ostream &OS) {
               J.object([&] {
                 if (R.Element == static_cast<size_t>(-1)) {
                   J.attribute("kind", "fallback");
-                  J.attribute("fallback", static_cast<int64_t>(R.FallbackIndex));
+                  J.attribute("fallback",
+                              static_cast<int64_t>(R.FallbackIndex));
                   return;
                 }
                 J.attribute("kind", R.Via.empty() ? "covers" : "related");
@@ -153,7 +154,8 @@ void writeSummary(const Selection &Sel, llvm::raw_ostream &OS) {
   for (auto &[Change, N] : ByChange)
     OS << "  " << Change << ": " << plural(N, "element", "elements") << "\n";
   if (!Sel.Uncovered.empty())
-    OS << "  uncovered: " << plural(Sel.Uncovered.size(), "changed element", "changed elements")
+    OS << "  uncovered: "
+       << plural(Sel.Uncovered.size(), "changed element", "changed elements")
        << " no test covers\n";
   for (const select::Note &N : Sel.Notes)
     OS << "  no effect: " << N.File << ": " << N.Text << "\n";
@@ -163,11 +165,13 @@ void writeSummary(const Selection &Sel, llvm::raw_ostream &OS) {
 
   OS << "selected ";
   if (Sel.selectsAll())
-    OS << "all " << plural(Sel.TotalTests, "test", "tests") << ": tia cannot reason about "
+    OS << "all " << plural(Sel.TotalTests, "test", "tests")
+       << ": tia cannot reason about "
        << plural(Sel.Fallbacks.size(), "change", "changes");
   else
     OS << Sel.Tests.size() << " of " << plural(Sel.TotalTests, "test", "tests")
-       << " for " << plural(Sel.Elements.size(), "changed element", "changed elements")
+       << " for "
+       << plural(Sel.Elements.size(), "changed element", "changed elements")
        << " in " << plural(Sel.ChangedFiles, "changed file", "changed files");
   OS << "\n";
 }

@@ -95,10 +95,9 @@ std::vector<unsigned> outside(const FileIndex *FI,
                               const std::vector<unsigned> &Lines) {
   std::vector<unsigned> Out;
   for (unsigned L : Lines) {
-    bool In = FI && std::any_of(FI->Elements.begin(), FI->Elements.end(),
-                                [&](const Element &E) {
-                                  return E.containsLine(L);
-                                });
+    bool In =
+        FI && std::any_of(FI->Elements.begin(), FI->Elements.end(),
+                          [&](const Element &E) { return E.containsLine(L); });
     if (!In)
       Out.push_back(L);
   }
@@ -122,7 +121,8 @@ FileComparison compareVersions(const FileIndex *Old, const FileIndex *New,
   for (auto &[Key, E] : NewByKey) {
     auto It = OldByKey.find(Key);
     if (It == OldByKey.end())
-      Out.Elements.push_back({ElementChange::Added, *E, linesIn(*E, AddedLines)});
+      Out.Elements.push_back(
+          {ElementChange::Added, *E, linesIn(*E, AddedLines)});
     else if (It->second->Hash != E->Hash)
       Out.Elements.push_back(
           {ElementChange::Modified, *E, linesIn(*E, AddedLines)});

@@ -85,9 +85,9 @@ public:
 
   /// The index of \p Path at \p Blob on \p Which side; std::nullopt when no
   /// indexed translation unit could produce it.
-  llvm::Expected<std::optional<FileIndex>>
-  get(Side Which, llvm::StringRef Path, llvm::StringRef Blob,
-      llvm::StringRef RenamedFrom) {
+  llvm::Expected<std::optional<FileIndex>> get(Side Which, llvm::StringRef Path,
+                                               llvm::StringRef Blob,
+                                               llvm::StringRef RenamedFrom) {
     auto Stored = S.getFileIndex(Path, Blob);
     if (!Stored)
       return Stored.takeError();
@@ -230,16 +230,17 @@ llvm::Error examine(Selection &Sel, VersionResolver &R,
     Old = std::move(*Got);
   }
   if (!C.NewPath.empty()) {
-    llvm::StringRef From =
-        C.Status == git::ChangeStatus::Renamed ? llvm::StringRef(C.OldPath) : "";
+    llvm::StringRef From = C.Status == git::ChangeStatus::Renamed
+                               ? llvm::StringRef(C.OldPath)
+                               : "";
     auto Got = R.get(Side::New, C.NewPath, C.NewBlob, From);
     if (!Got)
       return Got.takeError();
     if (!*Got) {
-      addFallback(Sel, FallbackKind::NotIndexed, C.NewPath,
-                  "no indexed translation unit reads " + C.NewPath +
-                      (C.Status == git::ChangeStatus::Added ? " (a new file)"
-                                                            : ""));
+      addFallback(
+          Sel, FallbackKind::NotIndexed, C.NewPath,
+          "no indexed translation unit reads " + C.NewPath +
+              (C.Status == git::ChangeStatus::Added ? " (a new file)" : ""));
       return llvm::Error::success();
     }
     New = std::move(*Got);
@@ -269,8 +270,8 @@ llvm::Error examine(Selection &Sel, VersionResolver &R,
       return llvm::Error::success();
     }
     if (C.Status == git::ChangeStatus::Renamed && C.OldBlob == C.NewBlob) {
-      Sel.Notes.push_back({Shown.str(), "renamed from " + C.OldPath +
-                                            " without changes"});
+      Sel.Notes.push_back(
+          {Shown.str(), "renamed from " + C.OldPath + " without changes"});
       return llvm::Error::success();
     }
   }
@@ -288,13 +289,14 @@ llvm::Error examine(Selection &Sel, VersionResolver &R,
       Where = lineList(Cmp.LinesOutsideOld);
     addFallback(Sel, FallbackKind::OutsideElements, Shown,
                 "code outside every function changed" +
-                    (Where.empty() ? std::string()
-                                   : " (line" +
-                                         std::string(Where.find_first_of(",-") ==
-                                                             std::string::npos
-                                                         ? " "
-                                                         : "s ") +
-                                         Where + ")"));
+                    (Where.empty()
+                         ? std::string()
+                         : " (line" +
+                               std::string(Where.find_first_of(",-") ==
+                                                   std::string::npos
+                                               ? " "
+                                               : "s ") +
+                               Where + ")"));
   }
   if (Cmp.Elements.empty() && !Cmp.OutsideElements)
     Sel.Notes.push_back({Shown.str(), "comment or whitespace changes only"});
@@ -474,8 +476,8 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
         if (!SibTests)
           return SibTests.takeError();
         for (const std::string &T : *SibTests)
-          ByTest[T].push_back({I, static_cast<size_t>(-1),
-                               "covers same-named " + Sib.Display});
+          ByTest[T].push_back(
+              {I, static_cast<size_t>(-1), "covers same-named " + Sib.Display});
         Any |= !SibTests->empty();
       }
     }

@@ -22,7 +22,7 @@ void TokenHasher::add(llvm::StringRef Token) {
   uint64_t T = llvm::xxh3_64bits(Token);
   // Order matters: mix the running state with the token's hash.
   State = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>(&State), sizeof(State))) ^
+              reinterpret_cast<const uint8_t *>(&State), sizeof(State))) ^
           (T + 0x9e3779b97f4a7c15ULL + (State << 6) + (State >> 2));
   ++Count;
 }

@@ -45,7 +45,8 @@ llvm::Expected<Context> makeContext(const GlobalOptions &G, bool NeedGit) {
 
   if (!G.Db.empty())
     C.DbPath = absolutePath(G.Db, C.WorkingDir);
-  else if (std::optional<std::string> Env = llvm::sys::Process::GetEnv("TIA_DB");
+  else if (std::optional<std::string> Env =
+               llvm::sys::Process::GetEnv("TIA_DB");
            Env && !Env->empty())
     C.DbPath = absolutePath(*Env, C.WorkingDir);
   else

@@ -12,7 +12,8 @@ namespace tool {
 
 namespace {
 
-llvm::Error dumpElements(Store &S, const DumpOptions &O, llvm::raw_ostream &Out) {
+llvm::Error dumpElements(Store &S, const DumpOptions &O,
+                         llvm::raw_ostream &Out) {
   auto Files = S.currentFiles();
   if (!Files)
     return Files.takeError();

@@ -135,8 +135,9 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
   for (CompileCommand &Cmd : *Commands) {
     if (!isBelow(Cmd.File, Ctx->Root))
       continue;
-    if (llvm::any_of(FE.ExcludedDirs,
-                     [&](const std::string &D) { return isBelow(Cmd.File, D); }))
+    if (llvm::any_of(FE.ExcludedDirs, [&](const std::string &D) {
+          return isBelow(Cmd.File, D);
+        }))
       continue;
     bool Match = Paths.empty();
     for (size_t I = 0; I < Paths.size(); ++I)
@@ -210,8 +211,9 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
         << llvm::toString(R->takeError()) << "\n";
   }
 
-  auto Head = Ctx->Repo ? Ctx->Repo->headCommit()
-                        : llvm::Expected<std::optional<std::string>>(std::nullopt);
+  auto Head = Ctx->Repo
+                  ? Ctx->Repo->headCommit()
+                  : llvm::Expected<std::optional<std::string>>(std::nullopt);
   if (!Head)
     return Head.takeError();
   bool Dirty = false;
@@ -283,18 +285,16 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
           << TU.FirstError << ")\n";
     }
   if (!G.Quiet)
-    Err << llvm::formatv("indexed {0} translation units ({1} parsed, {2} "
-                         "unchanged) in {3:f1}s: {4} elements in {5} files "
-                         "parsed{6}{7}\n",
-                         Wanted.size() - Unreadable, Parsed.size(),
-                         Skipped.size(), Prog.elapsed(), Elements, FilesParsed,
-                         TUsWithErrors
-                             ? llvm::formatv("; {0} with errors", TUsWithErrors)
-                                   .str()
-                             : std::string(),
-                         Unreadable
-                             ? llvm::formatv("; {0} skipped", Unreadable).str()
-                             : std::string());
+    Err << llvm::formatv(
+        "indexed {0} translation units ({1} parsed, {2} "
+        "unchanged) in {3:f1}s: {4} elements in {5} files "
+        "parsed{6}{7}\n",
+        Wanted.size() - Unreadable, Parsed.size(), Skipped.size(),
+        Prog.elapsed(), Elements, FilesParsed,
+        TUsWithErrors ? llvm::formatv("; {0} with errors", TUsWithErrors).str()
+                      : std::string(),
+        Unreadable ? llvm::formatv("; {0} skipped", Unreadable).str()
+                   : std::string());
   return llvm::Error::success();
 }
 

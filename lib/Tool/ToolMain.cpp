@@ -36,8 +36,9 @@ cl::SubCommand DumpCmd("dump", "'tia dump elements|tests|coverage': print what "
 
 // Shared by every command.
 cl::opt<std::string>
-    Db("db", cl::desc("Database file (default: $TIA_DB, else .tia/tia.db at "
-                      "the repository root)"),
+    Db("db",
+       cl::desc("Database file (default: $TIA_DB, else .tia/tia.db at "
+                "the repository root)"),
        cl::value_desc("file"), cl::init(""), cl::cat(TiaCat),
        cl::sub(cl::SubCommand::getAll()));
 cl::opt<bool> Quiet("quiet",
@@ -51,7 +52,8 @@ cl::opt<std::string> BuildDir(
     "p",
     cl::desc("Build directory with compile_commands.json (default: ./build, "
              "then .)"),
-    cl::value_desc("build-dir"), cl::init(""), cl::cat(TiaCat), cl::sub(IndexCmd));
+    cl::value_desc("build-dir"), cl::init(""), cl::cat(TiaCat),
+    cl::sub(IndexCmd));
 cl::opt<unsigned> Jobs("jobs",
                        cl::desc("Translation units parsed at once (default: "
                                 "one per core)"),
@@ -78,8 +80,8 @@ cl::opt<std::string> CovTest("test",
                              cl::desc("Test the files belong to, e.g. "
                                       "gtest:bin:Suite.Name (overrides TN: "
                                       "names)"),
-                             cl::value_desc("id"), cl::init(""), cl::cat(TiaCat),
-                             cl::sub(CoverageCmd));
+                             cl::value_desc("id"), cl::init(""),
+                             cl::cat(TiaCat), cl::sub(CoverageCmd));
 cl::opt<std::string> CovCommit("commit",
                                cl::desc("Revision the coverage was collected "
                                         "at (default: HEAD)"),

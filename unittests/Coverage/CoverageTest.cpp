@@ -55,7 +55,8 @@ TEST(LcovTest, MalformedNamesFileAndLine) {
 }
 
 TEST(LlvmCovJsonTest, FunctionsThatRan) {
-  const char *Text = R"({"type": "llvm.coverage.json.export", "version": "2.0.1",
+  const char *Text =
+      R"({"type": "llvm.coverage.json.export", "version": "2.0.1",
     "data": [{"files": [], "functions": [
       {"name": "_Z1fv", "count": 3, "filenames": ["/r/a.cpp"],
        "regions": [[4, 1, 6, 2, 3, 0, 0, 0]]},
@@ -76,12 +77,14 @@ TEST(LlvmCovJsonTest, FunctionsThatRan) {
 TEST(LlvmCovJsonTest, Malformed) {
   auto R = parseLlvmCovJson("{", "t.json");
   ASSERT_FALSE(bool(R));
-  EXPECT_NE(llvm::toString(R.takeError()).find("malformed llvm-cov JSON t.json: "),
-            std::string::npos);
+  EXPECT_NE(
+      llvm::toString(R.takeError()).find("malformed llvm-cov JSON t.json: "),
+      std::string::npos);
   auto T = parseLlvmCovJson(R"({"data": []})", "t.json");
   ASSERT_FALSE(bool(T));
-  EXPECT_NE(llvm::toString(T.takeError()).find("not an 'llvm-cov export' report"),
-            std::string::npos);
+  EXPECT_NE(
+      llvm::toString(T.takeError()).find("not an 'llvm-cov export' report"),
+      std::string::npos);
 }
 
 } // namespace

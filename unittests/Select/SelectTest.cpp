@@ -9,8 +9,8 @@ using namespace tia::select;
 
 namespace {
 
-Element element(std::string Key, unsigned Begin, unsigned End,
-                std::string Hash, std::string Display = "") {
+Element element(std::string Key, unsigned Begin, unsigned End, std::string Hash,
+                std::string Display = "") {
   Element E;
   E.Key = Key;
   E.File = "a.cpp";

@@ -21,8 +21,8 @@ namespace coverage {
 
 /// A function the report says ran (count > 0), as the report names it.
 struct FunctionHit {
-  std::string Name; ///< mangled name, file prefix of local symbols removed
-  std::string File; ///< as written in the report (absolute or relative)
+  std::string Name;  ///< mangled name, file prefix of local symbols removed
+  std::string File;  ///< as written in the report (absolute or relative)
   unsigned Line = 0; ///< first line, 0 when unknown
   /// For local symbols, the file llvm-cov put before the name ("src/a.cpp"
   /// of "src/a.cpp:_ZL6helperv"), as the compile command spelled it.
@@ -85,9 +85,9 @@ struct ImportSummary {
 /// is written. Fails when the store was never indexed ("no index in the
 /// database: run 'tia index' before importing coverage"), when a file cannot
 /// be read or parsed, or when a report names no test and no TestId is given.
-llvm::Expected<ImportSummary> importCoverage(Store &S,
-                                             const std::vector<std::string> &Files,
-                                             const ImportOptions &Options);
+llvm::Expected<ImportSummary>
+importCoverage(Store &S, const std::vector<std::string> &Files,
+               const ImportOptions &Options);
 
 } // namespace coverage
 } // namespace tia

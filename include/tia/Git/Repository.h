@@ -27,7 +27,14 @@ struct Hunk {
   std::vector<unsigned> AddedLines;    ///< new-side line numbers, ascending
 };
 
-enum class ChangeStatus { Added, Deleted, Modified, Renamed, Copied, TypeChanged };
+enum class ChangeStatus {
+  Added,
+  Deleted,
+  Modified,
+  Renamed,
+  Copied,
+  TypeChanged
+};
 
 /// Returns "added", "deleted", "modified", "renamed", "copied", "type-changed".
 llvm::StringRef statusName(ChangeStatus S);
@@ -38,10 +45,12 @@ struct FileChange {
   std::string OldPath; ///< repository-relative; empty when added
   std::string NewPath; ///< repository-relative; empty when deleted
   std::string OldBlob; ///< 40-hex blob id; empty when added
-  std::string NewBlob; ///< 40-hex blob id (computed for work-tree files); empty when deleted
+  std::string NewBlob; ///< 40-hex blob id (computed for work-tree files); empty
+                       ///< when deleted
   bool Binary = false;
   unsigned Similarity = 0; ///< for renames and copies, 0..100
-  std::vector<Hunk> Hunks; ///< in file order; empty for binary files and pure renames
+  std::vector<Hunk>
+      Hunks; ///< in file order; empty for binary files and pure renames
 };
 
 /// An open repository. Move-only.
@@ -67,7 +76,8 @@ public:
   llvm::Expected<std::optional<std::string>> headCommit() const;
 
   /// The merge base of two commit ids.
-  llvm::Expected<std::string> mergeBase(llvm::StringRef A, llvm::StringRef B) const;
+  llvm::Expected<std::string> mergeBase(llvm::StringRef A,
+                                        llvm::StringRef B) const;
 
   /// Diffs the tree of commit \p Base against the tree of commit \p Head, or,
   /// when \p Head is std::nullopt, against the work tree (staged, unstaged and

@@ -68,9 +68,9 @@ struct SelectedTest {
 };
 
 struct Selection {
-  std::string BaseCommit;  ///< as resolved from --base
-  std::string DiffBase;    ///< merge base of base and head (or HEAD)
-  std::string HeadCommit;  ///< empty when the work tree was compared
+  std::string BaseCommit; ///< as resolved from --base
+  std::string DiffBase;   ///< merge base of base and head (or HEAD)
+  std::string HeadCommit; ///< empty when the work tree was compared
   unsigned ChangedFiles = 0;
   std::vector<ChangedElement> Elements;
   std::vector<Fallback> Fallbacks;

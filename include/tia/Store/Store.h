@@ -38,8 +38,9 @@ struct StoredTranslationUnit {
 
 /// A test and where its coverage came from.
 struct TestRecord {
-  std::string Id;             ///< "gtest:bin:Suite.Name", "ctest:name", ...
-  std::string CoverageCommit; ///< commit the coverage was collected at; may be empty
+  std::string Id; ///< "gtest:bin:Suite.Name", "ctest:name", ...
+  std::string
+      CoverageCommit; ///< commit the coverage was collected at; may be empty
   unsigned CoveredElements = 0;
 };
 

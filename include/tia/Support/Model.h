@@ -19,8 +19,8 @@ namespace tia {
 
 /// What kind of code an element is.
 enum class ElementKind {
-  Function,         ///< free function
-  Method,           ///< member function
+  Function, ///< free function
+  Method,   ///< member function
   Constructor,
   Destructor,
   Operator,         ///< overloaded operator (free or member)
@@ -73,8 +73,8 @@ struct FileIndex {
 
 /// How a translation unit is compiled, as compile_commands.json says.
 struct CompileCommand {
-  std::string File;      ///< absolute path of the main file
-  std::string Directory; ///< absolute working directory
+  std::string File;                   ///< absolute path of the main file
+  std::string Directory;              ///< absolute working directory
   std::vector<std::string> Arguments; ///< argv, compiler first
 };
 
