@@ -212,9 +212,12 @@ void addFallback(Selection &Sel, FallbackKind K, llvm::StringRef File,
   Sel.Fallbacks.push_back({K, File.str(), Detail.str()});
 }
 
-/// Examines one changed source file and adds what changed to \p Sel.
+/// Examines one changed source file and adds what changed to \p Sel. The
+/// base version, however it was found (store or parse), goes to
+/// \p OldVersions: a new element's siblings may live there.
 llvm::Error examine(Selection &Sel, VersionResolver &R,
-                    const git::FileChange &C) {
+                    const git::FileChange &C,
+                    std::vector<FileIndex> &OldVersions) {
   llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
   std::optional<FileIndex> Old, New;
   if (!C.OldPath.empty()) {
@@ -303,6 +306,8 @@ llvm::Error examine(Selection &Sel, VersionResolver &R,
 
   for (ChangedElement &CE : Cmp.Elements)
     Sel.Elements.push_back(std::move(CE));
+  if (Old)
+    OldVersions.push_back(std::move(*Old));
   return llvm::Error::success();
 }
 
@@ -439,16 +444,8 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
                       llvm::sys::path::filename(Shown) + " affects");
       continue;
     }
-    size_t Before = Sel.Fallbacks.size();
-    if (llvm::Error E = examine(Sel, R, C))
+    if (llvm::Error E = examine(Sel, R, C, OldVersions))
       return std::move(E);
-    if (Sel.Fallbacks.size() == Before && !C.OldPath.empty()) {
-      auto Old = S.getFileIndex(C.OldPath, C.OldBlob);
-      if (!Old)
-        return Old.takeError();
-      if (*Old)
-        OldVersions.push_back(std::move(**Old));
-    }
   }
 
   // Changed element -> the tests that covered it.
