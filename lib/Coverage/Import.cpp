@@ -94,8 +94,23 @@ public:
     if (llvm::sys::path::is_absolute(R)) {
       if (!R.consume_front(Root) || !(R.empty() || R.consume_front("/")))
         return std::string(); // Outside the project.
+      return R.str();
     }
-    return R.str();
+    if (Current.count(R))
+      return R.str();
+    // A path relative to where the tests were built ("../src/a.cpp",
+    // "../repo/src/a.cpp"): the one indexed file it can name, if only one
+    // fits, whichever of the two paths is the longer.
+    while (R.consume_front("../") || R.consume_front("./"))
+      ;
+    std::string Match;
+    for (const auto &Entry : Current)
+      if (pathEndsWith(Entry.first, R) || pathEndsWith(R, Entry.first)) {
+        if (!Match.empty())
+          return std::string(); // Ambiguous: better unmatched than wrong.
+        Match = Entry.first;
+      }
+    return Match;
   }
 
 private:
