@@ -171,6 +171,7 @@ struct Candidate {
   unsigned BeginOffset = 0, EndOffset = 0; ///< [Begin, End) in File
   unsigned BeginLine = 0, EndLine = 0;
   ElementKind Kind = ElementKind::Function;
+  bool CompileTime = false;
   std::vector<std::string> Names;
 };
 
@@ -440,6 +441,7 @@ void Collector::function(const FunctionDecl *FD, const LambdaExpr *LE) {
   C.FD = FD;
   C.Lambda = LE;
   C.Kind = kindOf(FD, LE != nullptr);
+  C.CompileTime = FD->isConstexpr(); // constexpr and consteval alike
   C.Names = names(FD);
   ByDecl[Canon] = Candidates.size();
   if (LE) {
@@ -785,6 +787,7 @@ void Collector::finish(const std::vector<FileID> &Entered, Extracted &Out) {
       Element E;
       E.Key = FinalKeys[I];
       E.Kind = C.Kind;
+      E.CompileTime = C.CompileTime;
       E.Display = DisplayOf[I];
       E.File = Path;
       E.BeginLine = C.BeginLine;

@@ -27,6 +27,8 @@ llvm::StringRef fallbackName(FallbackKind K) {
     return "incomplete";
   case FallbackKind::OutsideElements:
     return "outside-elements";
+  case FallbackKind::CompileTime:
+    return "compile-time";
   }
   return "non-source-file";
 }
@@ -303,6 +305,22 @@ llvm::Error examine(Selection &Sel, VersionResolver &R,
   }
   if (Cmp.Elements.empty() && !Cmp.OutsideElements)
     Sel.Notes.push_back({Shown.str(), "comment or whitespace changes only"});
+
+  // Calls evaluated at compile time never reach coverage, so a changed
+  // constexpr function may change tests that no coverage links it to.
+  std::set<std::string> OldCompileTime;
+  if (Old)
+    for (const Element &E : Old->Elements)
+      if (E.CompileTime)
+        OldCompileTime.insert(E.Key);
+  for (const ChangedElement &CE : Cmp.Elements)
+    if (CE.Change != ElementChange::Added &&
+        (CE.Elem.CompileTime || OldCompileTime.count(CE.Elem.Key))) {
+      addFallback(Sel, FallbackKind::CompileTime, CE.Elem.File,
+                  CE.Elem.Display + " is constexpr: calls evaluated at "
+                                    "compile time do not show in coverage");
+      break;
+    }
 
   for (ChangedElement &CE : Cmp.Elements)
     Sel.Elements.push_back(std::move(CE));

@@ -40,7 +40,8 @@ CREATE TABLE elements(
   display TEXT NOT NULL,
   begin_line INTEGER NOT NULL,
   end_line INTEGER NOT NULL,
-  hash TEXT NOT NULL);
+  hash TEXT NOT NULL,
+  compile_time INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX elements_by_file_version
   ON elements(file_version_id, begin_line, end_line);
 CREATE INDEX elements_by_key ON elements(key_id);

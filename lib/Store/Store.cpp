@@ -53,7 +53,7 @@ llvm::Expected<std::optional<int64_t>> queryOptionalInt(Statement &S) {
 //===----------------------------------------------------------------------===//
 
 /// Reads the columns "e.id, k.key, e.kind, e.display, e.begin_line,
-/// e.end_line, e.hash" of the current row of \p S into \p E.
+/// e.end_line, e.hash, e.compile_time" of the current row of \p S into \p E.
 llvm::Error readElement(const Database &DB, const Statement &S,
                         llvm::StringRef Path, Element &E) {
   E.Key = S.columnText(1);
@@ -69,6 +69,7 @@ llvm::Error readElement(const Database &DB, const Statement &S,
   E.BeginLine = static_cast<unsigned>(S.columnInt64(4));
   E.EndLine = static_cast<unsigned>(S.columnInt64(5));
   E.Hash = S.columnText(6);
+  E.CompileTime = S.columnBool(7);
   return llvm::Error::success();
 }
 
@@ -116,8 +117,8 @@ llvm::Error insertElement(Database &DB, int64_t FileVersionId, const Element &E,
   if (!Key)
     return Key.takeError();
   auto S = DB.statement("INSERT INTO elements(file_version_id, key_id, kind, "
-                        "display, begin_line, end_line, hash) "
-                        "VALUES(?, ?, ?, ?, ?, ?, ?)");
+                        "display, begin_line, end_line, hash, compile_time) "
+                        "VALUES(?, ?, ?, ?, ?, ?, ?, ?)");
   if (!S)
     return S.takeError();
   S->bindInt64(0, FileVersionId);
@@ -127,6 +128,7 @@ llvm::Error insertElement(Database &DB, int64_t FileVersionId, const Element &E,
   S->bindInt64(4, E.BeginLine);
   S->bindInt64(5, E.EndLine);
   S->bindText(6, E.Hash);
+  S->bindBool(7, E.CompileTime);
   if (llvm::Error Err = S->run())
     return Err;
   return insertNames(DB, DB.lastInsertRowId(), Names);
@@ -469,7 +471,7 @@ Store::getFileIndex(llvm::StringRef Path, llvm::StringRef ContentHash) {
 
   auto Elements = DB->statement(
       "SELECT e.id, k.key, e.kind, e.display, e.begin_line, e.end_line, "
-      "e.hash FROM elements e "
+      "e.hash, e.compile_time FROM elements e "
       "JOIN element_keys k ON k.id = e.key_id WHERE e.file_version_id = ? "
       "ORDER BY e.begin_line, e.end_line, k.key, e.id");
   if (!Elements)
@@ -704,7 +706,7 @@ llvm::Expected<std::vector<Element>> Store::elementsAt(llvm::StringRef Path,
                                                        unsigned Line) {
   auto S = DB->statement(
       "SELECT e.id, k.key, e.kind, e.display, e.begin_line, e.end_line, "
-      "e.hash FROM revision_files rf "
+      "e.hash, e.compile_time FROM revision_files rf "
       "JOIN file_versions fv ON fv.path = rf.path "
       "AND fv.content_hash = rf.content_hash "
       "JOIN elements e ON e.file_version_id = fv.id "

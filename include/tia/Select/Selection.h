@@ -32,10 +32,12 @@ enum class FallbackKind {
   NotIndexed,      ///< a source file no indexed translation unit reads
   Incomplete,      ///< a version that parsed with errors
   OutsideElements, ///< tokens outside every element changed
+  CompileTime,     ///< a constexpr/consteval function changed: compile-time
+                   ///< calls are invisible to coverage
 };
 
 /// Returns a short stable name: "non-source-file", "binary-file",
-/// "not-indexed", "incomplete", "outside-elements".
+/// "not-indexed", "incomplete", "outside-elements", "compile-time".
 llvm::StringRef fallbackName(FallbackKind K);
 
 struct Fallback {

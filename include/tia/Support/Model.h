@@ -49,6 +49,9 @@ struct Element {
   unsigned EndLine = 0;
   /// Token hash (16 hex digits); comments and layout do not change it.
   std::string Hash;
+  /// constexpr or consteval: calls may run at compile time, where coverage
+  /// never sees them.
+  bool CompileTime = false;
   /// Every name coverage tools may report for it (all manglings, including
   /// those of the template instantiations seen); sorted, unique.
   std::vector<std::string> Names;
