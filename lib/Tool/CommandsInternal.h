@@ -6,6 +6,7 @@
 #include "tia/Git/Repository.h"
 #include "tia/Store/Store.h"
 #include "tia/Tool/Commands.h"
+#include "llvm/Support/CommandLine.h"
 #include <memory>
 #include <optional>
 
@@ -26,6 +27,39 @@ llvm::Expected<Context> makeContext(const GlobalOptions &G, bool NeedGit);
 
 /// \p Path made absolute against \p Base, dots removed.
 std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base);
+
+//===----------------------------------------------------------------------===//
+// The driver: each command file defines its llvm::cl::SubCommand, its
+// options and a main that turns them into the command's options struct.
+//===----------------------------------------------------------------------===//
+
+/// The category of every tia option; --help shows only these.
+llvm::cl::OptionCategory &tiaCategory();
+
+/// A usage error: prints "tia: error: MSG" and returns exit code 2.
+int usageError(const llvm::Twine &Msg);
+
+/// Prints \p E as one line and returns 1; returns 0 for success.
+int exitCode(llvm::Error E);
+
+/// One command of the driver.
+struct CommandEntry {
+  llvm::cl::SubCommand *Sub;
+  /// Runs the command with the parsed options; returns the exit code.
+  int (*Main)(const GlobalOptions &G);
+};
+
+/// Every command, in the order --help lists them.
+llvm::ArrayRef<CommandEntry> commandTable();
+
+extern llvm::cl::SubCommand IndexSubcommand;
+extern llvm::cl::SubCommand CoverageSubcommand;
+extern llvm::cl::SubCommand SelectSubcommand;
+extern llvm::cl::SubCommand DumpSubcommand;
+int indexMain(const GlobalOptions &G);
+int coverageMain(const GlobalOptions &G);
+int selectMain(const GlobalOptions &G);
+int dumpMain(const GlobalOptions &G);
 
 } // namespace tool
 } // namespace tia

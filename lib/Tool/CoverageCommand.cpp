@@ -70,5 +70,54 @@ llvm::Error runCoverageImport(const GlobalOptions &G,
   return llvm::Error::success();
 }
 
+//===----------------------------------------------------------------------===//
+// Command line
+//===----------------------------------------------------------------------===//
+
+llvm::cl::SubCommand
+    CoverageSubcommand("coverage",
+                       "'tia coverage import FILE...': import per-test "
+                       "coverage (lcov, llvm-cov export JSON)");
+
+namespace {
+llvm::cl::opt<coverage::Format> Format(
+    "format", llvm::cl::desc("Format of the coverage files"),
+    llvm::cl::values(clEnumValN(coverage::Format::Lcov, "lcov",
+                                "lcov tracefile; one TN: section per test"),
+                     clEnumValN(coverage::Format::LlvmCovJson, "llvm-cov-json",
+                                "'llvm-cov export -format=text' of one test "
+                                "(needs --test)")),
+    llvm::cl::init(coverage::Format::Lcov), llvm::cl::cat(tiaCategory()),
+    llvm::cl::sub(CoverageSubcommand));
+llvm::cl::opt<std::string>
+    Test("test",
+         llvm::cl::desc("Test the files belong to, e.g. gtest:bin:Suite.Name "
+                        "(overrides TN: names)"),
+         llvm::cl::value_desc("id"), llvm::cl::init(""),
+         llvm::cl::cat(tiaCategory()), llvm::cl::sub(CoverageSubcommand));
+llvm::cl::opt<std::string>
+    Commit("commit",
+           llvm::cl::desc("Revision the coverage was collected at (default: "
+                          "HEAD)"),
+           llvm::cl::value_desc("rev"), llvm::cl::init(""),
+           llvm::cl::cat(tiaCategory()), llvm::cl::sub(CoverageSubcommand));
+llvm::cl::list<std::string> Args(llvm::cl::Positional,
+                                 llvm::cl::desc("import FILE..."),
+                                 llvm::cl::cat(tiaCategory()),
+                                 llvm::cl::sub(CoverageSubcommand));
+} // namespace
+
+int coverageMain(const GlobalOptions &G) {
+  if (Args.empty() || Args[0] != "import")
+    return usageError("'tia coverage' needs a subcommand: tia coverage import "
+                      "--format lcov|llvm-cov-json FILE...");
+  CoverageImportOptions O;
+  O.Fmt = Format;
+  O.TestId = Test;
+  O.Commit = Commit;
+  O.Files.assign(Args.begin() + 1, Args.end());
+  return exitCode(runCoverageImport(G, O, llvm::outs(), llvm::errs()));
+}
+
 } // namespace tool
 } // namespace tia

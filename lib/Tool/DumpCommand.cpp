@@ -92,5 +92,46 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
   return llvm::Error::success();
 }
 
+//===----------------------------------------------------------------------===//
+// Command line
+//===----------------------------------------------------------------------===//
+
+llvm::cl::SubCommand
+    DumpSubcommand("dump", "'tia dump elements|tests|coverage': print what the "
+                           "database holds, sorted and stable");
+
+namespace {
+llvm::cl::list<std::string> Args(llvm::cl::Positional,
+                                 llvm::cl::desc("elements|tests|coverage"),
+                                 llvm::cl::cat(tiaCategory()),
+                                 llvm::cl::sub(DumpSubcommand));
+llvm::cl::opt<std::string>
+    File("file", llvm::cl::desc("Only this file (repository-relative)"),
+         llvm::cl::value_desc("path"), llvm::cl::init(""),
+         llvm::cl::cat(tiaCategory()), llvm::cl::sub(DumpSubcommand));
+llvm::cl::opt<bool> Hashes("hashes",
+                           llvm::cl::desc("Print element token hashes"),
+                           llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
+                           llvm::cl::sub(DumpSubcommand));
+} // namespace
+
+int dumpMain(const GlobalOptions &G) {
+  DumpOptions O;
+  if (Args.size() != 1)
+    return usageError("'tia dump' needs one of: elements, tests, coverage");
+  if (Args[0] == "elements")
+    O.What = DumpWhat::Elements;
+  else if (Args[0] == "tests")
+    O.What = DumpWhat::Tests;
+  else if (Args[0] == "coverage")
+    O.What = DumpWhat::Coverage;
+  else
+    return usageError("unknown dump '" + Args[0] +
+                      "': use elements, tests or coverage");
+  O.File = File;
+  O.Hashes = Hashes;
+  return exitCode(runDump(G, O, llvm::outs(), llvm::errs()));
+}
+
 } // namespace tool
 } // namespace tia

@@ -298,5 +298,41 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
   return llvm::Error::success();
 }
 
+//===----------------------------------------------------------------------===//
+// Command line
+//===----------------------------------------------------------------------===//
+
+llvm::cl::SubCommand IndexSubcommand(
+    "index", "Index the C++ translation units of a compilation database (all, "
+             "or those at or below PATHs)");
+
+namespace {
+llvm::cl::opt<std::string> BuildDir(
+    "p",
+    llvm::cl::desc("Build directory with compile_commands.json (default: "
+                   "./build, then .)"),
+    llvm::cl::value_desc("build-dir"), llvm::cl::init(""),
+    llvm::cl::cat(tiaCategory()), llvm::cl::sub(IndexSubcommand));
+llvm::cl::opt<unsigned> Jobs("jobs",
+                             llvm::cl::desc("Translation units parsed at once "
+                                            "(default: one per core)"),
+                             llvm::cl::init(0), llvm::cl::cat(tiaCategory()),
+                             llvm::cl::sub(IndexSubcommand));
+llvm::cl::alias JobsShort("j", llvm::cl::desc("Alias for --jobs"),
+                          llvm::cl::aliasopt(Jobs));
+llvm::cl::list<std::string> Paths(llvm::cl::Positional,
+                                  llvm::cl::desc("[PATH...]"),
+                                  llvm::cl::cat(tiaCategory()),
+                                  llvm::cl::sub(IndexSubcommand));
+} // namespace
+
+int indexMain(const GlobalOptions &G) {
+  IndexOptions O;
+  O.BuildDir = BuildDir;
+  O.Jobs = Jobs;
+  O.Paths = Paths;
+  return exitCode(runIndex(G, O, llvm::outs(), llvm::errs()));
+}
+
 } // namespace tool
 } // namespace tia
