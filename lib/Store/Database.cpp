@@ -88,6 +88,10 @@ void Statement::bindInt64(int Index, int64_t Value) {
 
 void Statement::bindBool(int Index, bool Value) { bindInt64(Index, Value); }
 
+void Statement::bindDouble(int Index, double Value) {
+  rememberBindError(sqlite3_bind_double(Stmt, Index + 1, Value), Index);
+}
+
 void Statement::bindText(int Index, llvm::StringRef Value) {
   // A null pointer would bind NULL, not the empty string.
   const char *Data = Value.data() ? Value.data() : "";
@@ -141,6 +145,10 @@ int64_t Statement::columnInt64(int Index) const {
 }
 
 bool Statement::columnBool(int Index) const { return columnInt64(Index) != 0; }
+
+double Statement::columnDouble(int Index) const {
+  return sqlite3_column_double(Stmt, Index);
+}
 
 std::string Statement::columnText(int Index) const {
   const unsigned char *Text = sqlite3_column_text(Stmt, Index);

@@ -68,6 +68,7 @@ public:
   void bindNull(int Index);
   void bindInt64(int Index, int64_t Value);
   void bindBool(int Index, bool Value);
+  void bindDouble(int Index, double Value);
   /// Binds a copy of \p Value; an empty StringRef binds '' (never NULL).
   void bindText(int Index, llvm::StringRef Value);
 
@@ -97,6 +98,7 @@ public:
   bool columnIsNull(int Index) const;
   int64_t columnInt64(int Index) const;
   bool columnBool(int Index) const;
+  double columnDouble(int Index) const;
   /// The column as text; "" for NULL.
   std::string columnText(int Index) const;
 

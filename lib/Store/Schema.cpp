@@ -90,8 +90,48 @@ CREATE INDEX coverage_by_key ON coverage(key_id, test_id);
 )sql");
 }
 
+/// Version 2: what is known of tests besides coverage (where they are
+/// defined, how to run them), the tests each file version defines, and
+/// test outcomes per run. A test run may retry a test, so a result is keyed
+/// by (run, test, attempt).
+llvm::Error addTestInfoAndResults(Database &DB) {
+  return DB.exec(R"sql(
+ALTER TABLE tests ADD COLUMN source_file TEXT NOT NULL DEFAULT '';
+ALTER TABLE tests ADD COLUMN source_line INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tests ADD COLUMN command TEXT;
+
+CREATE TABLE runs(
+  id INTEGER PRIMARY KEY,
+  commit_id TEXT NOT NULL,
+  started_at INTEGER NOT NULL,
+  source TEXT NOT NULL);
+
+CREATE TABLE results(
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  test_id INTEGER NOT NULL REFERENCES tests(id) ON DELETE CASCADE,
+  attempt INTEGER NOT NULL,
+  outcome TEXT NOT NULL,
+  duration REAL NOT NULL,
+  message TEXT NOT NULL,
+  PRIMARY KEY(run_id, test_id, attempt)) WITHOUT ROWID;
+CREATE INDEX results_by_test ON results(test_id, run_id, attempt);
+
+CREATE TABLE test_definitions(
+  file_version_id INTEGER NOT NULL
+    REFERENCES file_versions(id) ON DELETE CASCADE,
+  framework TEXT NOT NULL,
+  name TEXT NOT NULL,
+  begin_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL,
+  PRIMARY KEY(file_version_id, framework, name)) WITHOUT ROWID;
+)sql");
+}
+
+// A tia that knows version 1 can still read and write version 2: it ignores
+// the new columns and tables.
 const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/1, createVersion1},
+    {/*CompatibleVersion=*/1, addTestInfoAndResults},
 };
 
 /// Turns what SQLite says about a file it cannot read as a database (or a

@@ -9,6 +9,7 @@
 #include "tia/Store/Store.h"
 #include "Database.h"
 #include "Schema.h"
+#include "StoreInternal.h"
 #include "tia/Support/Error.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FileSystem.h"
@@ -22,31 +23,11 @@
 
 namespace tia {
 
+using store::inTransaction;
+using store::keyId;
+using store::queryOptionalInt;
+
 namespace {
-
-/// Runs \p Body in a transaction that joins any enclosing one.
-llvm::Error inTransaction(Database &DB,
-                          llvm::function_ref<llvm::Error()> Body) {
-  Transaction T(DB);
-  if (llvm::Error E = T.begin())
-    return E;
-  if (llvm::Error E = Body()) {
-    T.rollback();
-    return E;
-  }
-  return T.commit();
-}
-
-/// Runs a statement that returns at most one integer; std::nullopt when it
-/// returns no row.
-llvm::Expected<std::optional<int64_t>> queryOptionalInt(Statement &S) {
-  auto Row = S.step();
-  if (!Row)
-    return Row.takeError();
-  if (!*Row)
-    return std::nullopt;
-  return S.columnInt64(0);
-}
 
 //===----------------------------------------------------------------------===//
 // Elements
@@ -71,26 +52,6 @@ llvm::Error readElement(const Database &DB, const Statement &S,
   E.Hash = S.columnText(6);
   E.CompileTime = S.columnBool(7);
   return llvm::Error::success();
-}
-
-/// The id of element key \p Key, interning it when new.
-llvm::Expected<int64_t> keyId(Database &DB, llvm::StringRef Key) {
-  auto Find = DB.statement("SELECT id FROM element_keys WHERE key = ?");
-  if (!Find)
-    return Find.takeError();
-  Find->bindText(0, Key);
-  auto Id = queryOptionalInt(*Find);
-  if (!Id)
-    return Id.takeError();
-  if (*Id)
-    return **Id;
-  auto Insert = DB.statement("INSERT INTO element_keys(key) VALUES(?)");
-  if (!Insert)
-    return Insert.takeError();
-  Insert->bindText(0, Key);
-  if (llvm::Error E = Insert->run())
-    return E;
-  return DB.lastInsertRowId();
 }
 
 llvm::Error insertNames(Database &DB, int64_t ElementId,
@@ -132,6 +93,29 @@ llvm::Error insertElement(Database &DB, int64_t FileVersionId, const Element &E,
   if (llvm::Error Err = S->run())
     return Err;
   return insertNames(DB, DB.lastInsertRowId(), Names);
+}
+
+/// Adds the test definitions of a file version; ones already stored stay.
+llvm::Error insertTestDefinitions(Database &DB, int64_t FileVersionId,
+                                  const std::vector<TestDefinition> &Tests) {
+  if (Tests.empty())
+    return llvm::Error::success();
+  auto S = DB.statement("INSERT INTO test_definitions(file_version_id, "
+                        "framework, name, begin_line, end_line) "
+                        "VALUES(?, ?, ?, ?, ?) ON CONFLICT DO NOTHING");
+  if (!S)
+    return S.takeError();
+  for (const TestDefinition &T : Tests) {
+    S->reset();
+    S->bindInt64(0, FileVersionId);
+    S->bindText(1, T.Framework);
+    S->bindText(2, T.Name);
+    S->bindInt64(3, T.BeginLine);
+    S->bindInt64(4, T.EndLine);
+    if (llvm::Error E = S->run())
+      return E;
+  }
+  return llvm::Error::success();
 }
 
 /// The names of \p Element, sorted.
@@ -272,38 +256,6 @@ llvm::Error readDependencies(Database &DB, StoredTranslationUnit &TU) {
   });
 }
 
-//===----------------------------------------------------------------------===//
-// Tests
-//===----------------------------------------------------------------------===//
-
-/// The id of test \p Name, adding the test when unknown.
-llvm::Expected<int64_t> testId(Database &DB, llvm::StringRef Name) {
-  auto Add = DB.statement(
-      "INSERT INTO tests(name) VALUES(?) ON CONFLICT(name) DO NOTHING");
-  if (!Add)
-    return Add.takeError();
-  Add->bindText(0, Name);
-  if (llvm::Error E = Add->run())
-    return E;
-  auto Find = DB.statement("SELECT id FROM tests WHERE name = ?");
-  if (!Find)
-    return Find.takeError();
-  Find->bindText(0, Name);
-  auto Id = queryOptionalInt(*Find);
-  if (!Id)
-    return Id.takeError();
-  assert(*Id && "test row vanished right after its insertion");
-  return **Id;
-}
-
-/// Runs \p S, which returns one text column, and collects it.
-llvm::Expected<std::vector<std::string>> collectText(Statement &S) {
-  std::vector<std::string> Out;
-  if (llvm::Error E = S.forEachRow([&] { Out.push_back(S.columnText(0)); }))
-    return E;
-  return Out;
-}
-
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -390,7 +342,7 @@ llvm::Error Store::putFileIndex(const FileIndex &F) {
       for (const Element &E : F.Elements)
         if (llvm::Error Err = insertElement(*DB, Id, E, E.Names))
           return Err;
-      return llvm::Error::success();
+      return insertTestDefinitions(*DB, Id, F.Tests);
     }
 
     int64_t Id = (*Found)->Id;
@@ -402,13 +354,16 @@ llvm::Error Store::putFileIndex(const FileIndex &F) {
       // The complete index replaces the incomplete one; names the earlier
       // parse saw for the same keys stay, since more names only let more
       // coverage find its element.
-      auto Delete = DB->statement("DELETE FROM elements "
-                                  "WHERE file_version_id = ?");
-      if (!Delete)
-        return Delete.takeError();
-      Delete->bindInt64(0, Id);
-      if (llvm::Error E = Delete->run())
-        return E;
+      for (llvm::StringRef Table : {"elements", "test_definitions"}) {
+        auto Delete = DB->statement(("DELETE FROM " + Table +
+                                     " WHERE file_version_id = ?")
+                                        .str());
+        if (!Delete)
+          return Delete.takeError();
+        Delete->bindInt64(0, Id);
+        if (llvm::Error E = Delete->run())
+          return E;
+      }
       auto Update = DB->statement("UPDATE file_versions SET residual_hash = "
                                   "?, complete = 1 WHERE id = ?");
       if (!Update)
@@ -424,7 +379,7 @@ llvm::Error Store::putFileIndex(const FileIndex &F) {
         if (llvm::Error Err = insertElement(*DB, Id, E, Names))
           return Err;
       }
-      return llvm::Error::success();
+      return insertTestDefinitions(*DB, Id, F.Tests);
     }
 
     // The stored elements stay and gain the new names. Elements with new
@@ -444,7 +399,8 @@ llvm::Error Store::putFileIndex(const FileIndex &F) {
         if (llvm::Error Err = insertNames(*DB, ElementId, E.Names))
           return Err;
     }
-    return llvm::Error::success();
+    return MayAdd ? insertTestDefinitions(*DB, Id, F.Tests)
+                  : llvm::Error::success();
   });
 }
 
@@ -499,6 +455,19 @@ Store::getFileIndex(llvm::StringRef Path, llvm::StringRef ContentHash) {
         auto It = IndexOf.find(Names->columnInt64(0));
         if (It != IndexOf.end())
           F.Elements[It->second].Names.push_back(Names->columnText(1));
+      }))
+    return E;
+
+  auto Tests = DB->statement("SELECT framework, name, begin_line, end_line "
+                             "FROM test_definitions WHERE file_version_id = ? "
+                             "ORDER BY begin_line, framework, name");
+  if (!Tests)
+    return Tests.takeError();
+  Tests->bindInt64(0, Id);
+  if (llvm::Error E = Tests->forEachRow([&] {
+        F.Tests.push_back({Tests->columnText(0), Tests->columnText(1),
+                           static_cast<unsigned>(Tests->columnInt64(2)),
+                           static_cast<unsigned>(Tests->columnInt64(3))});
       }))
     return E;
   normalize(F);
@@ -737,101 +706,6 @@ llvm::Expected<std::vector<Element>> Store::elementsAt(llvm::StringRef Path,
     Elements[I].Names = std::move(*Names);
   }
   return Elements;
-}
-
-//===----------------------------------------------------------------------===//
-// Tests and coverage
-//===----------------------------------------------------------------------===//
-
-llvm::Error Store::addTest(llvm::StringRef Id) {
-  auto S = DB->statement(
-      "INSERT INTO tests(name) VALUES(?) ON CONFLICT(name) DO NOTHING");
-  if (!S)
-    return S.takeError();
-  S->bindText(0, Id);
-  return S->run();
-}
-
-llvm::Error Store::putCoverage(llvm::StringRef Id, llvm::StringRef Commit,
-                               const std::vector<std::string> &Keys) {
-  return inTransaction(*DB, [&]() -> llvm::Error {
-    auto Test = testId(*DB, Id);
-    if (!Test)
-      return Test.takeError();
-    auto Update =
-        DB->statement("UPDATE tests SET coverage_commit = ? WHERE id = ?");
-    if (!Update)
-      return Update.takeError();
-    Update->bindText(0, Commit);
-    Update->bindInt64(1, *Test);
-    if (llvm::Error E = Update->run())
-      return E;
-
-    auto Clear = DB->statement("DELETE FROM coverage WHERE test_id = ?");
-    if (!Clear)
-      return Clear.takeError();
-    Clear->bindInt64(0, *Test);
-    if (llvm::Error E = Clear->run())
-      return E;
-
-    auto Add = DB->statement("INSERT INTO coverage(test_id, key_id) "
-                             "VALUES(?, ?) ON CONFLICT DO NOTHING");
-    if (!Add)
-      return Add.takeError();
-    for (const std::string &Key : Keys) {
-      auto KeyId = keyId(*DB, Key);
-      if (!KeyId)
-        return KeyId.takeError();
-      Add->reset();
-      Add->bindInt64(0, *Test);
-      Add->bindInt64(1, *KeyId);
-      if (llvm::Error E = Add->run())
-        return E;
-    }
-    return llvm::Error::success();
-  });
-}
-
-llvm::Expected<std::vector<TestRecord>> Store::tests() {
-  auto S =
-      DB->statement("SELECT t.name, t.coverage_commit, "
-                    "(SELECT count(*) FROM coverage c WHERE c.test_id = t.id) "
-                    "FROM tests t ORDER BY t.name");
-  if (!S)
-    return S.takeError();
-  std::vector<TestRecord> Tests;
-  if (llvm::Error E = S->forEachRow([&] {
-        TestRecord T;
-        T.Id = S->columnText(0);
-        T.CoverageCommit = S->columnText(1);
-        T.CoveredElements = static_cast<unsigned>(S->columnInt64(2));
-        Tests.push_back(std::move(T));
-      }))
-    return E;
-  return Tests;
-}
-
-llvm::Expected<std::vector<std::string>>
-Store::testsCovering(llvm::StringRef Key) {
-  auto S = DB->statement("SELECT t.name FROM element_keys k "
-                         "JOIN coverage c ON c.key_id = k.id "
-                         "JOIN tests t ON t.id = c.test_id "
-                         "WHERE k.key = ? ORDER BY t.name");
-  if (!S)
-    return S.takeError();
-  S->bindText(0, Key);
-  return collectText(*S);
-}
-
-llvm::Expected<std::vector<std::string>> Store::coverageOf(llvm::StringRef Id) {
-  auto S = DB->statement("SELECT k.key FROM tests t "
-                         "JOIN coverage c ON c.test_id = t.id "
-                         "JOIN element_keys k ON k.id = c.key_id "
-                         "WHERE t.name = ? ORDER BY k.key");
-  if (!S)
-    return S.takeError();
-  S->bindText(0, Id);
-  return collectText(*S);
 }
 
 } // namespace tia

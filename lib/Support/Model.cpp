@@ -52,6 +52,57 @@ void normalize(FileIndex &F) {
               return std::tie(A.BeginLine, A.EndLine, A.Key) <
                      std::tie(B.BeginLine, B.EndLine, B.Key);
             });
+  std::sort(F.Tests.begin(), F.Tests.end(),
+            [](const TestDefinition &A, const TestDefinition &B) {
+              return std::tie(A.BeginLine, A.Framework, A.Name) <
+                     std::tie(B.BeginLine, B.Framework, B.Name);
+            });
+  F.Tests.erase(std::unique(F.Tests.begin(), F.Tests.end(),
+                            [](const TestDefinition &A,
+                               const TestDefinition &B) {
+                              return A.Framework == B.Framework &&
+                                     A.Name == B.Name;
+                            }),
+                F.Tests.end());
+}
+
+llvm::StringRef testFramework(llvm::StringRef Id) {
+  size_t Colon = Id.find(':');
+  return Colon == llvm::StringRef::npos ? llvm::StringRef() : Id.take_front(Colon);
+}
+
+llvm::StringRef outcomeName(Outcome O) {
+  switch (O) {
+  case Outcome::Passed:
+    return "passed";
+  case Outcome::Failed:
+    return "failed";
+  case Outcome::Error:
+    return "error";
+  case Outcome::TimedOut:
+    return "timed-out";
+  case Outcome::Crashed:
+    return "crashed";
+  case Outcome::Skipped:
+    return "skipped";
+  }
+  return "error";
+}
+
+std::optional<Outcome> parseOutcome(llvm::StringRef Name) {
+  return llvm::StringSwitch<std::optional<Outcome>>(Name)
+      .Case("passed", Outcome::Passed)
+      .Case("failed", Outcome::Failed)
+      .Case("error", Outcome::Error)
+      .Case("timed-out", Outcome::TimedOut)
+      .Case("crashed", Outcome::Crashed)
+      .Case("skipped", Outcome::Skipped)
+      .Default(std::nullopt);
+}
+
+bool isFailure(Outcome O) {
+  return O == Outcome::Failed || O == Outcome::Error ||
+         O == Outcome::TimedOut || O == Outcome::Crashed;
 }
 
 } // namespace tia

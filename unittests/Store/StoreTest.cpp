@@ -8,31 +8,14 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "tia/Testing/Assertions.h"
 #include "gtest/gtest.h"
 #include <sqlite3.h>
 
 using namespace tia;
+using tia::testing::errorText;
 
 namespace {
-
-#define ASSERT_OK(Expr)                                                        \
-  do {                                                                         \
-    llvm::Error Err_ = (Expr);                                                 \
-    ASSERT_FALSE(Err_) << llvm::toString(std::move(Err_));                     \
-  } while (false)
-
-#define ASSERT_VALUE(Var, Expr)                                                \
-  auto Var = (Expr);                                                           \
-  ASSERT_TRUE(static_cast<bool>(Var)) << llvm::toString(Var.takeError())
-
-/// The message of \p E, "" for success.
-std::string errorText(llvm::Error E) {
-  return E ? llvm::toString(std::move(E)) : std::string();
-}
-
-template <typename T> std::string errorText(llvm::Expected<T> V) {
-  return V ? std::string("(no error)") : llvm::toString(V.takeError());
-}
 
 Element element(llvm::StringRef Key, unsigned Begin, unsigned End,
                 std::vector<std::string> Names,
@@ -561,7 +544,7 @@ TEST_F(StoreFileTest, ReopenKeepsData) {
   for (Store::Mode M : {Store::Mode::ReadOnly, Store::Mode::ReadWrite}) {
     auto S = Store::open(DB, M);
     ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
-    EXPECT_EQ((*S)->schemaVersion(), 1);
+    EXPECT_EQ((*S)->schemaVersion(), Store::SchemaVersion);
     ASSERT_VALUE(Keys, (*S)->keysForName("_Z1fv"));
     EXPECT_EQ(keys(*Keys), (Strings{"cpp:f@a.cpp"}));
     ASSERT_VALUE(Tests, (*S)->testsCovering("cpp:f"));
@@ -595,7 +578,9 @@ TEST_F(StoreFileTest, NewerSchemaIsRefused) {
   rawExec(DB, "UPDATE meta SET value = '99' "
               "WHERE key IN ('schema_version', 'compatible_version')");
   expectRefused(DB, DB + " was made by a newer tia (schema 99, this tia "
-                         "knows up to 1): upgrade tia or pass another --db");
+                         "knows up to " +
+                         std::to_string(Store::SchemaVersion) +
+                         "): upgrade tia or pass another --db");
 }
 
 TEST_F(StoreFileTest, NewerButCompatibleSchemaIsUsed) {
@@ -702,12 +687,19 @@ llvm::Error failHalfway(Database &DB) {
   return makeError("boom");
 }
 
+/// "N/C" for schema version N and compatible version C.
+std::string versions(int64_t Schema, int64_t Compatible) {
+  return std::to_string(Schema) + "/" + std::to_string(Compatible);
+}
+
+const int64_t Known = Store::SchemaVersion;
+
 TEST(SchemaTest, MigratesStepByStep) {
   auto DB = openRawMemory();
   ASSERT_TRUE(DB);
   EXPECT_EQ(versionsOf(*DB), "none");
   ASSERT_OK(schema::migrate(*DB, schema::migrations()));
-  EXPECT_EQ(versionsOf(*DB), "1/1");
+  EXPECT_EQ(versionsOf(*DB), versions(Known, 1));
   ASSERT_VALUE(NoNotes, DB->hasTable("notes"));
   EXPECT_FALSE(*NoNotes);
 
@@ -715,12 +707,12 @@ TEST(SchemaTest, MigratesStepByStep) {
                                        schema::migrations().end());
   Steps.push_back({/*CompatibleVersion=*/1, addNotes});
   ASSERT_OK(schema::migrate(*DB, Steps));
-  EXPECT_EQ(versionsOf(*DB), "2/1");
+  EXPECT_EQ(versionsOf(*DB), versions(Known + 1, 1));
   ASSERT_VALUE(Notes, DB->hasTable("notes"));
   EXPECT_TRUE(*Notes);
   // Already there: nothing to do, and no step runs twice.
   ASSERT_OK(schema::migrate(*DB, Steps));
-  EXPECT_EQ(versionsOf(*DB), "2/1");
+  EXPECT_EQ(versionsOf(*DB), versions(Known + 1, 1));
 }
 
 TEST(SchemaTest, FailingStepLeavesThePreviousVersion) {
@@ -731,8 +723,10 @@ TEST(SchemaTest, FailingStepLeavesThePreviousVersion) {
                                        schema::migrations().end());
   Steps.push_back({/*CompatibleVersion=*/2, failHalfway});
   EXPECT_EQ(errorText(schema::migrate(*DB, Steps)),
-            "cannot upgrade database :memory: from schema 1 to 2: boom");
-  EXPECT_EQ(versionsOf(*DB), "1/1");
+            "cannot upgrade database :memory: from schema " +
+                std::to_string(Known) + " to " + std::to_string(Known + 1) +
+                ": boom");
+  EXPECT_EQ(versionsOf(*DB), versions(Known, 1));
   ASSERT_VALUE(Half, DB->hasTable("half"));
   EXPECT_FALSE(*Half);
   ASSERT_VALUE(Tests, DB->hasTable("tests"));
@@ -744,13 +738,33 @@ TEST(SchemaTest, FreshDatabaseRunsEveryStep) {
   ASSERT_TRUE(DB);
   std::vector<schema::Migration> Steps(schema::migrations().begin(),
                                        schema::migrations().end());
-  Steps.push_back({/*CompatibleVersion=*/2, addNotes});
+  Steps.push_back({/*CompatibleVersion=*/Known + 1, addNotes});
   ASSERT_OK(schema::migrate(*DB, Steps));
-  EXPECT_EQ(versionsOf(*DB), "2/2");
-  // A tia that only knows version 1 must now refuse it.
+  EXPECT_EQ(versionsOf(*DB), versions(Known + 1, Known + 1));
+  // A tia that only knows the versions before must now refuse it.
   EXPECT_EQ(errorText(schema::openSchema(*DB, schema::migrations())),
-            ":memory: was made by a newer tia (schema 2, this tia knows up "
-            "to 1): upgrade tia or pass another --db");
+            ":memory: was made by a newer tia (schema " +
+                std::to_string(Known + 1) + ", this tia knows up to " +
+                std::to_string(Known) + "): upgrade tia or pass another --db");
+}
+
+TEST(SchemaTest, Version1DatabaseKeepsItsDataThroughTheUpgrade) {
+  auto DB = openRawMemory();
+  ASSERT_TRUE(DB);
+  ASSERT_OK(schema::migrate(*DB, schema::migrations().take_front(1)));
+  EXPECT_EQ(versionsOf(*DB), "1/1");
+  ASSERT_OK(DB->exec("INSERT INTO tests(name, coverage_commit) "
+                     "VALUES('ctest:old', 'c1')"));
+  ASSERT_OK(schema::migrate(*DB, schema::migrations()));
+  EXPECT_EQ(versionsOf(*DB), versions(Known, 1));
+  ASSERT_VALUE(S, DB->statement("SELECT name, coverage_commit, source_file, "
+                                "command IS NULL FROM tests"));
+  ASSERT_VALUE(Row, S->step());
+  ASSERT_TRUE(*Row);
+  EXPECT_EQ(S->columnText(0), "ctest:old");
+  EXPECT_EQ(S->columnText(1), "c1");
+  EXPECT_EQ(S->columnText(2), "");
+  EXPECT_TRUE(S->columnBool(3));
 }
 
 //===----------------------------------------------------------------------===//

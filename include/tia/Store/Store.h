@@ -44,6 +44,15 @@ struct TestRecord {
   unsigned CoveredElements = 0;
 };
 
+/// One run of tests: a collect, an imported results file, a `tia run`.
+struct RunRecord {
+  int64_t Id = 0;
+  std::string Commit;    ///< commit the tests ran at; may be empty
+  int64_t StartedAt = 0; ///< seconds since the epoch
+  /// What recorded it: "collect", "junit", "run", ...
+  std::string Source;
+};
+
 /// An element key together with the file it lives in.
 struct KeyInFile {
   std::string Key;
@@ -58,7 +67,7 @@ public:
   };
 
   /// Schema version this tia writes, and the oldest version it can read.
-  static constexpr int SchemaVersion = 1;
+  static constexpr int SchemaVersion = 2;
 
   /// Opens the database at \p Path (":memory:" for an in-memory one),
   /// migrating an older schema step by step in ReadWrite mode. Errors, each
@@ -142,6 +151,46 @@ public:
   llvm::Expected<std::vector<std::string>> testsCovering(llvm::StringRef Key);
   /// The element keys test \p Id covers, sorted.
   llvm::Expected<std::vector<std::string>> coverageOf(llvm::StringRef Id);
+
+  // --- What is known of tests besides coverage ---
+
+  /// Records (replacing) where test \p T.Id is defined and how to run it,
+  /// adding the test if unknown. Its coverage and results stay.
+  llvm::Error putTestInfo(const TestInfo &T);
+  /// The stored info of test \p Id; std::nullopt for an unknown test. A test
+  /// known only from coverage or results has an empty File and no Command.
+  llvm::Expected<std::optional<TestInfo>> testInfo(llvm::StringRef Id);
+  /// The info of every test, sorted by id.
+  llvm::Expected<std::vector<TestInfo>> testInfos();
+  /// The tests defined in the latest revision's files, with the path of the
+  /// file defining each; sorted by (path, line, framework, name).
+  llvm::Expected<std::vector<std::pair<std::string, TestDefinition>>>
+  currentTestDefinitions();
+  /// Forgets test \p Id with its coverage and results (it no longer exists).
+  llvm::Error removeTest(llvm::StringRef Id);
+
+  // --- Runs and results ---
+
+  /// Records a run of tests at \p Commit, started at \p StartedAt (seconds
+  /// since the epoch; 0: now), recorded by \p Source ("collect", "junit",
+  /// "run"). Returns its id; ids grow with every run.
+  llvm::Expected<int64_t> addRun(llvm::StringRef Commit,
+                                 llvm::StringRef Source,
+                                 int64_t StartedAt = 0);
+  /// Adds \p Results to run \p RunId (a test and attempt already recorded
+  /// in that run is replaced), adding unknown tests.
+  llvm::Error putResults(int64_t RunId,
+                         const std::vector<TestResult> &Results);
+  /// Every run, oldest first.
+  llvm::Expected<std::vector<RunRecord>> runs();
+  /// The results of run \p RunId, sorted by test id and attempt.
+  llvm::Expected<std::vector<TestResult>> resultsOfRun(int64_t RunId);
+  /// The latest result of every test that has one: from its newest run, the
+  /// last attempt. Sorted by test id.
+  llvm::Expected<std::vector<TestResult>> latestResults();
+  /// Every result of test \p Id with the id of its run, oldest first.
+  llvm::Expected<std::vector<std::pair<int64_t, TestResult>>>
+  resultHistory(llvm::StringRef Id);
 
 private:
   explicit Store(std::unique_ptr<Database> DB);

@@ -61,6 +61,21 @@ struct Element {
   }
 };
 
+/// A test as its source defines it, known before any build or run: a
+/// GoogleTest TEST/TEST_F/TEST_P/TYPED_TEST, a pytest test function or
+/// method, a unittest.TestCase method.
+struct TestDefinition {
+  std::string Framework; ///< "gtest", "pytest"
+  /// The name within its framework: "Suite.Name" for GoogleTest (for
+  /// parameterized and typed tests the pattern as written, without the
+  /// instantiation prefix or suffix); the node id for pytest
+  /// ("tests/test_a.py::TestX::test_y").
+  std::string Name;
+  /// 1-based, inclusive: the whole definition, macro or decorators included.
+  unsigned BeginLine = 0;
+  unsigned EndLine = 0;
+};
+
 /// What a front end learnt about one version of one file.
 struct FileIndex {
   std::string Path;        ///< repository-relative
@@ -72,6 +87,8 @@ struct FileIndex {
   bool Complete = true;
   /// Sorted by (BeginLine, EndLine, Key).
   std::vector<Element> Elements;
+  /// The tests the file defines; sorted by (BeginLine, Framework, Name).
+  std::vector<TestDefinition> Tests;
 };
 
 /// How a translation unit is compiled, as compile_commands.json says.
@@ -95,8 +112,69 @@ struct TranslationUnitIndex {
   std::string FirstError;
 };
 
-/// Sorts \p F's elements and each element's names into their stable order.
+/// Sorts \p F's elements, each element's names and \p F's tests into their
+/// stable order.
 void normalize(FileIndex &F);
+
+//===----------------------------------------------------------------------===//
+// Tests and their outcomes
+//===----------------------------------------------------------------------===//
+
+/// How to run one test again, as discovery found it (ctest's properties,
+/// a GoogleTest binary and its filter, a pytest node id).
+struct TestCommand {
+  std::string Executable;               ///< absolute path
+  std::string WorkingDir;               ///< absolute
+  std::vector<std::string> Arguments;   ///< after the executable
+  std::vector<std::string> Environment; ///< "NAME=VALUE", in order
+  double TimeoutSeconds = 0;            ///< 0: none given
+};
+
+/// What tia knows of a test besides its coverage.
+struct TestInfo {
+  /// "<framework>:<name>": "gtest:<binary>:<Suite.Name>", "ctest:<name>",
+  /// "pytest:<node id>".
+  std::string Id;
+  /// Repository-relative source file that defines the test, and the line;
+  /// empty and 0 when unknown.
+  std::string File;
+  unsigned Line = 0;
+  /// How to run it; std::nullopt when only known from coverage or results.
+  std::optional<TestCommand> Command;
+};
+
+/// The framework part of a test id: "gtest" of "gtest:bin:S.N"; empty
+/// without a ':'.
+llvm::StringRef testFramework(llvm::StringRef Id);
+
+/// How one run of one test ended.
+enum class Outcome {
+  Passed,
+  Failed,   ///< an assertion failed (non-zero exit)
+  Error,    ///< the test could not run (setup error, missing binary)
+  TimedOut, ///< killed after its timeout
+  Crashed,  ///< ended by a signal
+  Skipped,
+};
+
+/// Returns "passed", "failed", "error", "timed-out", "crashed", "skipped".
+llvm::StringRef outcomeName(Outcome O);
+/// Parses a name returned by outcomeName; std::nullopt for anything else.
+std::optional<Outcome> parseOutcome(llvm::StringRef Name);
+/// True for the outcomes that count as a failure of the test (failed,
+/// error, timed-out, crashed).
+bool isFailure(Outcome O);
+
+/// One outcome of one test in one run.
+struct TestResult {
+  std::string TestId;
+  Outcome Result = Outcome::Passed;
+  double Seconds = 0;
+  /// 0 for the first attempt; retries within the same run count up.
+  unsigned Attempt = 0;
+  /// The failure message or reason, one line; may be empty.
+  std::string Message;
+};
 
 } // namespace tia
 

@@ -1,0 +1,41 @@
+//===- StoreInternal.h - what the Store's files share -----------*- C++ -*-===//
+//
+// Private to lib/Store: small query helpers the Store's implementation files
+// (Store.cpp for the index, TestStore.cpp for tests, runs and coverage)
+// share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIA_LIB_STORE_STOREINTERNAL_H
+#define TIA_LIB_STORE_STOREINTERNAL_H
+
+#include "Database.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tia {
+namespace store {
+
+/// Runs \p Body in a transaction that joins any enclosing one.
+llvm::Error inTransaction(Database &DB, llvm::function_ref<llvm::Error()> Body);
+
+/// Runs a statement that returns at most one integer; std::nullopt when it
+/// returns no row.
+llvm::Expected<std::optional<int64_t>> queryOptionalInt(Statement &S);
+
+/// Runs \p S, which returns one text column, and collects it.
+llvm::Expected<std::vector<std::string>> collectText(Statement &S);
+
+/// The id of element key \p Key, interning it when new.
+llvm::Expected<int64_t> keyId(Database &DB, llvm::StringRef Key);
+
+/// The id of test \p Name, adding the test when unknown.
+llvm::Expected<int64_t> testId(Database &DB, llvm::StringRef Name);
+
+} // namespace store
+} // namespace tia
+
+#endif // TIA_LIB_STORE_STOREINTERNAL_H
