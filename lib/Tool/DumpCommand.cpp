@@ -6,6 +6,7 @@
 
 #include "CommandsInternal.h"
 #include "tia/Support/Error.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace tia {
 namespace tool {
@@ -71,6 +72,28 @@ llvm::Error dumpCoverage(Store &S, llvm::raw_ostream &Out) {
   return llvm::Error::success();
 }
 
+llvm::Error dumpResults(Store &S, llvm::raw_ostream &Out) {
+  auto Runs = S.runs();
+  if (!Runs)
+    return Runs.takeError();
+  for (const RunRecord &R : *Runs) {
+    auto Results = S.resultsOfRun(R.Id);
+    if (!Results)
+      return Results.takeError();
+    for (const TestResult &T : *Results) {
+      Out << "run=" << R.Id << " " << R.Source << " "
+          << (R.Commit.empty() ? "-" : R.Commit.substr(0, 12)) << " "
+          << T.TestId << " " << outcomeName(T.Result)
+          << " attempt=" << T.Attempt
+          << llvm::formatv(" {0:f3}s", T.Seconds);
+      if (!T.Message.empty())
+        Out << " " << T.Message;
+      Out << "\n";
+    }
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
 
 llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
@@ -88,6 +111,8 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
     return dumpTests(**S, Out);
   case DumpWhat::Coverage:
     return dumpCoverage(**S, Out);
+  case DumpWhat::Results:
+    return dumpResults(**S, Out);
   }
   return llvm::Error::success();
 }
@@ -97,12 +122,12 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
 //===----------------------------------------------------------------------===//
 
 llvm::cl::SubCommand
-    DumpSubcommand("dump", "'tia dump elements|tests|coverage': print what the "
-                           "database holds, sorted and stable");
+    DumpSubcommand("dump", "'tia dump elements|tests|coverage|results': print "
+                           "what the database holds, sorted and stable");
 
 namespace {
 llvm::cl::list<std::string> Args(llvm::cl::Positional,
-                                 llvm::cl::desc("elements|tests|coverage"),
+                                 llvm::cl::desc("elements|tests|coverage|results"),
                                  llvm::cl::cat(tiaCategory()),
                                  llvm::cl::sub(DumpSubcommand));
 llvm::cl::opt<std::string>
@@ -118,16 +143,19 @@ llvm::cl::opt<bool> Hashes("hashes",
 int dumpMain(const GlobalOptions &G) {
   DumpOptions O;
   if (Args.size() != 1)
-    return usageError("'tia dump' needs one of: elements, tests, coverage");
+    return usageError(
+        "'tia dump' needs one of: elements, tests, coverage, results");
   if (Args[0] == "elements")
     O.What = DumpWhat::Elements;
   else if (Args[0] == "tests")
     O.What = DumpWhat::Tests;
   else if (Args[0] == "coverage")
     O.What = DumpWhat::Coverage;
+  else if (Args[0] == "results")
+    O.What = DumpWhat::Results;
   else
     return usageError("unknown dump '" + Args[0] +
-                      "': use elements, tests or coverage");
+                      "': use elements, tests, coverage or results");
   O.File = File;
   O.Hashes = Hashes;
   return exitCode(runDump(G, O, llvm::outs(), llvm::errs()));

@@ -56,7 +56,7 @@ struct SelectCommandOptions {
   bool Explain = false;
 };
 
-enum class DumpWhat { Elements, Tests, Coverage };
+enum class DumpWhat { Elements, Tests, Coverage, Results };
 
 struct DumpOptions {
   DumpWhat What = DumpWhat::Elements;
