@@ -43,6 +43,11 @@ llvm::Expected<Context> makeContext(const GlobalOptions &G, bool NeedGit) {
     C.Root = C.WorkingDir;
   }
 
+  auto Config = config::loadConfig(C.Root);
+  if (!Config)
+    return Config.takeError();
+  C.Config = std::move(*Config);
+
   if (!G.Db.empty())
     C.DbPath = absolutePath(G.Db, C.WorkingDir);
   else if (std::optional<std::string> Env =

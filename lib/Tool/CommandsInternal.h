@@ -3,6 +3,7 @@
 #ifndef TIA_LIB_TOOL_COMMANDSINTERNAL_H
 #define TIA_LIB_TOOL_COMMANDSINTERNAL_H
 
+#include "tia/Config/Config.h"
 #include "tia/Git/Repository.h"
 #include "tia/Store/Store.h"
 #include "tia/Tool/Commands.h"
@@ -19,10 +20,13 @@ struct Context {
   std::string Root;   ///< absolute; the work tree, or the working directory
   std::string DbPath; ///< absolute
   std::string WorkingDir;
+  /// ROOT/.tia.yaml, or the defaults.
+  config::Config Config;
 };
 
-/// Finds the repository and the database. With \p NeedGit, fails outside a
-/// git work tree.
+/// Finds the repository, the database and the configuration. With
+/// \p NeedGit, fails outside a git work tree; fails for a .tia.yaml that
+/// cannot be read or parsed.
 llvm::Expected<Context> makeContext(const GlobalOptions &G, bool NeedGit);
 
 /// \p Path made absolute against \p Base, dots removed.

@@ -139,6 +139,8 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
           return isBelow(Cmd.File, D);
         }))
       continue;
+    if (!Ctx->Config.isIncluded(relativeTo(Cmd.File, Ctx->Root)))
+      continue;
     bool Match = Paths.empty();
     for (size_t I = 0; I < Paths.size(); ++I)
       if (isBelow(Cmd.File, Paths[I]))

@@ -1,0 +1,103 @@
+//===- ConfigTest.cpp - .tia.yaml and path patterns -----------------------===//
+
+#include "tia/Config/Config.h"
+#include "tia/Testing/Assertions.h"
+#include "gtest/gtest.h"
+
+using namespace tia;
+using namespace tia::config;
+using tia::testing::errorText;
+
+namespace {
+
+TEST(GlobTest, StarStaysInsideAComponent) {
+  EXPECT_TRUE(globMatches("*.md", "README.md"));
+  EXPECT_FALSE(globMatches("*.md", "docs/README.md"));
+  EXPECT_TRUE(globMatches("docs/*.md", "docs/a.md"));
+  EXPECT_FALSE(globMatches("docs/*.md", "docs/x/a.md"));
+  EXPECT_TRUE(globMatches("a?c", "abc"));
+  EXPECT_FALSE(globMatches("a?c", "a/c"));
+}
+
+TEST(GlobTest, DoubleStarCrossesDirectories) {
+  EXPECT_TRUE(globMatches("docs/**", "docs/a/b.md"));
+  EXPECT_TRUE(globMatches("**/*.md", "a/b/c.md"));
+  EXPECT_TRUE(globMatches("**/*.md", "c.md"));
+  EXPECT_TRUE(globMatches(".github/workflows/**", ".github/workflows/ci.yml"));
+  EXPECT_FALSE(globMatches("docs/**", "src/docs.cpp"));
+}
+
+TEST(GlobTest, Sets) {
+  EXPECT_TRUE(globMatches("requirements[-_]*.txt", "requirements-dev.txt"));
+  EXPECT_TRUE(globMatches("[a-c]x", "bx"));
+  EXPECT_FALSE(globMatches("[a-c]x", "dx"));
+  EXPECT_TRUE(globMatches("[!a]x", "bx"));
+  EXPECT_FALSE(globMatches("[!a]x", "ax"));
+}
+
+TEST(PathPatternsTest, NameOnlyPatternsMatchAnyComponent) {
+  ASSERT_VALUE(P, PathPatterns::compile({"CMakeLists.txt", "vendor"}));
+  EXPECT_TRUE(P->matches("CMakeLists.txt"));
+  EXPECT_TRUE(P->matches("src/lib/CMakeLists.txt"));
+  EXPECT_TRUE(P->matches("third/vendor/x.cpp"));
+  EXPECT_FALSE(P->matches("src/vendored.cpp"));
+  EXPECT_EQ(P->firstMatch("a/CMakeLists.txt"), "CMakeLists.txt");
+  EXPECT_EQ(P->firstMatch("a/b.cpp"), "");
+}
+
+TEST(PathPatternsTest, RootedPatternsMatchTheirDirectory) {
+  ASSERT_VALUE(P, PathPatterns::compile({"src/generated/", "/tools"}));
+  EXPECT_TRUE(P->matches("src/generated/a.cpp"));
+  EXPECT_TRUE(P->matches("tools/x/y.py"));
+  EXPECT_FALSE(P->matches("lib/src/generated/a.cpp"));
+  EXPECT_FALSE(P->matches("src/generated_x.cpp"));
+}
+
+TEST(PathPatternsTest, BadPatterns) {
+  EXPECT_EQ(errorText(PathPatterns::compile({"a[b"})),
+            "bad pattern 'a[b': '[' without its ']'");
+  EXPECT_EQ(errorText(PathPatterns::compile({""})),
+            "bad pattern '': a pattern cannot be empty");
+}
+
+TEST(ConfigTest, EmptyTextIsTheDefaults) {
+  ASSERT_VALUE(C, parseConfig("# nothing yet\n", ".tia.yaml"));
+  EXPECT_TRUE(C->Python.Docstrings);
+  EXPECT_TRUE(C->isIncluded("any/file.cpp"));
+}
+
+TEST(ConfigTest, PathsAndPython) {
+  ASSERT_VALUE(C, parseConfig("paths:\n"
+                              "  include: [src, tests]\n"
+                              "  exclude:\n"
+                              "    - src/generated/**\n"
+                              "python:\n"
+                              "  docstrings: false\n",
+                              ".tia.yaml"));
+  EXPECT_FALSE(C->Python.Docstrings);
+  EXPECT_TRUE(C->isIncluded("src/a.cpp"));
+  EXPECT_TRUE(C->isIncluded("tests/t.py"));
+  EXPECT_FALSE(C->isIncluded("docs/x.md"));
+  EXPECT_FALSE(C->isIncluded("src/generated/g.cpp"));
+  EXPECT_EQ(C->File, ".tia.yaml");
+}
+
+TEST(ConfigTest, UnknownKeyNamesItsPosition) {
+  EXPECT_EQ(errorText(parseConfig("paths:\n  exclud: [a]\n", ".tia.yaml")),
+            ".tia.yaml:2:3: unknown key 'exclud' (see docs/Config.md)");
+}
+
+TEST(ConfigTest, WrongTypeNamesItsPosition) {
+  EXPECT_EQ(errorText(parseConfig("python:\n  docstrings: maybe\n", "c.yaml")),
+            "c.yaml:2:15: invalid boolean (see docs/Config.md)");
+  EXPECT_EQ(errorText(parseConfig("paths: 3\n", "c.yaml")),
+            "c.yaml:1:8: not a mapping (see docs/Config.md)");
+}
+
+TEST(ConfigTest, BadPatternNamesItsKey) {
+  EXPECT_EQ(errorText(parseConfig("paths:\n  exclude: ['x[']\n", "c.yaml")),
+            "c.yaml: paths.exclude: bad pattern 'x[': '[' without its ']' "
+            "(see docs/Config.md)");
+}
+
+} // namespace
