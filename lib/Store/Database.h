@@ -135,6 +135,10 @@ public:
   Database(const Database &) = delete;
   Database &operator=(const Database &) = delete;
 
+  /// How long a connection waits for another one's write lock before
+  /// failing with SQLITE_BUSY: $TIA_BUSY_TIMEOUT seconds, default 600.
+  static int64_t busyTimeoutMilliseconds();
+
   llvm::StringRef path() const { return Path; }
   bool isReadOnly() const { return ReadOnly; }
   bool isMemory() const;
