@@ -42,3 +42,8 @@ config.substitutions.append(("%resource-dir", config.clang_resource_dir))
 # For the scripts in Inputs/.
 config.environment["TIA_TEST_CLANG"] = config.clang
 config.environment["TIA_TEST_LLVM_TOOLS"] = config.llvm_tools_dir
+
+# Sanitizer builds: the runtime options reach tia through the tests.
+for var in ["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
