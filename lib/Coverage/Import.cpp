@@ -1,6 +1,7 @@
 //===- Import.cpp - mapping coverage reports onto indexed elements --------===//
 
 #include "tia/Coverage/Coverage.h"
+#include "ImportInternal.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
 #include "llvm/ADT/StringMap.h"
@@ -22,6 +23,38 @@ bool pathEndsWith(llvm::StringRef Path, llvm::StringRef Suffix) {
          (Path.ends_with(Suffix) && Path.size() > Suffix.size() &&
           Path[Path.size() - Suffix.size() - 1] == '/');
 }
+
+} // namespace
+
+std::string repositoryPath(
+    llvm::StringRef File, llvm::StringRef Root,
+    const std::map<std::string, std::string, std::less<>> &Current) {
+  llvm::SmallString<256> P(File);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  llvm::StringRef R = P;
+  if (llvm::sys::path::is_absolute(R)) {
+    if (!R.consume_front(Root) || !(R.empty() || R.consume_front("/")))
+      return std::string(); // Outside the project.
+    return R.str();
+  }
+  if (Current.count(R))
+    return R.str();
+  // A path relative to where the tests were built ("../src/a.cpp",
+  // "../repo/src/a.cpp"): the one indexed file it can name, if only one
+  // fits, whichever of the two paths is the longer.
+  while (R.consume_front("../") || R.consume_front("./"))
+    ;
+  std::string Match;
+  for (const auto &Entry : Current)
+    if (pathEndsWith(Entry.first, R) || pathEndsWith(R, Entry.first)) {
+      if (!Match.empty())
+        return std::string(); // Ambiguous: better unmatched than wrong.
+      Match = Entry.first;
+    }
+  return Match;
+}
+
+namespace {
 
 /// Looks hits up in the current index, caching what it has read.
 class ElementMatcher {
@@ -88,29 +121,7 @@ public:
   }
 
   std::string relative(llvm::StringRef File) const {
-    llvm::SmallString<256> P(File);
-    llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-    llvm::StringRef R = P;
-    if (llvm::sys::path::is_absolute(R)) {
-      if (!R.consume_front(Root) || !(R.empty() || R.consume_front("/")))
-        return std::string(); // Outside the project.
-      return R.str();
-    }
-    if (Current.count(R))
-      return R.str();
-    // A path relative to where the tests were built ("../src/a.cpp",
-    // "../repo/src/a.cpp"): the one indexed file it can name, if only one
-    // fits, whichever of the two paths is the longer.
-    while (R.consume_front("../") || R.consume_front("./"))
-      ;
-    std::string Match;
-    for (const auto &Entry : Current)
-      if (pathEndsWith(Entry.first, R) || pathEndsWith(R, Entry.first)) {
-        if (!Match.empty())
-          return std::string(); // Ambiguous: better unmatched than wrong.
-        Match = Entry.first;
-      }
-    return Match;
+    return repositoryPath(File, Root, Current);
   }
 
 private:
@@ -158,6 +169,8 @@ llvm::Expected<std::vector<TestCoverage>> readReport(llvm::StringRef File,
 llvm::Expected<ImportSummary>
 importCoverage(Store &S, const std::vector<std::string> &Files,
                const ImportOptions &Options) {
+  if (Options.Fmt == Format::CoveragePy)
+    return importCoveragePy(S, Files, Options);
   ElementMatcher Matcher(S, Options.ProjectRoot);
   if (llvm::Error E = Matcher.init())
     return std::move(E);
