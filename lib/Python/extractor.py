@@ -166,8 +166,11 @@ class _Extractor:
                  [_dump(k) for k in node.keywords]]
         for stmt in node.body:
             if isinstance(stmt, FUNCS):
-                parts.append(["def", stmt.name,
-                              [_dump(d) for d in stmt.decorator_list]])
+                # Decorators run when the class is created; a plain method
+                # that appears or goes changes nothing else by itself.
+                if stmt.decorator_list:
+                    parts.append(["def", stmt.name,
+                                  [_dump(d) for d in stmt.decorator_list]])
             elif isinstance(stmt, ast.ClassDef):
                 parts.append(["class", stmt.name])
             else:
@@ -185,8 +188,12 @@ class _Extractor:
         defined = []
         for stmt in tree.body:
             if isinstance(stmt, FUNCS):
-                parts.append(["def", stmt.name,
-                              [_dump(d) for d in stmt.decorator_list]])
+                # Decorators run at import. A plain new function runs
+                # nothing until changed code calls it (a deleted one is
+                # handled by the selection: importers may name it).
+                if stmt.decorator_list:
+                    parts.append(["def", stmt.name,
+                                  [_dump(d) for d in stmt.decorator_list]])
                 defined.append(stmt.name)
                 self.function(stmt, "", "function")
             elif isinstance(stmt, ast.ClassDef):

@@ -40,6 +40,31 @@ std::vector<std::string> testsDefinedIn(const FileIndex &New,
   return Out;
 }
 
+void addLostNames(FileComparison &Cmp, const FileIndex *New,
+                  const std::vector<unsigned> &DeletedLines) {
+  if (!New || !New->Python)
+    return;
+  const Element *Module = nullptr;
+  for (const Element &E : New->Elements)
+    if (E.Kind == ElementKind::Module)
+      Module = &E;
+  if (!Module)
+    return;
+  bool Lost = false;
+  for (const ChangedElement &CE : Cmp.Elements) {
+    if (CE.Elem.Key == Module->Key)
+      return;
+    llvm::StringRef Qualified =
+        llvm::StringRef(CE.Elem.Key).rsplit(':').second;
+    Lost |= CE.Change == ElementChange::Deleted &&
+            CE.Elem.Kind == ElementKind::Function && !Qualified.contains('.');
+  }
+  if (!Lost)
+    return;
+  Cmp.Elements.push_back({ElementChange::Modified, *Module,
+                          linesIn(*Module, DeletedLines)});
+}
+
 std::string pythonSiblingName(const Element &E) {
   if (E.Kind != ElementKind::Method)
     return std::string();

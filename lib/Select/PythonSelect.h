@@ -34,6 +34,14 @@ std::optional<std::string> pythonFileFallback(const git::FileChange &C);
 std::vector<std::string> testsDefinedIn(const FileIndex &New,
                                         const ChangedElement &CE);
 
+/// A top-level function deleted from a Python module may still be named by
+/// the modules that import it (`from m import f` fails at import): adds
+/// \p New's module element to \p Cmp as modified, so that every test
+/// importing the module is selected. Does nothing when the module element
+/// changed anyway.
+void addLostNames(FileComparison &Cmp, const FileIndex *New,
+                  const std::vector<unsigned> &DeletedLines);
+
 /// The name a new Python element shares with the elements it may take
 /// calls from: a new method may override a method of that name in a base
 /// class. Empty for other Python elements (a new function, class or

@@ -49,8 +49,17 @@ namespace {
 /// work tree); they cannot change what a test does.
 bool isCoverageData(llvm::StringRef Path) {
   llvm::StringRef Ext = llvm::sys::path::extension(Path);
+  llvm::StringRef Name = llvm::sys::path::filename(Path);
   return Ext == ".profraw" || Ext == ".profdata" || Ext == ".gcda" ||
-         Ext == ".gcno";
+         Ext == ".gcno" || Name == ".coverage" ||
+         Name.starts_with(".coverage.");
+}
+
+/// Python's bytecode caches: written by every import, derived from the
+/// sources next to them.
+bool isBytecodeCache(llvm::StringRef Path) {
+  return llvm::sys::path::extension(Path) == ".pyc" ||
+         Path.starts_with("__pycache__/") || Path.contains("/__pycache__/");
 }
 
 enum class Side { Old, New };
@@ -356,6 +365,8 @@ llvm::Error examine(Selection &Sel, VersionResolver &R,
   }
   FileComparison Cmp = compareVersions(Old ? &*Old : nullptr,
                                        New ? &*New : nullptr, Deleted, Added);
+  if (New && New->Python)
+    addLostNames(Cmp, &*New, Deleted);
   if (Cmp.OutsideElements) {
     std::string Where = lineList(Cmp.LinesOutsideNew);
     if (Where.empty())
@@ -535,6 +546,10 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
     llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
     if (isCoverageData(Shown)) {
       Sel.Notes.push_back({Shown.str(), "coverage data, ignored"});
+      continue;
+    }
+    if (isBytecodeCache(Shown)) {
+      Sel.Notes.push_back({Shown.str(), "Python bytecode cache, ignored"});
       continue;
     }
     bool Source = isCppSource(C.OldPath) || isCppSource(C.NewPath) ||
