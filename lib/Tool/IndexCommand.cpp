@@ -161,25 +161,21 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
       Wanted.push_back(std::move(Cmd));
   }
 
-  auto S = Store::open(Ctx->DbPath, Store::Mode::ReadWrite);
-  if (!S)
-    return S.takeError();
-  ignoreDatabaseDir(*Ctx);
-
-  auto Py = indexPythonFiles(*Ctx, **S, Paths, G.Quiet, Err);
-  if (!Py)
-    return Py.takeError();
+  auto PyFiles = listPythonFiles(*Ctx, Paths);
+  if (!PyFiles)
+    return PyFiles.takeError();
   for (size_t I = 0; I < Paths.size(); ++I)
-    for (const FileVersionRef &F : Py->Files)
-      if (isBelow(Ctx->Root + "/" + F.first, Paths[I]))
+    for (const std::string &F : *PyFiles)
+      if (isBelow(Ctx->Root + "/" + F, Paths[I]))
         PathUsed[I] = true;
-  if (Wanted.empty() && Paths.empty() && Py->Files.empty()) {
+  if (Wanted.empty() && Paths.empty() && PyFiles->empty()) {
     if (!BuildDir)
-      return BuildDir.takeError();
+      return makeError(llvm::toString(BuildDir.takeError()) +
+                       " (nor any Python file tracked by git to index)");
     return makeErrorf("{0}/compile_commands.json has no translation unit "
-                      "below {1}, and git tracks no Python file there: "
-                      "configure the project there, or run tia inside the "
-                      "repository it builds",
+                      "below {1}, nor is there any Python file tracked by "
+                      "git: configure the project there, or run tia inside "
+                      "the repository it builds",
                       BuildDirPath, Ctx->Root);
   }
   llvm::consumeError(BuildDir.takeError()); // Python only: no C++ to index.
@@ -190,6 +186,15 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
                         "tracks: check the path or re-run cmake",
                         O.Paths[I],
                         BuildDirPath.empty() ? "." : BuildDirPath);
+
+  auto S = Store::open(Ctx->DbPath, Store::Mode::ReadWrite);
+  if (!S)
+    return S.takeError();
+  ignoreDatabaseDir(*Ctx);
+
+  auto Py = indexPythonFiles(*Ctx, **S, *PyFiles, G.Quiet, Err);
+  if (!Py)
+    return Py.takeError();
 
   auto StoredTUs = (*S)->translationUnits();
   if (!StoredTUs)

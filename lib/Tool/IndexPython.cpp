@@ -44,19 +44,14 @@ llvm::Expected<python::FrontEndOptions> pythonOptions(const Context &C) {
   return O;
 }
 
-llvm::Expected<PythonIndexResult>
-indexPythonFiles(const Context &C, Store &S,
-                 const std::vector<std::string> &Paths, bool Quiet,
-                 llvm::raw_ostream &Err) {
-  PythonIndexResult R;
+llvm::Expected<std::vector<std::string>>
+listPythonFiles(const Context &C, const std::vector<std::string> &Paths) {
+  std::vector<std::string> Wanted;
   if (!C.Repo)
-    return R;
+    return Wanted;
   auto Tracked = C.Repo->trackedFiles();
   if (!Tracked)
     return Tracked.takeError();
-  std::set<std::string, std::less<>> AllFiles(Tracked->begin(),
-                                              Tracked->end());
-  std::vector<std::string> Wanted;
   for (const std::string &F : *Tracked) {
     if (!python::isPythonSource(F) || !C.Config.isIncluded(F))
       continue;
@@ -67,9 +62,21 @@ indexPythonFiles(const Context &C, Store &S,
       continue;
     Wanted.push_back(F);
   }
+  return Wanted;
+}
+
+llvm::Expected<PythonIndexResult>
+indexPythonFiles(const Context &C, Store &S,
+                 const std::vector<std::string> &Wanted, bool Quiet,
+                 llvm::raw_ostream &Err) {
+  PythonIndexResult R;
   if (Wanted.empty())
     return R;
-
+  auto Tracked = C.Repo->trackedFiles();
+  if (!Tracked)
+    return Tracked.takeError();
+  std::set<std::string, std::less<>> AllFiles(Tracked->begin(),
+                                              Tracked->end());
   auto Options = pythonOptions(C);
   if (!Options)
     return Options.takeError();

@@ -30,13 +30,17 @@ struct PythonIndexResult {
   std::vector<std::string> Incomplete;
 };
 
-/// Indexes the Python files git tracks (honouring paths.include and
-/// paths.exclude), or only those at or below \p Paths (absolute) when
-/// given. Versions stored with the same settings are not parsed again.
-/// Nothing is written to \p S. Outside git there is nothing to index.
+/// The Python files git tracks (repository-relative, sorted), as
+/// paths.include and paths.exclude allow, or only those at or below
+/// \p Paths (absolute) when given. Empty outside git.
+llvm::Expected<std::vector<std::string>>
+listPythonFiles(const Context &C, const std::vector<std::string> &Paths);
+
+/// Indexes \p Files (from listPythonFiles). Versions stored with the same
+/// settings are not parsed again. Nothing is written to \p S.
 llvm::Expected<PythonIndexResult>
 indexPythonFiles(const Context &C, Store &S,
-                 const std::vector<std::string> &Paths, bool Quiet,
+                 const std::vector<std::string> &Files, bool Quiet,
                  llvm::raw_ostream &Err);
 
 } // namespace tool
