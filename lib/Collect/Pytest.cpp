@@ -77,6 +77,8 @@ bool canRunPytest(llvm::StringRef Python) {
 llvm::Expected<std::string> choosePython(llvm::StringRef Given) {
   if (!Given.empty()) {
     auto Found = llvm::sys::findProgramByName(Given);
+    if (Found && !llvm::sys::fs::can_execute(*Found))
+      Found = std::make_error_code(std::errc::no_such_file_or_directory);
     if (!Found)
       return makeErrorf("cannot find the Python '{0}': pass --python PATH "
                         "or set python.interpreter in .tia.yaml",

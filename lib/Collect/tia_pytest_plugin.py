@@ -51,7 +51,9 @@ def _message(report):
     if longrepr is None:
         return ""
     if isinstance(longrepr, tuple) and len(longrepr) == 3:
-        return str(longrepr[2])  # a skip: (file, line, reason)
+        reason = str(longrepr[2])  # a skip: (file, line, reason)
+        return reason[len("Skipped: "):] if reason.startswith("Skipped: ") \
+            else reason
     crash = getattr(longrepr, "reprcrash", None)
     if crash is not None and getattr(crash, "message", None):
         return crash.message.splitlines()[0] if crash.message else ""
