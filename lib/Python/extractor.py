@@ -47,9 +47,27 @@ def _is_docstring(stmt):
             and isinstance(stmt.value.value, str))
 
 
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _statements(tree):
+    """Every statement of the tree, at any depth, without walking into
+    expressions: imports and definitions are statements, and expressions
+    are most of a tree's nodes."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        for field in _BLOCKS:
+            block = getattr(node, field, None)
+            if block:
+                stack.extend(block)
+        if isinstance(node, ast.stmt):
+            yield node
+
+
 def _strip_docstrings(tree):
     """Drops the docstring of the module and of every class and function."""
-    for node in ast.walk(tree):
+    for node in [tree] + list(_statements(tree)):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
                              ast.AsyncFunctionDef)):
             if node.body and _is_docstring(node.body[0]):
@@ -101,10 +119,10 @@ class _Keys:
         return name if n == 1 else "%s#%d" % (name, n)
 
 
-def _bound_by_imports(tree):
-    """Top-level names imports bind, and whether there is a star import."""
+def _bound_by_imports(imports):
+    """Names the imports bind, and whether there is a star import."""
     names, star = set(), False
-    for stmt in ast.walk(tree):
+    for stmt in imports:
         if isinstance(stmt, ast.Import):
             for a in stmt.names:
                 names.add(a.asname or a.name.split(".")[0])
@@ -182,8 +200,8 @@ class _Extractor:
             elif isinstance(stmt, ast.ClassDef):
                 self.klass(stmt, qualname + ".")
 
-    def module_elements(self, tree, last_line):
-        imported, star = _bound_by_imports(tree)
+    def module_elements(self, tree, last_line, imports):
+        imported, star = _bound_by_imports(imports)
         parts = []
         defined = []
         for stmt in tree.body:
@@ -218,10 +236,10 @@ class _Extractor:
         self.element("module", "<module>", (1, max(last_line, 1)),
                      _hash(repr(parts)))
 
-    def collect_imports(self, tree):
+    def collect_imports(self, imports):
         package = self.module if self.path.endswith("__init__.py") \
             else self.module.rpartition(".")[0]
-        for node in ast.walk(tree):
+        for node in imports:
             if isinstance(node, ast.Import):
                 for a in node.names:
                     self.imports.append({"module": a.name, "name": "",
@@ -411,13 +429,15 @@ def _index(source, path, module, options):
 def _extract(tree, source, path, module, options):
     lines = source.count(b"\n") + (0 if source.endswith(b"\n") else 1)
     x = _Extractor(path, module, options)
-    x.collect_imports(tree)
+    imports = [s for s in _statements(tree)
+               if isinstance(s, (ast.Import, ast.ImportFrom))]
+    x.collect_imports(imports)
     settings = options.get("pytest") or DEFAULT_PYTEST
     if options.get("test_file", is_test_file(path, settings)):
         _Tests(tree, path, settings, x.tests).module(tree)
     if not options["docstrings"]:
         _strip_docstrings(tree)
-    x.module_elements(tree, lines)
+    x.module_elements(tree, lines, imports)
     return json.dumps({"complete": True, "problem": "",
                        "elements": x.elements, "tests": x.tests,
                        "imports": x.imports})
