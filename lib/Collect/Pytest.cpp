@@ -67,9 +67,8 @@ llvm::Error writeFile(const std::string &Path, llvm::StringRef Text) {
 
 /// True when \p Python runs and can import pytest and pytest-cov.
 bool canRunPytest(llvm::StringRef Python) {
-  std::optional<llvm::StringRef> Quiet[] = {llvm::StringRef(""),
-                                            llvm::StringRef(""),
-                                            llvm::StringRef("")};
+  std::optional<llvm::StringRef> Quiet[] = {
+      llvm::StringRef(""), llvm::StringRef(""), llvm::StringRef("")};
   llvm::StringRef Args[] = {Python, "-c", "import pytest, pytest_cov"};
   return llvm::sys::ExecuteAndWait(Python, Args, std::nullopt, Quiet) == 0;
 }
@@ -231,9 +230,8 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
     return makeErrorf("cannot enter {0}: {1}", O.Root, EC.message());
   std::string ExecError;
   bool ExecFailed = false;
-  llvm::sys::ProcessInfo PI =
-      llvm::sys::ExecuteNoWait(*Python, ArgRefs, EnvRefs, Redirects, 0,
-                               &ExecError, &ExecFailed);
+  llvm::sys::ProcessInfo PI = llvm::sys::ExecuteNoWait(
+      *Python, ArgRefs, EnvRefs, Redirects, 0, &ExecError, &ExecFailed);
   llvm::sys::fs::set_current_path(Cwd);
   if (ExecFailed)
     return makeErrorf("cannot run {0}: {1}", *Python, ExecError);
@@ -248,8 +246,7 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
                            /*Polling=*/true);
     readPluginLog(Results, Log);
     if (!Prog && Log.HaveCollected)
-      Prog = std::make_unique<Progress>("testing", Log.Collected, Err,
-                                        O.Quiet);
+      Prog = std::make_unique<Progress>("testing", Log.Collected, Err, O.Quiet);
     if (Prog)
       for (; Shown < Log.Results.size(); ++Shown)
         Prog->step(Log.Results[Shown].getString("id").value_or(""));
@@ -265,13 +262,14 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
   std::string ErrTail = tail(ErrLog, 3);
   std::string OutTail = tail(Out, 5);
   if (!Crashed && Code != 0 && Code != 1) {
-    static const char *const Why[] = {"", "", "was interrupted",
+    static const char *const Why[] = {"",
+                                      "",
+                                      "was interrupted",
                                       "hit an internal error",
                                       "was called wrongly (usage error)",
                                       "collected no tests"};
-    std::string What = Code < 6 ? Why[Code]
-                                : "failed with exit code " +
-                                      std::to_string(Code);
+    std::string What =
+        Code < 6 ? Why[Code] : "failed with exit code " + std::to_string(Code);
     std::string Detail = !ErrTail.empty() ? ErrTail : OutTail;
     return makeErrorf("pytest {0}: {1}", What,
                       Detail.empty() ? std::string("no output") : Detail);
@@ -339,8 +337,8 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
               relativeTo((*Pair)[0].getAsString().value_or(""), O.Root);
           if (!File.empty())
             Locations.emplace_back(
-                File, static_cast<unsigned>(
-                          (*Pair)[1].getAsInteger().value_or(0)));
+                File,
+                static_cast<unsigned>((*Pair)[1].getAsInteger().value_or(0)));
         }
   }
 
@@ -372,9 +370,9 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
                       Log.Running.empty() ? std::string()
                                           : " while running " + Log.Running,
                       ErrTail.empty() ? std::string() : " (" + ErrTail + ")");
-  Sum.Seconds = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - Start)
-                    .count();
+  Sum.Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   return Sum;
 }
 

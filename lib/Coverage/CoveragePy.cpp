@@ -69,11 +69,10 @@ void keysForLine(const FileIndex &F, unsigned Line,
   for (const Element &E : F.Elements)
     if (E.containsLine(Line))
       Holding.push_back(&E);
-  std::stable_sort(Holding.begin(), Holding.end(),
-                   [](const Element *A, const Element *B) {
-                     return A->EndLine - A->BeginLine <
-                            B->EndLine - B->BeginLine;
-                   });
+  std::stable_sort(
+      Holding.begin(), Holding.end(), [](const Element *A, const Element *B) {
+        return A->EndLine - A->BeginLine < B->EndLine - B->BeginLine;
+      });
   for (const Element *E : Holding) {
     bool Function = E->BodyLine != 0;
     if (!Function || Line > E->BodyLine) {
@@ -229,8 +228,7 @@ public:
   }
 
 private:
-  template <typename AddFn>
-  void addModule(llvm::StringRef Module, AddFn &Add) {
+  template <typename AddFn> void addModule(llvm::StringRef Module, AddFn &Add) {
     auto It = PathsOf.find(Module.str());
     if (It != PathsOf.end())
       for (const std::string &P : It->second)

@@ -1,7 +1,7 @@
 //===- Import.cpp - mapping coverage reports onto indexed elements --------===//
 
-#include "tia/Coverage/Coverage.h"
 #include "ImportInternal.h"
+#include "tia/Coverage/Coverage.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
 #include "llvm/ADT/StringMap.h"
@@ -26,9 +26,9 @@ bool pathEndsWith(llvm::StringRef Path, llvm::StringRef Suffix) {
 
 } // namespace
 
-std::string repositoryPath(
-    llvm::StringRef File, llvm::StringRef Root,
-    const std::map<std::string, std::string, std::less<>> &Current) {
+std::string
+repositoryPath(llvm::StringRef File, llvm::StringRef Root,
+               const std::map<std::string, std::string, std::less<>> &Current) {
   llvm::SmallString<256> P(File);
   llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
   llvm::StringRef R = P;

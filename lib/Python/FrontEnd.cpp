@@ -56,8 +56,7 @@ llvm::Expected<llvm::json::Object> parseAnswer(llvm::StringRef Text,
                       What, llvm::toString(V.takeError()));
   llvm::json::Object *O = V->getAsObject();
   if (!O)
-    return makeErrorf("the python extractor returned no object for {0}",
-                      What);
+    return makeErrorf("the python extractor returned no object for {0}", What);
   if (std::optional<llvm::StringRef> Err = O->getString("error"))
     return makeErrorf("python extractor failed on {0}: {1}", What,
                       Err->split('\n').first);
@@ -115,7 +114,8 @@ llvm::Expected<PytestSettings> loadPytestSettings(
   for (llvm::StringRef Name :
        {"pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"})
     if (std::optional<std::string> Text = ReadFile(Name))
-      Files[Name] = llvm::json::isUTF8(*Text) ? *Text : llvm::json::fixUTF8(*Text);
+      Files[Name] =
+          llvm::json::isUTF8(*Text) ? *Text : llvm::json::fixUTF8(*Text);
   PytestSettings S;
   if (Files.empty())
     return S;

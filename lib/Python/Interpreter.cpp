@@ -113,13 +113,13 @@ private:
       Error = "its bootstrap failed";
     if (Error.empty()) {
       std::string Source = extractorSource();
-      PyObject *Code = Py_CompileString(Source.c_str(), "extractor.py",
-                                        Py_file_input);
+      PyObject *Code =
+          Py_CompileString(Source.c_str(), "extractor.py", Py_file_input);
       if (!Code)
         Error = "cannot compile the extractor: " + fetchException();
       else {
-        Module = PyImport_ExecCodeModuleEx("tia_extractor", Code,
-                                           "extractor.py");
+        Module =
+            PyImport_ExecCodeModuleEx("tia_extractor", Code, "extractor.py");
         Py_DECREF(Code);
         if (!Module)
           Error = "cannot load the extractor: " + fetchException();
@@ -171,8 +171,7 @@ llvm::Expected<std::string> callExtractor(llvm::StringRef Function,
     return E;
   GilLock Lock;
   auto Failed = [&](const std::string &Why) {
-    return makeErrorf("the python extractor failed in {0}: {1}", Function,
-                      Why);
+    return makeErrorf("the python extractor failed in {0}: {1}", Function, Why);
   };
   PyObject *Fn = PyObject_GetAttrString(I.module(), Function.str().c_str());
   if (!Fn)
@@ -203,14 +202,15 @@ llvm::Expected<std::string> callExtractor(llvm::StringRef Function,
     return Failed(fetchException());
   std::string Out;
   Py_ssize_t Size = 0;
-  const char *Text =
-      PyUnicode_Check(Result) ? PyUnicode_AsUTF8AndSize(Result, &Size) : nullptr;
+  const char *Text = PyUnicode_Check(Result)
+                         ? PyUnicode_AsUTF8AndSize(Result, &Size)
+                         : nullptr;
   if (Text)
     Out.assign(Text, Size);
   Py_DECREF(Result);
   if (!Text) {
-    std::string Why = PyErr_Occurred() ? fetchException()
-                                       : "it did not return text";
+    std::string Why =
+        PyErr_Occurred() ? fetchException() : "it did not return text";
     return Failed(Why);
   }
   return Out;

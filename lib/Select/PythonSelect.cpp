@@ -54,15 +54,14 @@ void addLostNames(FileComparison &Cmp, const FileIndex *New,
   for (const ChangedElement &CE : Cmp.Elements) {
     if (CE.Elem.Key == Module->Key)
       return;
-    llvm::StringRef Qualified =
-        llvm::StringRef(CE.Elem.Key).rsplit(':').second;
+    llvm::StringRef Qualified = llvm::StringRef(CE.Elem.Key).rsplit(':').second;
     Lost |= CE.Change == ElementChange::Deleted &&
             CE.Elem.Kind == ElementKind::Function && !Qualified.contains('.');
   }
   if (!Lost)
     return;
-  Cmp.Elements.push_back({ElementChange::Modified, *Module,
-                          linesIn(*Module, DeletedLines)});
+  Cmp.Elements.push_back(
+      {ElementChange::Modified, *Module, linesIn(*Module, DeletedLines)});
 }
 
 std::string pythonSiblingName(const Element &E) {

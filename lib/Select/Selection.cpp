@@ -148,8 +148,7 @@ private:
   parsePython(Side Which, llvm::StringRef Path, llvm::StringRef Blob) {
     std::string Content;
     if (Which == Side::New && !O.Head) {
-      auto Buf =
-          llvm::MemoryBuffer::getFile(absolute(Path), /*IsText=*/false);
+      auto Buf = llvm::MemoryBuffer::getFile(absolute(Path), /*IsText=*/false);
       if (!Buf)
         return makeErrorf("cannot read {0}: {1}", Path,
                           Buf.getError().message());
@@ -320,7 +319,8 @@ llvm::Error examine(Selection &Sel, VersionResolver &R,
   }
   for (const std::optional<FileIndex> *V : {&Old, &New})
     if (*V && !(*V)->Complete) {
-      std::string Why = " did not parse cleanly, so its elements may be missing";
+      std::string Why =
+          " did not parse cleanly, so its elements may be missing";
       if ((*V)->Python)
         Why = " did not parse (" + (*V)->Python->Problem +
               "), so its elements are unknown";
@@ -583,8 +583,9 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
       return Covering.takeError();
     for (const std::string &T : *Covering)
       ByTest[T].push_back({I, static_cast<size_t>(-1), ""});
-    bool Any = !Covering->empty() ||
-               llvm::any_of(OwnTests, [&](const auto &T) { return T.first == I; });
+    bool Any = !Covering->empty() || llvm::any_of(OwnTests, [&](const auto &T) {
+      return T.first == I;
+    });
     if (CE.Change == ElementChange::Added &&
         CE.Elem.Kind != ElementKind::Lambda) {
       // A new overload, override or specialisation may now be chosen by

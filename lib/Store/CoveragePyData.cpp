@@ -25,8 +25,7 @@ llvm::Expected<CoveragePyData> readCoveragePyData(llvm::StringRef Path) {
   if (!llvm::sys::fs::exists(Path))
     return makeErrorf("cannot read coverage file {0}: no such file", Path);
   if (llvm::sys::fs::is_directory(Path))
-    return makeErrorf("cannot read coverage file {0}: it is a directory",
-                      Path);
+    return makeErrorf("cannot read coverage file {0}: it is a directory", Path);
   auto DB = Database::open(Path, Database::OpenMode::ReadOnly);
   if (!DB)
     return makeErrorf("cannot read coverage file {0}: {1}", Path,
@@ -45,33 +44,30 @@ llvm::Expected<CoveragePyData> readCoveragePyData(llvm::StringRef Path) {
   };
 
   CoveragePyData Out;
-  for (llvm::StringRef Table :
-       {"coverage_schema", "meta", "file", "context"}) {
+  for (llvm::StringRef Table : {"coverage_schema", "meta", "file", "context"}) {
     auto Has = (*DB)->hasTable(Table);
     if (!Has)
       return NotCoverage(Why(Has.takeError()));
     if (!*Has)
       return NotCoverage("it has no " + Table + " table");
   }
-  if (llvm::Error E = eachRow(**DB, "SELECT version FROM coverage_schema",
-                              [&](const Statement &S) {
-                                Out.SchemaVersion = S.columnInt64(0);
-                              }))
+  if (llvm::Error E = eachRow(
+          **DB, "SELECT version FROM coverage_schema",
+          [&](const Statement &S) { Out.SchemaVersion = S.columnInt64(0); }))
     return NotCoverage(Why(std::move(E)));
   if (Out.SchemaVersion != 7)
     return makeErrorf("{0} was written by an unsupported coverage.py (schema "
                       "{1}; tia reads schema 7, coverage.py 5.0 to 7.x)",
                       Path, Out.SchemaVersion);
-  if (llvm::Error E =
-          eachRow(**DB, "SELECT key, value FROM meta ORDER BY key",
-                  [&](const Statement &S) {
-                    std::string Key = S.columnText(0);
-                    if (Key == "version")
-                      Out.CoverageVersion = S.columnText(1);
-                    else if (Key == "has_arcs")
-                      Out.HasArcs = S.columnText(1) == "1" ||
-                                    S.columnText(1) == "True";
-                  }))
+  if (llvm::Error E = eachRow(**DB, "SELECT key, value FROM meta ORDER BY key",
+                              [&](const Statement &S) {
+                                std::string Key = S.columnText(0);
+                                if (Key == "version")
+                                  Out.CoverageVersion = S.columnText(1);
+                                else if (Key == "has_arcs")
+                                  Out.HasArcs = S.columnText(1) == "1" ||
+                                                S.columnText(1) == "True";
+                              }))
     return NotCoverage(Why(std::move(E)));
 
   std::map<int64_t, size_t> FileIndex, ContextIndex;

@@ -83,13 +83,13 @@ Store::pythonSettings(llvm::StringRef Path, llvm::StringRef ContentHash) {
 
 llvm::Expected<std::vector<std::pair<std::string, std::string>>>
 Store::currentPythonModules() {
-  auto S = DB->statement(
-      "SELECT rf.path, p.module FROM revision_files rf "
-      "JOIN file_versions fv ON fv.path = rf.path "
-      "AND fv.content_hash = rf.content_hash "
-      "JOIN python_files p ON p.file_version_id = fv.id "
-      "WHERE rf.revision_id = (SELECT max(id) FROM revisions) "
-      "ORDER BY rf.path");
+  auto S =
+      DB->statement("SELECT rf.path, p.module FROM revision_files rf "
+                    "JOIN file_versions fv ON fv.path = rf.path "
+                    "AND fv.content_hash = rf.content_hash "
+                    "JOIN python_files p ON p.file_version_id = fv.id "
+                    "WHERE rf.revision_id = (SELECT max(id) FROM revisions) "
+                    "ORDER BY rf.path");
   if (!S)
     return S.takeError();
   std::vector<std::pair<std::string, std::string>> Out;

@@ -25,9 +25,9 @@ namespace tia {
 
 using store::insertPythonInfo;
 using store::inTransaction;
-using store::storedSettings;
 using store::keyId;
 using store::queryOptionalInt;
+using store::storedSettings;
 
 namespace {
 
@@ -370,8 +370,8 @@ llvm::Error Store::putFileIndex(const FileIndex &F) {
       // replaces the stored one; names the earlier parse saw for the same
       // keys stay, since more names only let more coverage find its
       // element.
-      for (llvm::StringRef Table : {"elements", "test_definitions",
-                                    "python_files", "python_imports"}) {
+      for (llvm::StringRef Table :
+           {"elements", "test_definitions", "python_files", "python_imports"}) {
         auto Delete = DB->statement(("DELETE FROM " + Table +
                                      " WHERE file_version_id = ?")
                                         .str());

@@ -44,9 +44,8 @@ llvm::Error insertPythonInfo(Database &DB, int64_t FileVersionId,
 
 /// The settings fingerprint Python file version \p FileVersionId was
 /// stored with; std::nullopt for a version without Python info.
-llvm::Expected<std::optional<std::string>> storedSettings(Database &DB,
-                                                          int64_t
-                                                              FileVersionId);
+llvm::Expected<std::optional<std::string>>
+storedSettings(Database &DB, int64_t FileVersionId);
 
 } // namespace store
 } // namespace tia

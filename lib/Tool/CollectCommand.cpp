@@ -88,10 +88,10 @@ llvm::cl::opt<std::string>
              llvm::cl::desc("Also write pytest's JUnit XML report to FILE"),
              llvm::cl::value_desc("file"), llvm::cl::init(""),
              llvm::cl::cat(tiaCategory()), llvm::cl::sub(CollectSubcommand));
-llvm::cl::list<std::string>
-    PytestArgs(llvm::cl::Positional,
-               llvm::cl::desc("[-- PYTEST_ARGS...]"),
-               llvm::cl::cat(tiaCategory()), llvm::cl::sub(CollectSubcommand));
+llvm::cl::list<std::string> PytestArgs(llvm::cl::Positional,
+                                       llvm::cl::desc("[-- PYTEST_ARGS...]"),
+                                       llvm::cl::cat(tiaCategory()),
+                                       llvm::cl::sub(CollectSubcommand));
 } // namespace
 
 int collectMain(const GlobalOptions &G) {

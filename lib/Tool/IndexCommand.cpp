@@ -184,8 +184,7 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
       return makeErrorf("{0} matches no translation unit in "
                         "{1}/compile_commands.json and no Python file git "
                         "tracks: check the path or re-run cmake",
-                        O.Paths[I],
-                        BuildDirPath.empty() ? "." : BuildDirPath);
+                        O.Paths[I], BuildDirPath.empty() ? "." : BuildDirPath);
 
   auto S = Store::open(Ctx->DbPath, Store::Mode::ReadWrite);
   if (!S)
@@ -327,16 +326,16 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
     Err << "tia: warning: " << Problem
         << "; indexed as incomplete (tia selects all tests for a change to "
            "it)\n";
-  double Seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - Start)
-                       .count();
+  double Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   if (!G.Quiet) {
     std::string Python;
     if (!Py->Files.empty())
       Python = llvm::formatv("; {0} Python files ({1} parsed, {2} unchanged): "
                              "{3} elements, {4} tests{5}",
-                             Py->Files.size(), Py->Parsed.size(),
-                             Py->Unchanged, Py->Elements, Py->Tests,
+                             Py->Files.size(), Py->Parsed.size(), Py->Unchanged,
+                             Py->Elements, Py->Tests,
                              Py->Incomplete.empty()
                                  ? std::string()
                                  : llvm::formatv(", {0} incomplete",
@@ -344,25 +343,25 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
                                        .str())
                    .str();
     if (Wanted.empty() && BuildDirPath.empty())
-      Err << llvm::formatv("indexed {0} Python files ({1} parsed, {2} "
-                           "unchanged) in {3:f1}s: {4} elements, {5} "
-                           "tests{6}\n",
-                           Py->Files.size(), Py->Parsed.size(), Py->Unchanged,
-                           Seconds, Py->Elements, Py->Tests,
-                           Py->Incomplete.empty()
-                               ? std::string()
-                               : llvm::formatv("; {0} incomplete",
-                                               Py->Incomplete.size())
-                                     .str());
+      Err << llvm::formatv(
+          "indexed {0} Python files ({1} parsed, {2} "
+          "unchanged) in {3:f1}s: {4} elements, {5} "
+          "tests{6}\n",
+          Py->Files.size(), Py->Parsed.size(), Py->Unchanged, Seconds,
+          Py->Elements, Py->Tests,
+          Py->Incomplete.empty()
+              ? std::string()
+              : llvm::formatv("; {0} incomplete", Py->Incomplete.size()).str());
     else
       Err << llvm::formatv(
           "indexed {0} translation units ({1} parsed, {2} "
           "unchanged) in {3:f1}s: {4} elements in {5} files "
           "parsed{6}{7}{8}\n",
-          Wanted.size() - Unreadable, Parsed.size(), Skipped.size(),
-          Seconds, Elements, FilesParsed,
-          TUsWithErrors ? llvm::formatv("; {0} with errors", TUsWithErrors).str()
-                        : std::string(),
+          Wanted.size() - Unreadable, Parsed.size(), Skipped.size(), Seconds,
+          Elements, FilesParsed,
+          TUsWithErrors
+              ? llvm::formatv("; {0} with errors", TUsWithErrors).str()
+              : std::string(),
           Unreadable ? llvm::formatv("; {0} skipped", Unreadable).str()
                      : std::string(),
           Python);

@@ -36,8 +36,9 @@ llvm::Expected<python::FrontEndOptions> pythonOptions(const Context &C) {
   python::FrontEndOptions O;
   O.Docstrings = C.Config.Python.Docstrings;
   O.MaxFileSize = C.Config.Python.MaxFileSize;
-  auto Pytest = python::loadPytestSettings(
-      [&](llvm::StringRef Name) { return readText(C.Root + "/" + Name.str()); });
+  auto Pytest = python::loadPytestSettings([&](llvm::StringRef Name) {
+    return readText(C.Root + "/" + Name.str());
+  });
   if (!Pytest)
     return Pytest.takeError();
   O.Pytest = std::move(*Pytest);
@@ -75,8 +76,7 @@ indexPythonFiles(const Context &C, Store &S,
   auto Tracked = C.Repo->trackedFiles();
   if (!Tracked)
     return Tracked.takeError();
-  std::set<std::string, std::less<>> AllFiles(Tracked->begin(),
-                                              Tracked->end());
+  std::set<std::string, std::less<>> AllFiles(Tracked->begin(), Tracked->end());
   auto Options = pythonOptions(C);
   if (!Options)
     return Options.takeError();

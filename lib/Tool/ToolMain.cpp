@@ -39,10 +39,8 @@ int exitCode(Error E) {
 
 ArrayRef<CommandEntry> commandTable() {
   static const CommandEntry Table[] = {
-      {&CollectSubcommand, collectMain},
-      {&CoverageSubcommand, coverageMain},
-      {&DumpSubcommand, dumpMain},
-      {&IndexSubcommand, indexMain},
+      {&CollectSubcommand, collectMain}, {&CoverageSubcommand, coverageMain},
+      {&DumpSubcommand, dumpMain},       {&IndexSubcommand, indexMain},
       {&SelectSubcommand, selectMain},
   };
   return Table;

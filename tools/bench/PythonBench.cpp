@@ -32,8 +32,7 @@ struct Source {
 };
 
 double seconds(std::chrono::steady_clock::time_point Start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       Start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
       .count();
 }
 

@@ -92,8 +92,8 @@ TEST(IndexFileTest, ProblemsAreIncompleteFiles) {
 }
 
 TEST(IndexFileTest, SourceThatWouldExitOrPrintIsOnlyParsed) {
-  ASSERT_VALUE(F, indexFile("s.py", "s",
-                            "import sys\nprint('hi')\nsys.exit(3)\n", {}));
+  ASSERT_VALUE(
+      F, indexFile("s.py", "s", "import sys\nprint('hi')\nsys.exit(3)\n", {}));
   EXPECT_TRUE(F->Complete);
 }
 

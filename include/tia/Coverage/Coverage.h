@@ -102,9 +102,10 @@ struct ImportSummary {
 /// Reads every file in \p Files, maps the hits onto the elements of the
 /// store's current index (by name, else by file and line), and replaces the
 /// coverage of each test found, all in one transaction: on any error nothing
-/// is written. For coverage.py data, see importCoveragePy. Fails when the store was never indexed ("no index in the
-/// database: run 'tia index' before importing coverage"), when a file cannot
-/// be read or parsed, or when a report names no test and no TestId is given.
+/// is written. For coverage.py data, see importCoveragePy. Fails when the store
+/// was never indexed ("no index in the database: run 'tia index' before
+/// importing coverage"), when a file cannot be read or parsed, or when a report
+/// names no test and no TestId is given.
 llvm::Expected<ImportSummary>
 importCoverage(Store &S, const std::vector<std::string> &Files,
                const ImportOptions &Options);
