@@ -91,17 +91,11 @@ void keysForLine(const FileIndex &F, unsigned Line,
 /// The index's Python files: their versions, modules and imports.
 class ProjectGraph {
 public:
-  explicit ProjectGraph(Store &S) : S(S) {}
+  ProjectGraph(Store &S, llvm::StringRef Root) : S(S), Indexed(S, Root) {}
 
   llvm::Error load() {
-    auto Files = S.currentFiles();
-    if (!Files)
-      return Files.takeError();
-    if (Files->empty())
-      return makeError("no index in the database: run 'tia index' before "
-                       "importing coverage");
-    for (auto &[Path, Hash] : *Files)
-      Current[Path] = Hash;
+    if (llvm::Error E = Indexed.load())
+      return E;
     auto Modules = S.currentPythonModules();
     if (!Modules)
       return Modules.takeError();
@@ -131,25 +125,11 @@ public:
   }
 
   std::string relative(llvm::StringRef File) const {
-    return repositoryPath(File, Root, Current);
+    return Indexed.relative(File);
   }
-  void setRoot(llvm::StringRef R) { Root = R.str(); }
 
   llvm::Expected<const FileIndex *> fileIndex(llvm::StringRef Rel) {
-    auto Cached = Files.find(Rel);
-    if (Cached != Files.end())
-      return Cached->second ? &*Cached->second : nullptr;
-    std::optional<FileIndex> FI;
-    auto It = Current.find(Rel);
-    if (It != Current.end()) {
-      auto Got = S.getFileIndex(Rel, It->second);
-      if (!Got)
-        return Got.takeError();
-      FI = std::move(*Got);
-    }
-    auto &Slot = Files[Rel.str()];
-    Slot = std::move(FI);
-    return Slot ? &*Slot : nullptr;
+    return Indexed.fileIndex(Rel);
   }
 
   /// The test id a context names; empty for the import-time context and
@@ -171,7 +151,7 @@ public:
     std::set<std::string> Seen;
     std::vector<std::string> Work;
     auto Add = [&](const std::string &P) {
-      if (Current.count(P) && Seen.insert(P).second)
+      if (Indexed.current().count(P) && Seen.insert(P).second)
         Work.push_back(P);
     };
     Add(TestFile);
@@ -212,10 +192,10 @@ public:
   /// below the repository root).
   std::string fileOfNodeId(llvm::StringRef NodeId) const {
     llvm::StringRef Path = NodeId.split("::").first;
-    if (Current.count(Path))
+    if (Indexed.current().count(Path))
       return Path.str();
     std::string Match;
-    for (const auto &Entry : Current) {
+    for (const auto &Entry : Indexed.current()) {
       llvm::StringRef F = Entry.first;
       if (F.ends_with(Path) && F.size() > Path.size() &&
           F[F.size() - Path.size() - 1] == '/') {
@@ -236,13 +216,11 @@ private:
   }
 
   Store &S;
-  std::string Root;
-  std::map<std::string, std::string, std::less<>> Current;
+  IndexedFiles Indexed;
   std::map<std::string, std::string> ModuleOf;
   std::map<std::string, std::vector<std::string>> PathsOf;
   std::map<std::string, std::vector<ImportRecord>> ImportsOf;
   std::map<std::string, std::string> TestOfFunction;
-  std::map<std::string, std::optional<FileIndex>, std::less<>> Files;
   std::map<std::string, std::set<std::string>> Closures;
 };
 
@@ -251,8 +229,7 @@ private:
 llvm::Expected<ImportSummary>
 importCoveragePy(Store &S, const std::vector<std::string> &Files,
                  const ImportOptions &Options) {
-  ProjectGraph G(S);
-  G.setRoot(Options.ProjectRoot);
+  ProjectGraph G(S, Options.ProjectRoot);
   if (llvm::Error E = G.load())
     return std::move(E);
 
@@ -357,21 +334,8 @@ importCoveragePy(Store &S, const std::vector<std::string> &Files,
     }
   }
 
-  llvm::Error E = S.transaction([&]() -> llvm::Error {
-    for (auto &[Id, Covered] : Keys) {
-      std::vector<std::string> List(Covered.begin(), Covered.end());
-      if (llvm::Error E = S.putCoverage(Id, Options.Commit, List))
-        return E;
-      Summary.Links += List.size();
-      Summary.TestIds.push_back(Id);
-      if (List.empty())
-        Summary.Unlinked.push_back(Id);
-    }
-    return llvm::Error::success();
-  });
-  if (E)
+  if (llvm::Error E = storeCoverage(S, Keys, Options.Commit, Summary))
     return std::move(E);
-  Summary.Tests = Summary.TestIds.size();
   Summary.UnknownContexts.assign(Unknown.begin(), Unknown.end());
   return Summary;
 }

@@ -29,6 +29,9 @@ struct Context {
 /// cannot be read or parsed.
 llvm::Expected<Context> makeContext(const GlobalOptions &G, bool NeedGit);
 
+/// True when \p Path is \p Dir or lies below it ('/' separators).
+bool isAtOrBelow(llvm::StringRef Path, llvm::StringRef Dir);
+
 /// \p Path made absolute against \p Base, dots removed.
 std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base);
 

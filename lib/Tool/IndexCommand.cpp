@@ -29,8 +29,7 @@ namespace tool {
 namespace {
 
 bool isBelow(llvm::StringRef Path, llvm::StringRef Dir) {
-  return Path == Dir || (Path.starts_with(Dir) && Path.size() > Dir.size() &&
-                         Path[Dir.size()] == '/');
+  return isAtOrBelow(Path, Dir);
 }
 
 std::string relativeTo(llvm::StringRef Path, llvm::StringRef Root) {

@@ -18,11 +18,6 @@ namespace tool {
 
 namespace {
 
-bool isAtOrBelow(llvm::StringRef Path, llvm::StringRef Dir) {
-  return Path == Dir || (Path.starts_with(Dir) && Path.size() > Dir.size() &&
-                         Path[Dir.size()] == '/');
-}
-
 std::optional<std::string> readText(const std::string &Abs) {
   auto Buf = llvm::MemoryBuffer::getFile(Abs, /*IsText=*/false);
   if (!Buf)
