@@ -45,23 +45,6 @@ llvm::Error insertPythonInfo(Database &DB, int64_t FileVersionId,
   return llvm::Error::success();
 }
 
-/// The settings a Python file version was stored with; std::nullopt for
-/// a version without Python info.
-llvm::Expected<std::optional<std::string>> storedSettings(Database &DB,
-                                                          int64_t Id) {
-  auto S = DB.statement(
-      "SELECT settings FROM python_files WHERE file_version_id = ?");
-  if (!S)
-    return S.takeError();
-  S->bindInt64(0, Id);
-  auto Row = S->step();
-  if (!Row)
-    return Row.takeError();
-  if (!*Row)
-    return std::nullopt;
-  return S->columnText(0);
-}
-
 } // namespace store
 
 llvm::Expected<std::optional<std::string>>

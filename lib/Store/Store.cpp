@@ -27,7 +27,6 @@ using store::insertPythonInfo;
 using store::inTransaction;
 using store::keyId;
 using store::queryOptionalInt;
-using store::storedSettings;
 
 namespace {
 
@@ -358,7 +357,7 @@ llvm::Error Store::putFileIndex(const FileIndex &F) {
       return Stored.takeError();
     bool Resettled = false;
     if (F.Python) {
-      auto Settings = storedSettings(*DB, Id);
+      auto Settings = pythonSettings(F.Path, F.ContentHash);
       if (!Settings)
         return Settings.takeError();
       Resettled = *Settings != F.Python->Settings;

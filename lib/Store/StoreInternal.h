@@ -42,11 +42,6 @@ llvm::Expected<int64_t> testId(Database &DB, llvm::StringRef Name);
 llvm::Error insertPythonInfo(Database &DB, int64_t FileVersionId,
                              const std::optional<PythonFileInfo> &Info);
 
-/// The settings fingerprint Python file version \p FileVersionId was
-/// stored with; std::nullopt for a version without Python info.
-llvm::Expected<std::optional<std::string>>
-storedSettings(Database &DB, int64_t FileVersionId);
-
 } // namespace store
 } // namespace tia
 
