@@ -351,7 +351,10 @@ llvm::Error examine(Selection &Sel, VersionResolver &R,
                       "includes), which may change how other files compile");
       return llvm::Error::success();
     }
-    if (C.Status == git::ChangeStatus::Renamed && C.OldBlob == C.NewBlob) {
+    // A moved Python module has another name, so its elements have other
+    // keys: it is compared below like any other change.
+    if (C.Status == git::ChangeStatus::Renamed && C.OldBlob == C.NewBlob &&
+        !(New && New->Python)) {
       Sel.Notes.push_back(
           {Shown.str(), "renamed from " + C.OldPath + " without changes"});
       return llvm::Error::success();
