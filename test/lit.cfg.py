@@ -39,6 +39,14 @@ config.substitutions.append(("%examples", os.path.join(config.tia_src_root, "exa
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%resource-dir", config.clang_resource_dir))
 
+# The Python that runs pytest in the tests: Debian's, which has pytest,
+# pytest-cov and coverage (utils/install-deps.sh), whatever is first on PATH.
+config.tia_python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"
+config.substitutions.append(("%python", config.tia_python))
+config.environment["TIA_TEST_PYTHON"] = config.tia_python
+for var in ["PYTHONPATH", "COVERAGE_FILE", "COVERAGE_PROCESS_START", "PYTEST_ADDOPTS"]:
+    config.environment.pop(var, None)
+
 # For the scripts in Inputs/.
 config.environment["TIA_TEST_CLANG"] = config.clang
 config.environment["TIA_TEST_LLVM_TOOLS"] = config.llvm_tools_dir

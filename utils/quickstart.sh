@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# tia's main job on the bundled example, from a fresh machine:
+# tia's main job on the bundled examples, from a fresh machine:
 # install, build tia, build examples/calc with coverage, index it, collect
-# per-test coverage, make a change in a scratch copy, and select the tests.
+# per-test coverage, make a change in a scratch copy, and select the tests;
+# then the same for the Python package examples/textkit with pytest.
 #
 #   utils/quickstart.sh [WORK_DIR]     (default: a new temporary folder)
 set -euo pipefail
@@ -39,5 +40,24 @@ done
 
 echo "== change Vector::length() and select"
 sed -i 's|double Vector::length() const { return std::hypot(X, Y); }|double Vector::length() const { return std::sqrt(X * X + Y * Y); }|' src/geometry.cpp
+git diff --stat
+"$tia" select --base HEAD --explain
+
+echo "== a scratch copy of examples/textkit (Python, pytest) in $work/textkit"
+rm -rf "$work/textkit"
+cp -r "$root/examples/textkit" "$work/textkit"
+cd "$work/textkit"
+printf '__pycache__/\n.pytest_cache/\n' > .gitignore
+git init -q -b main
+git add -A
+git -c user.name=quickstart -c user.email=quickstart@tia.invalid commit -qm "textkit"
+
+echo "== index and collect per-test coverage with pytest"
+"$tia" index
+"$tia" collect --pytest
+"$tia" dump tests | sed 's/^/  /'
+
+echo "== change slugify() and select"
+sed -i 's|    return separator.join(w for w in words if w)|    return separator.join(filter(None, words))|' src/textkit/slug.py
 git diff --stat
 "$tia" select --base HEAD --explain

@@ -127,11 +127,39 @@ CREATE TABLE test_definitions(
 )sql");
 }
 
+/// Version 3: the Python front end. Functions gain the first line of their
+/// body (the lines above it run when the function is defined, not when it
+/// is called); a Python file version records its module name, the settings
+/// it was parsed with, why it did not parse, and the imports it makes (the
+/// import graph that import-time coverage is attributed through).
+llvm::Error addPython(Database &DB) {
+  return DB.exec(R"sql(
+ALTER TABLE elements ADD COLUMN body_line INTEGER NOT NULL DEFAULT 0;
+
+CREATE TABLE python_files(
+  file_version_id INTEGER NOT NULL PRIMARY KEY
+    REFERENCES file_versions(id) ON DELETE CASCADE,
+  module TEXT NOT NULL,
+  settings TEXT NOT NULL,
+  problem TEXT NOT NULL);
+
+CREATE TABLE python_imports(
+  file_version_id INTEGER NOT NULL
+    REFERENCES file_versions(id) ON DELETE CASCADE,
+  line INTEGER NOT NULL,
+  module TEXT NOT NULL,
+  name TEXT NOT NULL,
+  PRIMARY KEY(file_version_id, line, module, name)) WITHOUT ROWID;
+)sql");
+}
+
 // A tia that knows version 1 can still read and write version 2: it ignores
-// the new columns and tables.
+// the new columns and tables. Version 3 holds element kinds (module, class,
+// variable) that older tias reject.
 const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/1, createVersion1},
     {/*CompatibleVersion=*/1, addTestInfoAndResults},
+    {/*CompatibleVersion=*/3, addPython},
 };
 
 /// Turns what SQLite says about a file it cannot read as a database (or a

@@ -9,6 +9,11 @@
 namespace tia {
 namespace tool {
 
+bool isAtOrBelow(llvm::StringRef Path, llvm::StringRef Dir) {
+  return Path == Dir || (Path.starts_with(Dir) && Path.size() > Dir.size() &&
+                         Path[Dir.size()] == '/');
+}
+
 std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base) {
   llvm::SmallString<256> P;
   if (llvm::sys::path::is_absolute(Path))

@@ -29,6 +29,9 @@ struct Context {
 /// cannot be read or parsed.
 llvm::Expected<Context> makeContext(const GlobalOptions &G, bool NeedGit);
 
+/// True when \p Path is \p Dir or lies below it ('/' separators).
+bool isAtOrBelow(llvm::StringRef Path, llvm::StringRef Dir);
+
 /// \p Path made absolute against \p Base, dots removed.
 std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base);
 
@@ -56,10 +59,12 @@ struct CommandEntry {
 /// Every command, in the order --help lists them.
 llvm::ArrayRef<CommandEntry> commandTable();
 
+extern llvm::cl::SubCommand CollectSubcommand;
 extern llvm::cl::SubCommand IndexSubcommand;
 extern llvm::cl::SubCommand CoverageSubcommand;
 extern llvm::cl::SubCommand SelectSubcommand;
 extern llvm::cl::SubCommand DumpSubcommand;
+int collectMain(const GlobalOptions &G);
 int indexMain(const GlobalOptions &G);
 int coverageMain(const GlobalOptions &G);
 int selectMain(const GlobalOptions &G);

@@ -39,9 +39,8 @@ int exitCode(Error E) {
 
 ArrayRef<CommandEntry> commandTable() {
   static const CommandEntry Table[] = {
-      {&CoverageSubcommand, coverageMain},
-      {&DumpSubcommand, dumpMain},
-      {&IndexSubcommand, indexMain},
+      {&CollectSubcommand, collectMain}, {&CoverageSubcommand, coverageMain},
+      {&DumpSubcommand, dumpMain},       {&IndexSubcommand, indexMain},
       {&SelectSubcommand, selectMain},
   };
   return Table;
@@ -111,7 +110,7 @@ int toolMain(int Argc, const char **Argv) {
   cl::SetVersionPrinter([](raw_ostream &OS) { OS << "tia 0.1.0\n"; });
   if (!cl::ParseCommandLineOptions(
           Argc, Argv,
-          "tia - test impact analysis for C++\n\n"
+          "tia - test impact analysis for C++ and Python\n\n"
           "  Finds the tests a change can affect: index the code, import "
           "per-test\n  coverage, then select for a change.\n\n"
           "  tia index -p build\n"

@@ -11,6 +11,7 @@
 #define TIA_SELECT_SELECTION_H
 
 #include "tia/Cpp/FrontEnd.h"
+#include "tia/Python/FrontEnd.h"
 #include "tia/Select/Changes.h"
 #include "llvm/Support/Error.h"
 #include <optional>
@@ -90,6 +91,8 @@ struct SelectOptions {
   /// std::nullopt: compare the work tree with Base.
   std::optional<std::string> Head;
   cpp::FrontEndOptions FrontEnd;
+  /// How Python versions that are not in the store are parsed.
+  python::FrontEndOptions Python;
 };
 
 /// Selects the tests \p Options' change can affect. Fails for an unknown

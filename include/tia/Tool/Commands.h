@@ -47,6 +47,15 @@ struct CoverageImportOptions {
   std::vector<std::string> Files;
 };
 
+struct CollectPytestOptions {
+  /// --python; empty: python.interpreter, else found on PATH.
+  std::string Python;
+  /// --junitxml: also write pytest's JUnit XML report there.
+  std::string JunitXml;
+  /// After `--`: passed to pytest.
+  std::vector<std::string> PytestArgs;
+};
+
 enum class OutputFormat { Ids, Json };
 
 struct SelectCommandOptions {
@@ -69,6 +78,9 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
 llvm::Error runCoverageImport(const GlobalOptions &G,
                               const CoverageImportOptions &O,
                               llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+llvm::Error runCollectPytest(const GlobalOptions &G,
+                             const CollectPytestOptions &O,
+                             llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 llvm::Error runSelect(const GlobalOptions &G, const SelectCommandOptions &O,
                       llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
