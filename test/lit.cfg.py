@@ -32,7 +32,6 @@ config.environment["GIT_COMMITTER_DATE"] = "2026-01-01T00:00:00Z"
 config.environment["TERM"] = "dumb"
 
 config.substitutions.append(("%clang", config.clang))
-config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%llvm-profdata", os.path.join(config.llvm_tools_dir, "llvm-profdata")))
 config.substitutions.append(("%llvm-cov", os.path.join(config.llvm_tools_dir, "llvm-cov")))
 config.substitutions.append(("%examples", os.path.join(config.tia_src_root, "examples")))
