@@ -156,45 +156,35 @@ llvm::Expected<std::vector<TestCoverage>> readReport(llvm::StringRef File,
 } // namespace
 
 llvm::Expected<ImportSummary>
-importCoverage(Store &S, const std::vector<std::string> &Files,
-               const ImportOptions &Options) {
+importReports(Store &S, const std::vector<TestCoverage> &Reports,
+              const ImportOptions &Options) {
   ElementMatcher Matcher(S, Options.ProjectRoot);
   if (llvm::Error E = Matcher.init())
     return std::move(E);
 
-  // Read and match everything first, so a bad file writes nothing.
+  // Match everything first, so a failure writes nothing.
   std::map<std::string, std::set<std::string>> Keys;
   ImportSummary Summary;
-  for (const std::string &File : Files) {
-    auto Reports = readReport(File, Options.Fmt);
-    if (!Reports)
-      return Reports.takeError();
-    if (Reports->empty())
-      return makeErrorf("coverage file {0} has no coverage records: check "
-                        "that it is the tracefile of a test run",
-                        File);
-    for (TestCoverage &T : *Reports) {
-      std::string Id = Options.TestId.empty() ? T.TestId : Options.TestId;
-      if (Id.empty())
-        return makeErrorf("coverage file {0} does not name its test: pass "
-                          "--test ID",
-                          File);
-      std::set<std::string> &Covered = Keys[Id];
-      for (const FunctionHit &H : T.Functions) {
-        auto Found = Matcher.byFunction(H);
-        if (!Found)
-          return Found.takeError();
-        if (Found->empty())
-          ++Summary.UnmatchedNames;
-        Covered.insert(Found->begin(), Found->end());
-      }
-      for (const LineHit &L : T.Lines) {
-        auto Key = Matcher.byLine(Matcher.relative(L.File), L.Line);
-        if (!Key)
-          return Key.takeError();
-        if (!Key->empty())
-          Covered.insert(std::move(*Key));
-      }
+  for (const TestCoverage &T : Reports) {
+    std::string Id = Options.TestId.empty() ? T.TestId : Options.TestId;
+    if (Id.empty())
+      return makeError("a coverage report does not name its test: pass "
+                       "--test ID");
+    std::set<std::string> &Covered = Keys[Id];
+    for (const FunctionHit &H : T.Functions) {
+      auto Found = Matcher.byFunction(H);
+      if (!Found)
+        return Found.takeError();
+      if (Found->empty())
+        ++Summary.UnmatchedNames;
+      Covered.insert(Found->begin(), Found->end());
+    }
+    for (const LineHit &L : T.Lines) {
+      auto Key = Matcher.byLine(Matcher.relative(L.File), L.Line);
+      if (!Key)
+        return Key.takeError();
+      if (!Key->empty())
+        Covered.insert(std::move(*Key));
     }
   }
 
@@ -214,6 +204,30 @@ importCoverage(Store &S, const std::vector<std::string> &Files,
     return std::move(E);
   Summary.Tests = Summary.TestIds.size();
   return Summary;
+}
+
+llvm::Expected<ImportSummary>
+importCoverage(Store &S, const std::vector<std::string> &Files,
+               const ImportOptions &Options) {
+  // Read everything first, so a bad file writes nothing.
+  std::vector<TestCoverage> All;
+  for (const std::string &File : Files) {
+    auto Reports = readReport(File, Options.Fmt);
+    if (!Reports)
+      return Reports.takeError();
+    if (Reports->empty())
+      return makeErrorf("coverage file {0} has no coverage records: check "
+                        "that it is the tracefile of a test run",
+                        File);
+    for (TestCoverage &T : *Reports) {
+      if (Options.TestId.empty() && T.TestId.empty())
+        return makeErrorf("coverage file {0} does not name its test: pass "
+                          "--test ID",
+                          File);
+      All.push_back(std::move(T));
+    }
+  }
+  return importReports(S, All, Options);
 }
 
 } // namespace coverage

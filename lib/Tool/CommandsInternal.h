@@ -52,10 +52,12 @@ struct CommandEntry {
 /// Every command, in the order --help lists them.
 llvm::ArrayRef<CommandEntry> commandTable();
 
+extern llvm::cl::SubCommand CollectSubcommand;
 extern llvm::cl::SubCommand IndexSubcommand;
 extern llvm::cl::SubCommand CoverageSubcommand;
 extern llvm::cl::SubCommand SelectSubcommand;
 extern llvm::cl::SubCommand DumpSubcommand;
+int collectMain(const GlobalOptions &G);
 int indexMain(const GlobalOptions &G);
 int coverageMain(const GlobalOptions &G);
 int selectMain(const GlobalOptions &G);

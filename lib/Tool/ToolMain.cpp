@@ -39,6 +39,7 @@ int exitCode(Error E) {
 
 ArrayRef<CommandEntry> commandTable() {
   static const CommandEntry Table[] = {
+      {&CollectSubcommand, collectMain},
       {&CoverageSubcommand, coverageMain},
       {&DumpSubcommand, dumpMain},
       {&IndexSubcommand, indexMain},

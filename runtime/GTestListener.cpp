@@ -1,0 +1,187 @@
+//===- GTestListener.cpp - one coverage profile per GoogleTest case -------===//
+//
+// Compiled into a GoogleTest binary by the CMake helper tia_add_coverage()
+// (with the binary's own flags and GoogleTest headers, so no ABI is shared
+// with tia). It does nothing unless `tia collect` runs the binary with
+// TIA_COLLECT_DIR set; then it writes the coverage counters after every
+// test case and resets them, so that one process gives one profile per
+// case:
+//
+//   clang (-fprofile-instr-generate): __llvm_profile_set_filename,
+//     __llvm_profile_write_file, __llvm_profile_reset_counters
+//   gcc (--coverage): GCOV_PREFIX, __gcov_dump, __gcov_reset
+//
+// The counters between cases (static initializers, main, environments,
+// SetUpTestSuite/TearDownTestSuite, static destructors) go to "program" and
+// "suite" segments, which tia adds to every case of the process or suite,
+// so a case covers what it would cover alone in its own process.
+//
+// TIA_COLLECT_DIR/journal records, one line each, flushed at once, so that
+// tia knows which case was running when the process crashed or hung:
+//
+//   program SEGMENT         counters outside any suite
+//   suite SUITE SEGMENT     counters of SUITE outside its cases
+//   start SUITE.NAME        a case starts
+//   case SUITE.NAME SEGMENT the counters of the case
+//   end SUITE.NAME passed|failed|skipped MILLISECONDS [MESSAGE]
+//
+// SEGMENT is a profile file (clang) or a GCOV_PREFIX folder (gcc), relative
+// to TIA_COLLECT_DIR. Processes a case starts write beside its segment
+// (clang: "case-N-child-PID.profraw"; gcc: into the same folder). The segment after the last case ("program exit") is
+// written by the profile runtime itself when the process exits.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gtest/gtest.h"
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#if defined(TIA_COVERAGE_CLANG)
+extern "C" {
+int __llvm_profile_write_file(void);
+void __llvm_profile_set_filename(const char *Name);
+void __llvm_profile_reset_counters(void);
+}
+#elif defined(TIA_COVERAGE_GCOV)
+extern "C" {
+void __gcov_dump(void);
+void __gcov_reset(void);
+}
+#endif
+
+#if defined(TIA_COVERAGE_CLANG) || defined(TIA_COVERAGE_GCOV)
+// tia looks for this string in a binary to know it can run all its cases in
+// one process. The version changes when the journal format does.
+extern "C" __attribute__((used)) const char tia_gtest_listener_marker[] =
+    "tia-gtest-listener-v1";
+#endif
+
+namespace {
+
+class CoverageListener : public testing::EmptyTestEventListener {
+public:
+  CoverageListener(std::string Dir) : Dir(std::move(Dir)) {
+    Journal = std::fopen((this->Dir + "/journal").c_str(), "a");
+  }
+
+  void OnTestSuiteStart(const testing::TestSuite &) override {
+    dump("program", next("program"));
+  }
+  void OnTestStart(const testing::TestInfo &T) override {
+    dump(std::string("suite ") + T.test_suite_name(), next("suite"));
+    Message.clear();
+    CaseSegment = next("case");
+    // A case that ends the process writes its counters where they belong,
+    // and the processes it starts (death tests, helpers) inherit where to
+    // write theirs: beside the case's (gcc: into the same folder).
+    target(CaseSegment);
+#if defined(TIA_COVERAGE_CLANG)
+    std::string Child = CaseSegment;
+    Child.insert(Child.size() - 8, "-child-%p");
+    setenv("LLVM_PROFILE_FILE", (Dir + "/" + Child).c_str(), 1);
+#endif
+    note("start " + name(T));
+  }
+  void OnTestPartResult(const testing::TestPartResult &R) override {
+    if (!R.failed() || !Message.empty())
+      return;
+    std::string Text = R.file_name() ? std::string(R.file_name()) + ":" +
+                                           std::to_string(R.line_number()) +
+                                           ": "
+                                     : std::string();
+    Text += R.summary();
+    for (char &C : Text)
+      if (C == '\n' || C == '\r')
+        C = ' ';
+    Message = Text.substr(0, 300);
+  }
+  void OnTestEnd(const testing::TestInfo &T) override {
+    dump("case " + name(T), CaseSegment);
+    const testing::TestResult *R = T.result();
+    const char *Outcome =
+        R->Skipped() ? "skipped" : (R->Failed() ? "failed" : "passed");
+    note("end " + name(T) + " " + Outcome + " " +
+         std::to_string(R->elapsed_time()) +
+         (Message.empty() ? "" : " " + Message));
+  }
+  void OnTestSuiteEnd(const testing::TestSuite &S) override {
+    dump(std::string("suite ") + S.name(), next("suite"));
+  }
+  void OnTestProgramEnd(const testing::UnitTest &) override {
+    dump("program", next("program"));
+    // What runs after this (static destructors) is written at exit.
+    std::string Exit = next("program");
+    note("program " + Exit);
+    target(Exit);
+  }
+
+private:
+  static std::string name(const testing::TestInfo &T) {
+    return std::string(T.test_suite_name()) + "." + T.name();
+  }
+
+  /// A fresh segment name: "case-12.profraw" or "case-12".
+  std::string next(const char *Kind) {
+    std::string Name = std::string(Kind) + "-" + std::to_string(++Count);
+#if defined(TIA_COVERAGE_CLANG)
+    Name += ".profraw";
+#endif
+    return Name;
+  }
+
+  /// Points the profile runtime at segment \p Name.
+  void target(const std::string &Name) {
+    std::string Path = Dir + "/" + Name;
+#if defined(TIA_COVERAGE_CLANG)
+    // The runtime keeps the pointer: give it storage that lives on.
+    static std::string Current;
+    Current = Path;
+    __llvm_profile_set_filename(Current.c_str());
+#elif defined(TIA_COVERAGE_GCOV)
+    setenv("GCOV_PREFIX", Path.c_str(), 1);
+#endif
+  }
+
+  /// Writes the counters gathered since the last dump to segment \p Name,
+  /// records it as "RECORD NAME" and starts counting from zero.
+  void dump(const std::string &Record, const std::string &Name) {
+    target(Name);
+#if defined(TIA_COVERAGE_CLANG)
+    __llvm_profile_write_file();
+    __llvm_profile_reset_counters();
+#elif defined(TIA_COVERAGE_GCOV)
+    __gcov_dump();
+    __gcov_reset();
+#endif
+    note(Record + " " + Name);
+  }
+
+  void note(const std::string &Line) {
+    if (!Journal)
+      return;
+    std::fprintf(Journal, "%s\n", Line.c_str());
+    std::fflush(Journal);
+  }
+
+  std::string Dir;
+  std::FILE *Journal = nullptr;
+  std::string Message;
+  std::string CaseSegment;
+  unsigned Count = 0;
+};
+
+/// Appends the listener before main runs, when tia asks for it.
+struct Registration {
+  Registration() {
+#if defined(TIA_COVERAGE_CLANG) || defined(TIA_COVERAGE_GCOV)
+    const char *Dir = std::getenv("TIA_COLLECT_DIR");
+    if (!Dir || !*Dir)
+      return;
+    testing::UnitTest::GetInstance()->listeners().Append(
+        new CoverageListener(Dir));
+#endif
+  }
+} TheRegistration;
+
+} // namespace
