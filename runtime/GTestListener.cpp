@@ -11,10 +11,12 @@
 //     __llvm_profile_write_file, __llvm_profile_reset_counters
 //   gcc (--coverage): GCOV_PREFIX, __gcov_dump, __gcov_reset
 //
-// The counters between cases (static initializers, main, environments,
+// The counters outside cases (static initializers, main, environments,
 // SetUpTestSuite/TearDownTestSuite, static destructors) go to "program" and
 // "suite" segments, which tia adds to every case of the process or suite,
-// so a case covers what it would cover alone in its own process.
+// so a case covers what it would cover alone in its own process. Segments
+// start where the user's code may run: before the first suite, before the
+// first case of a suite, after each case, after each suite, at the end.
 //
 // TIA_COLLECT_DIR/journal records, one line each, flushed at once, so that
 // tia knows which case was running when the process crashed or hung:
@@ -23,7 +25,7 @@
 //   suite SUITE SEGMENT     counters of SUITE outside its cases
 //   start SUITE.NAME        a case starts
 //   case SUITE.NAME SEGMENT the counters of the case
-//   end SUITE.NAME passed|failed|skipped MILLISECONDS [MESSAGE]
+//   end SUITE.NAME passed|failed|skipped MICROSECONDS [MESSAGE]
 //
 // SEGMENT is a profile file (clang) or a GCOV_PREFIX folder (gcc), relative
 // to TIA_COLLECT_DIR. Processes a case starts write beside its segment
@@ -33,6 +35,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gtest/gtest.h"
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -65,11 +68,18 @@ public:
     Journal = std::fopen((this->Dir + "/journal").c_str(), "a");
   }
 
+  // Between the cases of a suite, and between suites, only GoogleTest's own
+  // code runs: a segment starts only where the user's code may run.
   void OnTestSuiteStart(const testing::TestSuite &) override {
-    dump("program", next("program"));
+    if (!Started)
+      dump("program", next("program"));
+    Started = true;
+    FirstInSuite = true;
   }
   void OnTestStart(const testing::TestInfo &T) override {
-    dump(std::string("suite ") + T.test_suite_name(), next("suite"));
+    if (FirstInSuite)
+      dump(std::string("suite ") + T.test_suite_name(), next("suite"));
+    FirstInSuite = false;
     Message.clear();
     CaseSegment = next("case");
     // A case that ends the process writes its counters where they belong,
@@ -82,6 +92,7 @@ public:
     setenv("LLVM_PROFILE_FILE", (Dir + "/" + Child).c_str(), 1);
 #endif
     note("start " + name(T));
+    CaseStart = std::chrono::steady_clock::now();
   }
   void OnTestPartResult(const testing::TestPartResult &R) override {
     if (!R.failed() || !Message.empty())
@@ -97,12 +108,15 @@ public:
     Message = Text.substr(0, 300);
   }
   void OnTestEnd(const testing::TestInfo &T) override {
+    auto Micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                      std::chrono::steady_clock::now() - CaseStart)
+                      .count();
     dump("case " + name(T), CaseSegment);
     const testing::TestResult *R = T.result();
     const char *Outcome =
         R->Skipped() ? "skipped" : (R->Failed() ? "failed" : "passed");
     note("end " + name(T) + " " + Outcome + " " +
-         std::to_string(R->elapsed_time()) +
+         std::to_string(Micros) +
          (Message.empty() ? "" : " " + Message));
   }
   void OnTestSuiteEnd(const testing::TestSuite &S) override {
@@ -169,6 +183,9 @@ private:
   std::string Message;
   std::string CaseSegment;
   unsigned Count = 0;
+  std::chrono::steady_clock::time_point CaseStart;
+  bool Started = false;
+  bool FirstInSuite = false;
 };
 
 /// Appends the listener before main runs, when tia asks for it.

@@ -77,15 +77,22 @@ public:
   /// Fails when gcov cannot be found ("cannot find gcov ...").
   llvm::Error checkGcov();
 
+  /// Reads every gcov data file under \p Locations with one gcov run and
+  /// keeps what they say for read(): the segments a listener wrote are read
+  /// once, not once per case.
+  llvm::Error prefetchGcov(const std::vector<std::string> &Locations);
+
 private:
-  llvm::Expected<std::vector<coverage::FunctionHit>>
-  runGcov(const std::vector<std::string> &DataFiles);
+  /// Runs gcov on those of \p DataFiles not read yet.
+  llvm::Error runGcov(const std::vector<std::string> &DataFiles);
 
   std::string Gcov;
   std::string GcovPath;
   std::string WorkDir;
   std::mutex M;
   unsigned Calls = 0;
+  /// Data file -> the functions it says ran.
+  std::map<std::string, std::vector<coverage::FunctionHit>> GcovCache;
 };
 
 //===----------------------------------------------------------------------===//

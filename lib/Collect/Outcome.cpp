@@ -143,9 +143,9 @@ void Journal::parse(llvm::StringRef Text) {
       C.Result = Parts[1] == "skipped"  ? Outcome::Skipped
                  : Parts[1] == "failed" ? Outcome::Failed
                                         : Outcome::Passed;
-      unsigned Ms = 0;
-      Parts[2].getAsInteger(10, Ms);
-      C.Seconds = Ms / 1000.0;
+      uint64_t Micros = 0;
+      Parts[2].getAsInteger(10, Micros);
+      C.Seconds = Micros / 1e6;
       if (Parts.size() > 3)
         C.Message = Parts[3].str();
     }

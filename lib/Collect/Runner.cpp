@@ -3,7 +3,9 @@
 #include "CollectInternal.h"
 #include "tia/Support/Error.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -45,6 +47,43 @@ std::vector<std::string> filesEndingIn(llvm::StringRef Location,
   return Out;
 }
 
+/// False when gcov data file \p Path is sure to count no execution: every
+/// arc counter of every function is zero. True when in doubt.
+bool gcdaMayCount(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return true;
+  llvm::StringRef B = (*Buf)->getBuffer();
+  auto Word = [&](size_t At) {
+    return llvm::support::endian::read32le(B.data() + At);
+  };
+  const uint32_t Magic = 0x67636461, FunctionTag = 0x01000000,
+                 ArcsTag = 0x01a10000;
+  if (B.size() < 16 || Word(0) != Magic)
+    return true;
+  // Record lengths are in bytes since gcc 12 (a negative length: that many
+  // bytes of zero counters, not written); older gcc counted words.
+  size_t Unit = 1;
+  for (size_t At = 16; At + 8 <= B.size();) {
+    uint32_t Tag = Word(At);
+    int32_t Length = static_cast<int32_t>(Word(At + 4));
+    At += 8;
+    if (Tag == FunctionTag && Length == 3)
+      Unit = 4;
+    if (Length < 0)
+      continue;
+    size_t Bytes = static_cast<size_t>(Length) * Unit;
+    if (At + Bytes > B.size())
+      return true;
+    if (Tag == ArcsTag &&
+        B.substr(At, Bytes).find_first_not_of('\0') != llvm::StringRef::npos)
+      return true;
+    At += Bytes;
+  }
+  return false;
+}
+
 std::string firstLine(llvm::StringRef Text) {
   return Text.trim().split('\n').first.str();
 }
@@ -76,15 +115,27 @@ llvm::Error CoverageReader::checkGcov() {
   return llvm::Error::success();
 }
 
-llvm::Expected<std::vector<coverage::FunctionHit>>
-CoverageReader::runGcov(const std::vector<std::string> &DataFiles) {
+llvm::Error CoverageReader::runGcov(const std::vector<std::string> &Given) {
   if (llvm::Error E = checkGcov())
-    return std::move(E);
+    return E;
+  std::vector<std::string> DataFiles;
   unsigned N;
   {
     std::lock_guard<std::mutex> Lock(M);
+    for (const std::string &D : Given) {
+      if (GcovCache.count(D))
+        continue;
+      // Most segments a listener writes ran nothing in most files: gcov
+      // need not read those (it costs a read of the notes file each).
+      if (!gcdaMayCount(D))
+        GcovCache[D];
+      else
+        DataFiles.push_back(D);
+    }
     N = ++Calls;
   }
+  if (DataFiles.empty())
+    return llvm::Error::success();
   // gcov finds the notes file beside the data file: link the build's there.
   // The data files lie under GCOV_PREFIX folders, at the path of the object
   // they belong to.
@@ -95,7 +146,7 @@ CoverageReader::runGcov(const std::vector<std::string> &DataFiles) {
       continue;
     llvm::StringRef Original = Notes;
     Original.consume_front(WorkDir);
-    // Drop the GCOV_PREFIX folder ("/t12" or "/b3-0/case-4") to reach "/".
+    // Drop the GCOV_PREFIX folder ("/t12" or "/b3/case-4") to reach "/".
     size_t Abs = std::string::npos;
     for (size_t At = Original.find('/', 1); At != llvm::StringRef::npos;
          At = Original.find('/', At + 1))
@@ -130,14 +181,27 @@ CoverageReader::runGcov(const std::vector<std::string> &DataFiles) {
     else if (!Line.trim().empty() && Complaint.empty())
       Complaint = Line.trim().str();
   }
-  auto Hits = coverage::parseGcovJson(Json, GcovPath);
-  if (!Hits)
-    return Hits.takeError();
-  if (Json.empty() || (!Complaint.empty() && Hits->empty()))
-    return makeErrorf("{0} read nothing from {1}: {2}", GcovPath,
-                      DataFiles.front(),
-                      Complaint.empty() ? "no output" : Complaint);
-  return Hits;
+  auto Docs = coverage::parseGcovJson(Json, GcovPath);
+  if (!Docs)
+    return Docs.takeError();
+  std::lock_guard<std::mutex> Lock(M);
+  for (coverage::GcovData &D : *Docs)
+    GcovCache[D.DataFile] = std::move(D.Functions);
+  for (const std::string &D : DataFiles)
+    if (!GcovCache.count(D))
+      return makeErrorf("{0} read nothing from {1}: {2}", GcovPath, D,
+                        Complaint.empty() ? "no output" : Complaint);
+  return llvm::Error::success();
+}
+
+llvm::Error
+CoverageReader::prefetchGcov(const std::vector<std::string> &Locations) {
+  std::vector<std::string> Data;
+  for (const std::string &L : Locations)
+    llvm::append_range(Data, filesEndingIn(L, ".gcda"));
+  if (Data.empty())
+    return llvm::Error::success();
+  return runGcov(Data);
 }
 
 llvm::Expected<std::optional<std::vector<coverage::FunctionHit>>>
@@ -163,10 +227,11 @@ CoverageReader::read(const Binary &B,
     Hits = std::move(*Got);
   }
   if (!Data.empty()) {
-    auto Got = runGcov(Data);
-    if (!Got)
-      return Got.takeError();
-    llvm::append_range(Hits, *Got);
+    if (llvm::Error E = runGcov(Data))
+      return std::move(E);
+    std::lock_guard<std::mutex> Lock(M);
+    for (const std::string &D : Data)
+      llvm::append_range(Hits, GcovCache[D]);
   }
   return Hits;
 }
@@ -333,6 +398,10 @@ runWithListener(RunContext &Ctx,
       break;
     }
 
+    // One gcov run for every segment the process wrote.
+    if (B.Probe.Kind == coverage::Instrumentation::Gcov)
+      if (llvm::Error E = Ctx.Reader.prefetchGcov({Dir}))
+        llvm::consumeError(std::move(E)); // Each case's read reports it.
     std::vector<std::string> Program;
     for (const std::string &S : J.ProgramSegments)
       Program.push_back(Dir + "/" + S);

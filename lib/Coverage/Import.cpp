@@ -46,6 +46,20 @@ public:
   /// path matches the report; when none matches, to all of them, since
   /// selecting too many tests is safe and too few is not.
   llvm::Expected<std::vector<std::string>> byFunction(const FunctionHit &H) {
+    // Every test of a binary reports the same functions: look each up once.
+    std::string CacheKey = H.Name + '\n' + H.File + '\n' +
+                           std::to_string(H.Line) + '\n' + H.LocalPrefix;
+    auto Cached = ByFunction.find(CacheKey);
+    if (Cached != ByFunction.end())
+      return Cached->second;
+    auto Found = lookUp(H);
+    if (Found)
+      ByFunction[CacheKey] = *Found;
+    return Found;
+  }
+
+private:
+  llvm::Expected<std::vector<std::string>> lookUp(const FunctionHit &H) {
     std::string Rel = relative(H.File);
     auto Keys = S.keysForName(H.Name);
     if (!Keys)
@@ -72,6 +86,7 @@ public:
     return Out;
   }
 
+public:
   /// The key of the innermost element containing the line; empty when none.
   llvm::Expected<std::string> byLine(llvm::StringRef Rel, unsigned Line) {
     auto FI = fileIndex(Rel);
@@ -135,6 +150,7 @@ private:
   std::string Root;
   std::map<std::string, std::string, std::less<>> Current;
   std::map<std::string, std::optional<FileIndex>, std::less<>> Files;
+  std::map<std::string, std::vector<std::string>> ByFunction;
 };
 
 llvm::Expected<std::vector<TestCoverage>> readReport(llvm::StringRef File,

@@ -77,13 +77,19 @@ private:
   std::vector<std::unique_ptr<llvm::MemoryBuffer>> Buffers;
 };
 
+/// The functions one gcov data file (.gcda) says ran.
+struct GcovData {
+  std::string DataFile; ///< as gcov names it ("data_file")
+  std::vector<FunctionHit> Functions;
+};
+
 /// Parses the output of `gcov --json-format --stdout` (one JSON document per
 /// line, one per data file): every function with an execution count above
 /// zero, with its source made absolute against the document's
-/// "current_working_directory". Fails with "malformed gcov JSON from NAME:
-/// REASON".
-llvm::Expected<std::vector<FunctionHit>> parseGcovJson(llvm::StringRef Text,
-                                                       llvm::StringRef Name);
+/// "current_working_directory". The per-line arrays, most of the text, are
+/// skipped unparsed. Fails with "malformed gcov JSON from NAME: REASON".
+llvm::Expected<std::vector<GcovData>> parseGcovJson(llvm::StringRef Text,
+                                                    llvm::StringRef Name);
 
 /// Splits a profile's function name into the mangled name and, for local
 /// symbols, the file clang put before it ("src/a.cpp:_ZL1fv" or, from newer
