@@ -263,6 +263,12 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
       Err << "tia: warning: " << R.Result.TestId << " "
           << outcomeName(R.Result.Result) << " (" << R.Result.Message
           << "): its earlier coverage is kept\n";
+    // Messages name files relative to the repository.
+    std::string Root = O.ProjectRoot + "/";
+    for (std::string *Text : {&R.Result.Message, &R.CoverageProblem})
+      for (size_t At; !O.ProjectRoot.empty() &&
+                      (At = Text->find(Root)) != std::string::npos;)
+        Text->erase(At, Root.size());
     if (!R.CoverageProblem.empty())
       ++Problems[R.CoverageProblem];
     if (R.Hits) {

@@ -53,7 +53,7 @@ TestResult classify(const DiscoveredTest &T, const ProcessEnd &End,
     return R;
   case ProcessEnd::TimedOut:
     R.Result = Outcome::TimedOut;
-    R.Message = llvm::formatv("killed after {0}s", TimeoutSeconds).str();
+    R.Message = "killed after " + secondsText(TimeoutSeconds);
     return R;
   case ProcessEnd::Signaled:
     R.Result = Outcome::Crashed;

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <mutex>
@@ -68,6 +69,12 @@ std::string signalName(int Signal) {
   if (const char *Desc = sigdescr_np(Signal))
     Out += std::string(" (") + Desc + ")";
   return Out;
+}
+
+std::string secondsText(double Seconds) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%gs", Seconds);
+  return Buf;
 }
 
 std::string readFileOrEmpty(llvm::StringRef Path) {

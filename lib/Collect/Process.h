@@ -46,6 +46,9 @@ buildEnvironment(const std::vector<std::string> &Drop,
 /// "SIGSEGV (Segmentation fault)" for a signal number.
 std::string signalName(int Signal);
 
+/// "1s", "2.5s": seconds for messages.
+std::string secondsText(double Seconds);
+
 /// Reads the whole file \p Path ("" when it cannot be read).
 std::string readFileOrEmpty(llvm::StringRef Path);
 

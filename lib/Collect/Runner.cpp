@@ -438,7 +438,7 @@ runWithListener(RunContext &Ctx,
         Run.Result.Seconds = End.Seconds;
         if (End.How == ProcessEnd::TimedOut) {
           Run.Result.Result = Outcome::TimedOut;
-          Run.Result.Message = llvm::formatv("killed after {0}s", Timeout).str();
+          Run.Result.Message = "killed after " + secondsText(Timeout);
         } else if (End.How == ProcessEnd::Signaled) {
           Run.Result.Result = Outcome::Crashed;
           Run.Result.Message = "killed by " + signalName(End.Signal);

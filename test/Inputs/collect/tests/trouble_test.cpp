@@ -1,7 +1,11 @@
 #include "shapes/shapes.h"
 #include "gtest/gtest.h"
 #include <csignal>
+#include <cstdlib>
 #include <unistd.h>
+
+// TROUBLE_CALM=1 turns the crash and the hang off.
+static bool calm() { return std::getenv("TROUBLE_CALM") != nullptr; }
 
 TEST(Trouble, Passes) { EXPECT_EQ(shapes::halved(2), 1); }
 
@@ -9,12 +13,13 @@ TEST(Trouble, Fails) { EXPECT_EQ(shapes::halved(2), 2); }
 
 TEST(Trouble, Crashes) {
   shapes::prepare();
-  std::raise(SIGSEGV);
+  if (!calm())
+    std::raise(SIGSEGV);
 }
 
 TEST(Trouble, Hangs) {
   shapes::registeredCount();
-  for (;;)
+  while (!calm())
     sleep(1);
 }
 
