@@ -32,6 +32,8 @@ file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/cmake/tia/tiaConfig.cmake
 write_basic_package_version_file(${CMAKE_BINARY_DIR}/cmake/tia/tiaConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
 
+# LLVM and Clang live outside the default library path (/usr/lib/llvm-19).
+set_target_properties(tia PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS tia RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${CMAKE_SOURCE_DIR}/runtime/GTestListener.cpp
   DESTINATION ${TIA_INSTALL_DATADIR})
