@@ -29,8 +29,9 @@
 //
 // SEGMENT is a profile file (clang) or a GCOV_PREFIX folder (gcc), relative
 // to TIA_COLLECT_DIR. Processes a case starts write beside its segment
-// (clang: "case-N-child-PID.profraw"; gcc: into the same folder). The segment after the last case ("program exit") is
-// written by the profile runtime itself when the process exits.
+// (clang: "case-N-child-PID.profraw"; gcc: into the same folder). The segment
+// after the last case ("program exit") is written by the profile runtime itself
+// when the process exits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -97,10 +98,10 @@ public:
   void OnTestPartResult(const testing::TestPartResult &R) override {
     if (!R.failed() || !Message.empty())
       return;
-    std::string Text = R.file_name() ? std::string(R.file_name()) + ":" +
-                                           std::to_string(R.line_number()) +
-                                           ": "
-                                     : std::string();
+    std::string Text = R.file_name()
+                           ? std::string(R.file_name()) + ":" +
+                                 std::to_string(R.line_number()) + ": "
+                           : std::string();
     Text += R.summary();
     for (char &C : Text)
       if (C == '\n' || C == '\r')
@@ -115,8 +116,7 @@ public:
     const testing::TestResult *R = T.result();
     const char *Outcome =
         R->Skipped() ? "skipped" : (R->Failed() ? "failed" : "passed");
-    note("end " + name(T) + " " + Outcome + " " +
-         std::to_string(Micros) +
+    note("end " + name(T) + " " + Outcome + " " + std::to_string(Micros) +
          (Message.empty() ? "" : " " + Message));
   }
   void OnTestSuiteEnd(const testing::TestSuite &S) override {

@@ -31,8 +31,9 @@ struct ScratchDir {
 /// The tests --only names (ids or glob patterns); warns of names that
 /// match nothing.
 llvm::Expected<std::vector<DiscoveredTest>>
-selectOnly(std::vector<DiscoveredTest> All, const std::vector<std::string> &Only,
-           llvm::raw_ostream &Err, bool Quiet) {
+selectOnly(std::vector<DiscoveredTest> All,
+           const std::vector<std::string> &Only, llvm::raw_ostream &Err,
+           bool Quiet) {
   if (Only.empty())
     return std::move(All);
   std::vector<llvm::GlobPattern> Patterns;
@@ -186,8 +187,7 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
     }
     Units.push_back({{I}, false});
   }
-  unsigned Jobs =
-      llvm::hardware_concurrency(O.Jobs).compute_thread_count();
+  unsigned Jobs = llvm::hardware_concurrency(O.Jobs).compute_thread_count();
   // Split a binary's cases so that a few binaries still use every job.
   size_t Shards = ListenerGroups.empty()
                       ? 1
@@ -214,7 +214,8 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
     llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
     for (const Unit &U : Units)
       Pool.async([&, U] {
-        const Binary &B = Binaries.at(Tests[U.Tests.front()].Command.Executable);
+        const Binary &B =
+            Binaries.at(Tests[U.Tests.front()].Command.Executable);
         if (!U.Listener) {
           Runs[U.Tests.front()] = runAlone(Ctx, Tests[U.Tests.front()], B);
           return;
@@ -347,9 +348,9 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
         << (Imported.Unlinked.size() > 1 ? ", ..." : "")
         << "): check that 'tia index' ran on this build's sources\n";
   }
-  Sum.Seconds = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - Start)
-                    .count();
+  Sum.Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   return Sum;
 }
 

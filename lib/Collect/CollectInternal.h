@@ -135,9 +135,10 @@ TestRun runAlone(RunContext &Ctx, const DiscoveredTest &T, const Binary &B);
 /// in as few processes as crashes and hangs allow, through tia's listener.
 /// Returns one TestRun per case, in the order given. When the listener
 /// turns out not to be active, runs the cases alone.
-std::vector<TestRun> runWithListener(RunContext &Ctx,
-                                     const std::vector<const DiscoveredTest *> &Cases,
-                                     const Binary &B);
+std::vector<TestRun>
+runWithListener(RunContext &Ctx,
+                const std::vector<const DiscoveredTest *> &Cases,
+                const Binary &B);
 
 } // namespace collect
 } // namespace tia

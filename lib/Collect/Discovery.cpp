@@ -204,11 +204,10 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
   std::vector<std::string> Env = buildEnvironment(
       {"TIA_COLLECT_DIR"},
       {{"LLVM_PROFILE_FILE=" + WorkDir.str() + "/discovery-%p.profraw",
-        "GCOV_PREFIX=" + WorkDir.str() + "/discovery",
-        "GCOV_PREFIX_STRIP=0"}});
+        "GCOV_PREFIX=" + WorkDir.str() + "/discovery", "GCOV_PREFIX_STRIP=0"}});
   std::string Output = WorkDir.str() + "/ctest.json";
-  ProcessSpec Spec{CTestPath, {"--show-only=json-v1"}, Env, BuildDir.str(),
-                   Output};
+  ProcessSpec Spec{
+      CTestPath, {"--show-only=json-v1"}, Env, BuildDir.str(), Output};
   ProcessEnd End = runProcess(Spec, 600);
   std::string Text = readFileOrEmpty(Output);
   if (End.How != ProcessEnd::Exited || End.ExitCode != 0) {

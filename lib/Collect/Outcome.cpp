@@ -49,7 +49,8 @@ TestResult classify(const DiscoveredTest &T, const ProcessEnd &End,
   switch (End.How) {
   case ProcessEnd::NotStarted:
     R.Result = Outcome::Error;
-    R.Message = oneLine("cannot run " + T.Command.Executable + ": " + End.Error);
+    R.Message =
+        oneLine("cannot run " + T.Command.Executable + ": " + End.Error);
     return R;
   case ProcessEnd::TimedOut:
     R.Result = Outcome::TimedOut;

@@ -64,8 +64,8 @@ void unregisterGroup(int Slot) {
 
 std::string signalName(int Signal) {
   const char *Name = sigabbrev_np(Signal);
-  std::string Out = Name ? std::string("SIG") + Name
-                         : "signal " + std::to_string(Signal);
+  std::string Out =
+      Name ? std::string("SIG") + Name : "signal " + std::to_string(Signal);
   if (const char *Desc = sigdescr_np(Signal))
     Out += std::string(" (") + Desc + ")";
   return Out;

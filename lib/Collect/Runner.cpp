@@ -5,8 +5,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include <algorithm>
@@ -218,9 +218,8 @@ CoverageReader::read(const Binary &B,
   if (!Raw.empty()) {
     if (!B.Clang)
       return makeErrorf("{0} wrote clang profiles, but {1}", B.Path,
-                        B.Problem.empty()
-                            ? "its coverage mapping was not read"
-                            : B.Problem);
+                        B.Problem.empty() ? "its coverage mapping was not read"
+                                          : B.Problem);
     auto Got = B.Clang->functionsRun(Raw);
     if (!Got)
       return Got.takeError();
@@ -291,10 +290,9 @@ TestRun runAlone(RunContext &Ctx, const DiscoveredTest &T, const Binary &B) {
   Spec.WorkingDir = T.Command.WorkingDir;
   Spec.OutputFile = Dir + "/output.txt";
   Spec.Environment = buildEnvironment(
-      profileVariables(),
-      {T.Command.Environment,
-       {"LLVM_PROFILE_FILE=" + Dir + "/%p.profraw", "GCOV_PREFIX=" + Dir,
-        "GCOV_PREFIX_STRIP=0"}});
+      profileVariables(), {T.Command.Environment,
+                           {"LLVM_PROFILE_FILE=" + Dir + "/%p.profraw",
+                            "GCOV_PREFIX=" + Dir, "GCOV_PREFIX_STRIP=0"}});
   double Timeout = Ctx.timeoutOf(T);
   ProcessEnd End = runProcess(Spec, Timeout);
   {
@@ -356,8 +354,10 @@ runWithListener(RunContext &Ctx,
   for (const DiscoveredTest *T : Cases)
     Timeout = std::max(Timeout, Ctx.timeoutOf(*T));
   const DiscoveredTest &First = *Cases.front();
-  llvm::StringRef BinaryName = llvm::StringRef(First.Id).drop_front(6).rsplit(
-      ':').first; // "gtest:<binary>:<case>"
+  llvm::StringRef BinaryName = llvm::StringRef(First.Id)
+                                   .drop_front(6)
+                                   .rsplit(':')
+                                   .first; // "gtest:<binary>:<case>"
 
   while (!Remaining.empty()) {
     std::string Dir = Ctx.freshDir("b");
@@ -420,8 +420,8 @@ runWithListener(RunContext &Ctx,
         Run.Result.Seconds = C.Seconds;
         Run.Result.Message = C.Message;
         std::vector<std::string> Locations = Program;
-        for (const std::string &S : J.SuiteSegments[T->Case.substr(
-                 0, T->Case.find('.'))])
+        for (const std::string &S :
+             J.SuiteSegments[T->Case.substr(0, T->Case.find('.'))])
           Locations.push_back(Dir + "/" + S);
         if (!C.Segment.empty()) {
           Locations.push_back(Dir + "/" + C.Segment);

@@ -55,12 +55,11 @@ llvm::Expected<BinaryProbe> probeBinary(llvm::StringRef Path) {
   }
   llvm::StringRef Bytes = (*Buf)->getBuffer();
   if (Counters)
-    P.Kind = Mapping ? Instrumentation::Clang
-                     : Instrumentation::ClangNoMapping;
+    P.Kind = Mapping ? Instrumentation::Clang : Instrumentation::ClangNoMapping;
   // libgcov's entry points, in the symbol table or, stripped, the names of
   // the data files the binary writes.
-  else if (Bytes.contains("__gcov_init") || Bytes.contains("__gcov_merge_add") ||
-           Bytes.contains(".gcda"))
+  else if (Bytes.contains("__gcov_init") ||
+           Bytes.contains("__gcov_merge_add") || Bytes.contains(".gcda"))
     P.Kind = Instrumentation::Gcov;
   P.HasListener = Bytes.contains("tia-gtest-listener-v1");
   return P;
@@ -228,8 +227,8 @@ llvm::Expected<std::vector<GcovData>> parseGcovJson(llvm::StringRef Text,
                   "\"format_version\")");
     GcovData Data;
     Data.DataFile = Top->getString("data_file").value_or("").str();
-    llvm::StringRef Cwd = Top->getString("current_working_directory")
-                              .value_or(llvm::StringRef());
+    llvm::StringRef Cwd =
+        Top->getString("current_working_directory").value_or(llvm::StringRef());
     const llvm::json::Array *Files = Top->getArray("files");
     if (!Files)
       return Fail("no \"files\" array");

@@ -108,8 +108,7 @@ llvm::cl::list<std::string>
          llvm::cl::desc("Run and update only these tests (ids or globs such "
                         "as 'gtest:calc_test:*'); the others keep theirs"),
          llvm::cl::value_desc("test"), llvm::cl::ZeroOrMore,
-         llvm::cl::cat(tiaCategory()),
-         llvm::cl::sub(CollectSubcommand));
+         llvm::cl::cat(tiaCategory()), llvm::cl::sub(CollectSubcommand));
 llvm::cl::opt<bool> ProcessPerTest(
     "process-per-test",
     llvm::cl::desc("Run each GoogleTest case in its own process, even in "
@@ -129,7 +128,8 @@ llvm::cl::opt<std::string> CTest("ctest",
                                  llvm::cl::init(""),
                                  llvm::cl::cat(tiaCategory()),
                                  llvm::cl::sub(CollectSubcommand));
-llvm::cl::list<std::string> Args(llvm::cl::Positional, llvm::cl::desc("[TEST...]"),
+llvm::cl::list<std::string> Args(llvm::cl::Positional,
+                                 llvm::cl::desc("[TEST...]"),
                                  llvm::cl::cat(tiaCategory()),
                                  llvm::cl::sub(CollectSubcommand));
 } // namespace

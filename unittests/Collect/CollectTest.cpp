@@ -1,7 +1,7 @@
 //===- CollectTest.cpp - discovery, outcomes, processes, gcov JSON --------===//
 
-#include "CollectInternal.h"
 #include "tia/Collect/Collect.h"
+#include "CollectInternal.h"
 #include "tia/Coverage/Profiles.h"
 #include "tia/Testing/Assertions.h"
 #include "llvm/Support/FileSystem.h"
@@ -23,10 +23,9 @@ TEST(GTestListTest, SuitesCasesTypedAndParameterized) {
                               "  Doubles\n"
                               "Small/Sides.\n"
                               "  Area/0  # GetParam() = 1\n");
-  EXPECT_EQ(Cases, (std::vector<std::string>{"Shapes.Area",
-                                             "Shapes.DISABLED_Later",
-                                             "Typed/0.Doubles",
-                                             "Small/Sides.Area/0"}));
+  EXPECT_EQ(Cases, (std::vector<std::string>{
+                       "Shapes.Area", "Shapes.DISABLED_Later",
+                       "Typed/0.Doubles", "Small/Sides.Area/0"}));
 }
 
 TEST(GTestFilterTest, PositiveAndNegativePatterns) {
@@ -53,7 +52,8 @@ TEST(CTestJsonTest, CommandAndProperties) {
   ASSERT_VALUE(Entries, parseCTestJson(Json, "/b"));
   ASSERT_EQ(Entries->size(), 2u);
   const CTestEntry &E = (*Entries)[0];
-  EXPECT_EQ(E.Command, (std::vector<std::string>{"/b/t", "--gtest_filter=S.a"}));
+  EXPECT_EQ(E.Command,
+            (std::vector<std::string>{"/b/t", "--gtest_filter=S.a"}));
   EXPECT_EQ(E.WorkingDir, "/b/w");
   EXPECT_EQ(E.Environment, (std::vector<std::string>{"A=1", "B=2"}));
   EXPECT_EQ(E.Timeout, 12.5);
@@ -127,8 +127,7 @@ TEST(ClassifyTest, GoogleTestCase) {
             Outcome::Skipped);
   TestResult None = classify(T, exited(0), "[  PASSED  ] 0 tests.\n", 1);
   EXPECT_EQ(None.Result, Outcome::Error);
-  TestResult F = classify(T,
-                          exited(1),
+  TestResult F = classify(T, exited(1),
                           "[ RUN      ] S.a\n"
                           "a.cpp:3: Failure\n"
                           "Value of: x\n"
@@ -170,9 +169,9 @@ TEST(ProcessTest, TimeoutKillsTheWholeGroup) {
                    std::string(Out)};
   auto Start = std::chrono::steady_clock::now();
   ProcessEnd End = runProcess(Spec, 0.2);
-  double Took = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                              Start)
-                    .count();
+  double Took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   EXPECT_EQ(End.How, ProcessEnd::TimedOut);
   EXPECT_LT(Took, 10);
   llvm::sys::fs::remove(Out);

@@ -51,8 +51,8 @@ struct CollectCommandOptions {
   /// Build directory of the tests (CTestTestfile.cmake); empty: ./build,
   /// then ./.
   std::string BuildDir;
-  unsigned Jobs = 0;          ///< 0: one per core
-  double TimeoutSeconds = 0;  ///< 0: ctest's TIMEOUT, else 1500
+  unsigned Jobs = 0;             ///< 0: one per core
+  double TimeoutSeconds = 0;     ///< 0: ctest's TIMEOUT, else 1500
   std::vector<std::string> Only; ///< ids or globs; empty: every test
   bool ProcessPerTest = false;   ///< never use tia's GoogleTest listener
   std::string Gcov;              ///< empty: "gcov"
