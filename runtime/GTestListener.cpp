@@ -29,7 +29,7 @@
 //
 // SEGMENT is a profile file (clang) or a GCOV_PREFIX folder (gcc), relative
 // to TIA_COLLECT_DIR. Processes a case starts write beside its segment
-// (clang: "case-N-child-PID.profraw"; gcc: into the same folder). The segment
+// (clang: "case-N-child-PID-MODULE.profraw"; gcc: into the same folder). The segment
 // after the last case ("program exit") is written by the profile runtime itself
 // when the process exits.
 //
@@ -89,7 +89,7 @@ public:
     target(CaseSegment);
 #if defined(TIA_COVERAGE_CLANG)
     std::string Child = CaseSegment;
-    Child.insert(Child.size() - 8, "-child-%p");
+    Child.insert(Child.size() - 8, "-child-%p-%m");
     setenv("LLVM_PROFILE_FILE", (Dir + "/" + Child).c_str(), 1);
 #endif
     note("start " + name(T));

@@ -12,6 +12,7 @@
 #include "llvm/Support/Threading.h"
 #include <chrono>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace tia {
@@ -71,6 +72,30 @@ std::string definitionName(llvm::StringRef Case) {
   Suite = Suite.rsplit('/').second.empty() ? Suite : Suite.rsplit('/').second;
   Name = Name.split('/').first;
   return (Suite + "." + Name).str();
+}
+
+/// The clang-instrumented shared libraries under \p BuildDir, whose
+/// mappings the tests' profiles are read against too.
+std::vector<std::string> instrumentedLibraries(llvm::StringRef BuildDir) {
+  std::vector<std::string> Out;
+  std::error_code EC;
+  for (llvm::sys::fs::recursive_directory_iterator It(BuildDir, EC), End;
+       It != End && !EC; It.increment(EC)) {
+    llvm::StringRef Name = llvm::sys::path::filename(It->path());
+    if (It->type() == llvm::sys::fs::file_type::directory_file &&
+        (Name == "CMakeFiles" || Name.starts_with(".")))
+      It.no_push();
+    if (It->type() != llvm::sys::fs::file_type::regular_file ||
+        !(Name.ends_with(".so") || Name.contains(".so.")))
+      continue;
+    auto P = coverage::probeBinary(It->path());
+    if (!P)
+      llvm::consumeError(P.takeError()); // Not an object: not a library.
+    else if (P->Kind == coverage::Instrumentation::Clang)
+      Out.push_back(It->path());
+  }
+  llvm::sort(Out);
+  return Out;
 }
 
 /// Work for one thread: a case or ctest test alone, or cases through the
@@ -138,6 +163,7 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
   CoverageReader Reader(O.Gcov, Scratch.Path);
   std::map<std::string, Binary> Binaries;
   std::map<std::string, unsigned> Problems; // message -> tests it hit
+  std::optional<std::vector<std::string>> Libraries;
   for (const DiscoveredTest &T : Tests) {
     const std::string &Path = T.Command.Executable;
     if (Binaries.count(Path))
@@ -151,7 +177,11 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
     }
     B.Probe = *P;
     if (B.Probe.Kind == coverage::Instrumentation::Clang) {
-      auto C = coverage::ClangCoverage::open({Path});
+      if (!Libraries)
+        Libraries = instrumentedLibraries(O.BuildDir);
+      std::vector<std::string> Objects = {Path};
+      llvm::append_range(Objects, *Libraries);
+      auto C = coverage::ClangCoverage::open(Objects);
       if (C)
         B.Clang = std::move(*C);
       else
@@ -230,6 +260,18 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
     Pool.wait();
   }
   Prog.finish();
+  // Messages name files relative to the repository.
+  std::string Root = O.ProjectRoot + "/";
+  auto Relative = [&](std::string &Text) {
+    for (size_t At; !O.ProjectRoot.empty() &&
+                    (At = Text.find(Root)) != std::string::npos;)
+      Text.erase(At, Root.size());
+  };
+  if (!O.Quiet)
+    for (std::string Note : Ctx.Notes) {
+      Relative(Note);
+      Err << "tia: warning: " << Note << "\n";
+    }
 
   // What to store.
   CollectSummary Sum;
@@ -264,12 +306,8 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
       Err << "tia: warning: " << R.Result.TestId << " "
           << outcomeName(R.Result.Result) << " (" << R.Result.Message
           << "): its earlier coverage is kept\n";
-    // Messages name files relative to the repository.
-    std::string Root = O.ProjectRoot + "/";
-    for (std::string *Text : {&R.Result.Message, &R.CoverageProblem})
-      for (size_t At; !O.ProjectRoot.empty() &&
-                      (At = Text->find(Root)) != std::string::npos;)
-        Text->erase(At, Root.size());
+    Relative(R.Result.Message);
+    Relative(R.CoverageProblem);
     if (!R.CoverageProblem.empty())
       ++Problems[R.CoverageProblem];
     if (R.Hits) {

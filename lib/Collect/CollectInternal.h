@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -121,6 +122,8 @@ struct RunContext {
   std::mutex M;
   unsigned Processes = 0;
   unsigned Counter = 0;
+  /// Warnings about how tests were run, once each.
+  std::set<std::string> Notes;
 
   /// A fresh folder under WorkDir.
   std::string freshDir(llvm::StringRef Stem);
@@ -128,8 +131,10 @@ struct RunContext {
   double timeoutOf(const DiscoveredTest &T) const;
 };
 
-/// Runs \p T alone in its own process with its own profile.
-TestRun runAlone(RunContext &Ctx, const DiscoveredTest &T, const Binary &B);
+/// Runs \p T alone in its own process with its own profile; counts it as
+/// progress when \p Step.
+TestRun runAlone(RunContext &Ctx, const DiscoveredTest &T, const Binary &B,
+                 bool Step = true);
 
 /// Runs the cases \p Cases of one binary (same command but for the filter)
 /// in as few processes as crashes and hangs allow, through tia's listener.

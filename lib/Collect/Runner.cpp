@@ -282,7 +282,8 @@ static void readInto(RunContext &Ctx, TestRun &Run, const Binary &B,
   Run.Hits = std::move(**Hits);
 }
 
-TestRun runAlone(RunContext &Ctx, const DiscoveredTest &T, const Binary &B) {
+TestRun runAlone(RunContext &Ctx, const DiscoveredTest &T, const Binary &B,
+                 bool Step) {
   std::string Dir = Ctx.freshDir("t");
   ProcessSpec Spec;
   Spec.Executable = T.Command.Executable;
@@ -302,7 +303,8 @@ TestRun runAlone(RunContext &Ctx, const DiscoveredTest &T, const Binary &B) {
   TestRun Run;
   Run.Result = classify(T, End, readFileOrEmpty(Spec.OutputFile), Timeout);
   readInto(Ctx, Run, B, {Dir});
-  Ctx.Prog.step(T.Id);
+  if (Step)
+    Ctx.Prog.step(T.Id);
   return Run;
 }
 
@@ -359,6 +361,7 @@ runWithListener(RunContext &Ctx,
                                    .rsplit(':')
                                    .first; // "gtest:<binary>:<case>"
 
+  std::set<std::string> Stepped; // cases counted as progress
   while (!Remaining.empty()) {
     std::string Dir = Ctx.freshDir("b");
     std::string Filter;
@@ -376,7 +379,7 @@ runWithListener(RunContext &Ctx,
         profileVariables(),
         {First.Command.Environment,
          {"TIA_COLLECT_DIR=" + Dir,
-          "LLVM_PROFILE_FILE=" + Dir + "/default-%p.profraw",
+          "LLVM_PROFILE_FILE=" + Dir + "/default-%p-%m.profraw",
           "GCOV_PREFIX=" + Dir + "/default", "GCOV_PREFIX_STRIP=0"}});
     JournalWatch Watch(Dir + "/journal", Ctx.Prog, BinaryName);
     ProcessEnd End = runProcess(Spec, Timeout, std::ref(Watch));
@@ -389,12 +392,34 @@ runWithListener(RunContext &Ctx,
     if (!JournalText.empty())
       J.parse(JournalText);
 
+    Stepped.insert(Watch.Stepped.begin(), Watch.Stepped.end());
+
+    // Instrumented shared libraries carry a profile runtime of their own,
+    // which the listener cannot reach: they write all their counters at
+    // exit, to no case. Such a binary's cases run alone.
+    bool OtherModules = false;
+    if (B.Probe.Kind == coverage::Instrumentation::Clang && J.Exists)
+      for (const std::string &F : filesEndingIn(Dir, ".profraw"))
+        OtherModules |= llvm::sys::path::filename(F).starts_with("default-");
+    if (OtherModules) {
+      {
+        std::lock_guard<std::mutex> Lock(Ctx.M);
+        Ctx.Notes.insert(B.Path +
+                         " loads instrumented shared libraries, whose "
+                         "counters tia's listener cannot split by case: its "
+                         "cases ran one process each");
+      }
+      for (const DiscoveredTest *T : Cases)
+        Runs[T->Case] = runAlone(Ctx, *T, B, !Stepped.count(T->Case));
+      break;
+    }
+
     if (!J.Exists || J.Started.empty()) {
       // The listener did not run (the binary was rebuilt without it), or the
       // process ended before its first case: one process per case instead,
       // which also tells which of them crash on their own.
       for (const DiscoveredTest *T : Remaining)
-        Runs[T->Case] = runAlone(Ctx, *T, B);
+        Runs[T->Case] = runAlone(Ctx, *T, B, !Stepped.count(T->Case));
       break;
     }
 
@@ -451,7 +476,7 @@ runWithListener(RunContext &Ctx,
                   .str();
         }
       }
-      if (!Watch.Stepped.count(T->Case))
+      if (Stepped.insert(T->Case).second)
         Ctx.Prog.step(T->Id);
       Runs[T->Case] = std::move(Run);
     }
