@@ -6,6 +6,7 @@
 #   plain   : the tests of a build without coverage (ctest -j JOBS)
 #   coverage: the tests of the coverage build with one profile per binary
 #             (ctest -j JOBS, LLVM_PROFILE_FILE=%m), merged with llvm-profdata
+#             (gcc: the .gcda files ctest's run leaves)
 #   listener: tia collect --jobs JOBS (tia's listener: a process per binary)
 #   process : tia collect --jobs JOBS --process-per-test
 # and the database bytes collect adds per test.
@@ -58,7 +59,10 @@ coverage_run() {
   shift
   rm -rf "$work/profiles"
   (cd "$b" && LLVM_PROFILE_FILE="$work/profiles/%m.profraw" ctest -j "$jobs" "$@") || true
-  "$profdata" merge -sparse "$work"/profiles/*.profraw -o "$work/merged.profdata"
+  # gcc: the .gcda files the run wrote are the result.
+  if compgen -G "$work/profiles/*.profraw" >/dev/null; then
+    "$profdata" merge -sparse "$work"/profiles/*.profraw -o "$work/merged.profdata"
+  fi
 }
 
 # measure LABEL SRC PLAIN_BUILD COV_BUILD DB ONLY CTEST_ARGS...
@@ -98,7 +102,16 @@ cmake -G Ninja -S "$calc" -B "$calc/build-cov" -DCMAKE_CXX_COMPILER=clang++-19 \
 ninja -C "$calc/build-plain" -j "$jobs" >/dev/null
 ninja -C "$calc/build-cov" -j "$jobs" >/dev/null
 (cd "$calc" && "$tia" -q --db "$work/calc.db" index -p build-cov)
-measure "examples/calc" "$calc" "$calc/build-plain" "$calc/build-cov" "$work/calc.db" '*'
+measure "examples/calc (clang)" "$calc" "$calc/build-plain" "$calc/build-cov" "$work/calc.db" '*'
+
+# 1b. examples/calc built with gcc (gcov), same measures.
+cmake -G Ninja -S "$calc" -B "$calc/build-gcc-plain" -DCMAKE_CXX_COMPILER=g++ >/dev/null
+cmake -G Ninja -S "$calc" -B "$calc/build-gcc-cov" -DCMAKE_CXX_COMPILER=g++ \
+  -DCALC_COVERAGE=ON -Dtia_DIR="$build/cmake/tia" >/dev/null
+ninja -C "$calc/build-gcc-plain" -j "$jobs" >/dev/null
+ninja -C "$calc/build-gcc-cov" -j "$jobs" >/dev/null
+(cd "$calc" && "$tia" -q --db "$work/calc-gcc.db" index -p build-gcc-cov)
+measure "examples/calc (gcc)" "$calc" "$calc/build-gcc-plain" "$calc/build-gcc-cov" "$work/calc-gcc.db" '*'
 
 # 2. tia's unit tests: plain from TIA_BUILD, coverage from COV_BUILD.
 if [ -n "$cov" ]; then
