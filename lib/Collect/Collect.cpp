@@ -164,6 +164,7 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
   std::map<std::string, Binary> Binaries;
   std::map<std::string, unsigned> Problems; // message -> tests it hit
   std::optional<std::vector<std::string>> Libraries;
+  std::vector<Binary *> Scripts;
   for (const DiscoveredTest &T : Tests) {
     const std::string &Path = T.Command.Executable;
     if (Binaries.count(Path))
@@ -172,10 +173,14 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
     B.Path = Path;
     auto P = coverage::probeBinary(Path);
     if (!P) {
-      llvm::consumeError(P.takeError()); // A script: it may run binaries.
+      // A script: the programs it starts are among the build's.
+      llvm::consumeError(P.takeError());
+      Scripts.push_back(&B);
       continue;
     }
     B.Probe = *P;
+    if (B.Probe.Kind == coverage::Instrumentation::None)
+      Scripts.push_back(&B); // A shell or a runner may start instrumented ones.
     if (B.Probe.Kind == coverage::Instrumentation::Clang) {
       if (!Libraries)
         Libraries = instrumentedLibraries(O.BuildDir);
@@ -190,6 +195,28 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
       B.Problem = Path + " was built with -fprofile-instr-generate but "
                          "without -fcoverage-mapping: add -fcoverage-mapping "
                          "to its compile and link flags";
+    }
+  }
+
+  // Profiles written by the programs an uninstrumented executable (a
+  // script, a shell, a runner) starts are read against every instrumented
+  // test binary and library.
+  if (!Scripts.empty()) {
+    std::vector<std::string> Objects;
+    for (auto &[Path, B] : Binaries)
+      if (B.Probe.Kind == coverage::Instrumentation::Clang)
+        Objects.push_back(Path);
+    if (!Libraries)
+      Libraries = instrumentedLibraries(O.BuildDir);
+    llvm::append_range(Objects, *Libraries);
+    for (Binary *B : Scripts) {
+      if (Objects.empty())
+        continue;
+      auto C = coverage::ClangCoverage::open(Objects);
+      if (C)
+        B->Clang = std::move(*C);
+      else
+        B->Problem = llvm::toString(C.takeError());
     }
   }
 
@@ -263,8 +290,8 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
   // Messages name files relative to the repository.
   std::string Root = O.ProjectRoot + "/";
   auto Relative = [&](std::string &Text) {
-    for (size_t At; !O.ProjectRoot.empty() &&
-                    (At = Text.find(Root)) != std::string::npos;)
+    for (size_t At;
+         !O.ProjectRoot.empty() && (At = Text.find(Root)) != std::string::npos;)
       Text.erase(At, Root.size());
   };
   if (!O.Quiet)

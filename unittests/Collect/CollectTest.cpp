@@ -3,6 +3,7 @@
 #include "tia/Collect/Collect.h"
 #include "CollectInternal.h"
 #include "tia/Coverage/Profiles.h"
+#include "tia/Store/Store.h"
 #include "tia/Testing/Assertions.h"
 #include "llvm/Support/FileSystem.h"
 #include "gtest/gtest.h"
@@ -246,5 +247,58 @@ TEST(SummaryTest, CountsOnlyWhatHappened) {
   EXPECT_EQ(summaryLine(S), "collected 5 tests (3 passed, 1 failed, 1 timed "
                             "out) in 2.2s: 40 test-element links");
 }
+
+TEST(CollectStoreTest, RefusesADatabaseWithoutIndex) {
+  ASSERT_VALUE(S, Store::open(":memory:", Store::Mode::ReadWrite));
+  CollectOptions O;
+  O.BuildDir = "/nonexistent";
+  std::string Err;
+  llvm::raw_string_ostream ErrOS(Err);
+  EXPECT_EQ(errorText(collect::collect(**S, O, ErrOS)),
+            "no index in the database: run 'tia index' before 'tia collect'");
+}
+
+#ifdef TIA_COLLECT_FIXTURE
+TEST(CollectStoreTest, StoresHowToRunEachTestAgain) {
+  std::string Fixture = TIA_COLLECT_FIXTURE;
+  if (!llvm::sys::fs::exists(Fixture + "/stamp"))
+    GTEST_SKIP() << "the lit fixture is not built (ninja tia-collect-fixture)";
+  llvm::SmallString<128> Db;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("collect", "db", Db));
+  ASSERT_FALSE(llvm::sys::fs::copy_file(Fixture + "/index.db", Db));
+  {
+    ASSERT_VALUE(S, Store::open(Db, Store::Mode::ReadWrite));
+    CollectOptions O;
+    O.BuildDir = Fixture + "/repo/build-clang";
+    O.ProjectRoot = Fixture + "/repo";
+    O.Only = {"gtest:shapes_test:Shapes.Halved", "ctest:smoke"};
+    O.Quiet = true;
+    std::string Err;
+    llvm::raw_string_ostream ErrOS(Err);
+    ASSERT_VALUE(Sum, collect::collect(**S, O, ErrOS));
+    EXPECT_EQ(Sum->Tests, 2u);
+    EXPECT_EQ(Sum->Passed, 2u);
+    EXPECT_EQ(Sum->WithCoverage, 2u);
+
+    ASSERT_VALUE(Case, (*S)->testInfo("gtest:shapes_test:Shapes.Halved"));
+    ASSERT_TRUE(*Case && (*Case)->Command);
+    const TestCommand &C = *(*Case)->Command;
+    EXPECT_EQ(C.Executable, O.BuildDir + "/shapes_test");
+    EXPECT_EQ(C.WorkingDir, O.BuildDir);
+    EXPECT_EQ(C.Arguments,
+              std::vector<std::string>{"--gtest_filter=Shapes.Halved"});
+
+    ASSERT_VALUE(Smoke, (*S)->testInfo("ctest:smoke"));
+    ASSERT_TRUE(*Smoke && (*Smoke)->Command);
+    EXPECT_EQ((*Smoke)->Command->Executable, O.BuildDir + "/smoke");
+    EXPECT_TRUE((*Smoke)->Command->Arguments.empty());
+
+    ASSERT_VALUE(Runs, (*S)->runs());
+    ASSERT_EQ(Runs->size(), 1u);
+    EXPECT_EQ((*Runs)[0].Source, "collect");
+  }
+  llvm::sys::fs::remove(Db);
+}
+#endif
 
 } // namespace
