@@ -25,6 +25,10 @@ struct Context {
 /// git work tree.
 llvm::Expected<Context> makeContext(const GlobalOptions &G, bool NeedGit);
 
+/// Opens the database of \p C for writing; fails, creating nothing, when it
+/// does not exist or is not tia's.
+llvm::Expected<std::unique_ptr<Store>> openForUpdate(const Context &C);
+
 /// \p Path made absolute against \p Base, dots removed.
 std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base);
 
