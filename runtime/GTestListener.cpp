@@ -27,11 +27,12 @@
 //   case SUITE.NAME SEGMENT the counters of the case
 //   end SUITE.NAME passed|failed|skipped MICROSECONDS [MESSAGE]
 //
-// SEGMENT is a profile file (clang) or a GCOV_PREFIX folder (gcc), relative
+// SEGMENT is a profile file (clang) or a GCOV_PREFIX folder (gcc; one per
+// suite and one for the program, which gcov adds each dump to), relative
 // to TIA_COLLECT_DIR. Processes a case starts write beside its segment
-// (clang: "case-N-child-PID-MODULE.profraw"; gcc: into the same folder). The segment
-// after the last case ("program exit") is written by the profile runtime itself
-// when the process exits.
+// (clang: "case-N-child-PID-MODULE.profraw"; gcc: into the same folder). The
+// segment after the last case ("program exit") is written by the profile
+// runtime itself when the process exits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +40,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 
 #if defined(TIA_COVERAGE_CLANG)
@@ -73,13 +75,14 @@ public:
   // code runs: a segment starts only where the user's code may run.
   void OnTestSuiteStart(const testing::TestSuite &) override {
     if (!Started)
-      dump("program", next("program"));
+      dump("program", programSegment());
     Started = true;
     FirstInSuite = true;
   }
   void OnTestStart(const testing::TestInfo &T) override {
     if (FirstInSuite)
-      dump(std::string("suite ") + T.test_suite_name(), next("suite"));
+      dump(std::string("suite ") + T.test_suite_name(),
+           suiteSegment(T.test_suite_name()));
     FirstInSuite = false;
     Message.clear();
     CaseSegment = next("case");
@@ -120,12 +123,12 @@ public:
          (Message.empty() ? "" : " " + Message));
   }
   void OnTestSuiteEnd(const testing::TestSuite &S) override {
-    dump(std::string("suite ") + S.name(), next("suite"));
+    dump(std::string("suite ") + S.name(), suiteSegment(S.name()));
   }
   void OnTestProgramEnd(const testing::UnitTest &) override {
-    dump("program", next("program"));
+    dump("program", programSegment());
     // What runs after this (static destructors) is written at exit.
-    std::string Exit = next("program");
+    std::string Exit = programSegment();
     note("program " + Exit);
     target(Exit);
   }
@@ -134,6 +137,23 @@ private:
   static std::string name(const testing::TestInfo &T) {
     return std::string(T.test_suite_name()) + "." + T.name();
   }
+
+#if defined(TIA_COVERAGE_GCOV)
+  // gcov adds a dump to the data files already in its folder: one folder
+  // serves all of the program's segments, one all of a suite's, and gcov
+  // reads fewer files.
+  std::string programSegment() { return "program"; }
+  std::string suiteSegment(const std::string &Suite) {
+    std::string &Name = Suites[Suite];
+    if (Name.empty())
+      Name = next("suite");
+    return Name;
+  }
+  std::map<std::string, std::string> Suites;
+#else
+  std::string programSegment() { return next("program"); }
+  std::string suiteSegment(const std::string &) { return next("suite"); }
+#endif
 
   /// A fresh segment name: "case-12.profraw" or "case-12".
   std::string next(const char *Kind) {

@@ -429,7 +429,9 @@ runWithListener(RunContext &Ctx,
         llvm::consumeError(std::move(E)); // Each case's read reports it.
     std::vector<std::string> Program;
     for (const std::string &S : J.ProgramSegments)
-      Program.push_back(Dir + "/" + S);
+      if (!llvm::is_contained(Program, Dir + "/" + S))
+        Program.push_back(Dir + "/" + S); // gcc's repeat: one folder
+
     std::vector<const DiscoveredTest *> Next;
     for (const DiscoveredTest *T : Remaining) {
       auto It = J.Cases.find(T->Case);
@@ -447,7 +449,8 @@ runWithListener(RunContext &Ctx,
         std::vector<std::string> Locations = Program;
         for (const std::string &S :
              J.SuiteSegments[T->Case.substr(0, T->Case.find('.'))])
-          Locations.push_back(Dir + "/" + S);
+          if (!llvm::is_contained(Locations, Dir + "/" + S))
+            Locations.push_back(Dir + "/" + S);
         if (!C.Segment.empty()) {
           Locations.push_back(Dir + "/" + C.Segment);
           // Processes the case started (death tests) wrote beside it.
