@@ -26,6 +26,14 @@ std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base) {
   return std::string(P);
 }
 
+llvm::Expected<std::unique_ptr<Store>> openForUpdate(const Context &C) {
+  auto S = Store::open(C.DbPath, Store::Mode::ReadOnly);
+  if (!S)
+    return S.takeError();
+  // Reopen for writing only once the database is known to be tia's.
+  return Store::open(C.DbPath, Store::Mode::ReadWrite);
+}
+
 llvm::Expected<Context> makeContext(const GlobalOptions &G, bool NeedGit) {
   Context C;
   if (G.WorkingDir.empty()) {
