@@ -42,6 +42,16 @@ llvm::Expected<int64_t> testId(Database &DB, llvm::StringRef Name);
 llvm::Error insertPythonInfo(Database &DB, int64_t FileVersionId,
                              const std::optional<PythonFileInfo> &Info);
 
+/// Adds \p F's references and includes to file version \p FileVersionId;
+/// rows already stored stay (ReferenceStore.cpp).
+llvm::Error insertReferencesAndIncludes(Database &DB, int64_t FileVersionId,
+                                        const FileIndex &F);
+
+/// Reads the references and includes of file version \p FileVersionId
+/// into \p F.
+llvm::Error readReferencesAndIncludes(Database &DB, int64_t FileVersionId,
+                                      FileIndex &F);
+
 } // namespace store
 } // namespace tia
 

@@ -77,7 +77,7 @@ struct SelectCommandOptions {
   bool Explain = false;
 };
 
-enum class DumpWhat { Elements, Tests, Coverage, Results };
+enum class DumpWhat { Elements, Tests, Coverage, Results, References };
 
 struct DumpOptions {
   DumpWhat What = DumpWhat::Elements;
