@@ -60,10 +60,15 @@ extern llvm::cl::SubCommand IndexSubcommand;
 extern llvm::cl::SubCommand CoverageSubcommand;
 extern llvm::cl::SubCommand SelectSubcommand;
 extern llvm::cl::SubCommand DumpSubcommand;
+extern llvm::cl::SubCommand ResultsSubcommand;
 int indexMain(const GlobalOptions &G);
 int coverageMain(const GlobalOptions &G);
 int selectMain(const GlobalOptions &G);
 int dumpMain(const GlobalOptions &G);
+int resultsMain(const GlobalOptions &G);
+
+/// "8 results (5 passed, 2 failed, 1 skipped)".
+std::string resultsSummary(const results::ImportSummary &Sum);
 
 } // namespace tool
 } // namespace tia

@@ -42,6 +42,7 @@ ArrayRef<CommandEntry> commandTable() {
       {&CoverageSubcommand, coverageMain},
       {&DumpSubcommand, dumpMain},
       {&IndexSubcommand, indexMain},
+      {&ResultsSubcommand, resultsMain},
       {&SelectSubcommand, selectMain},
   };
   return Table;

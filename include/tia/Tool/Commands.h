@@ -10,6 +10,7 @@
 #define TIA_TOOL_COMMANDS_H
 
 #include "tia/Coverage/Coverage.h"
+#include "tia/Results/JUnit.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
@@ -47,6 +48,17 @@ struct CoverageImportOptions {
   std::vector<std::string> Files;
 };
 
+struct ResultsImportOptions {
+  results::Runner Hint = results::Runner::Auto;
+  /// The GoogleTest binary; empty: from each file's name.
+  std::string Binary;
+  /// Where pytest ran, relative to the repository root.
+  std::string PytestDir;
+  /// Revision the tests ran at; empty: HEAD.
+  std::string Commit;
+  std::vector<std::string> Files;
+};
+
 enum class OutputFormat { Ids, Json };
 
 struct SelectCommandOptions {
@@ -69,6 +81,9 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
 llvm::Error runCoverageImport(const GlobalOptions &G,
                               const CoverageImportOptions &O,
                               llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+llvm::Error runResultsImport(const GlobalOptions &G,
+                             const ResultsImportOptions &O,
+                             llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 llvm::Error runSelect(const GlobalOptions &G, const SelectCommandOptions &O,
                       llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
