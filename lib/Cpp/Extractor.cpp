@@ -800,6 +800,9 @@ void Collector::finish(const std::vector<FileID> &Entered, Extracted &Out) {
       E.Hash = H.hex();
       F.Elements.push_back(std::move(E));
       Ranges.push_back({C.BeginOffset, C.EndOffset});
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(C.FD); MD && !C.Lambda)
+        if (auto Test = googleTestName(*MD, SM, LangOpts))
+          F.Tests.push_back({"gtest", *Test, C.BeginLine, C.EndLine});
     }
 
     // Everything outside the elements and the brackets.

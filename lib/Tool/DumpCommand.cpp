@@ -72,6 +72,16 @@ llvm::Error dumpCoverage(Store &S, llvm::raw_ostream &Out) {
   return llvm::Error::success();
 }
 
+llvm::Error dumpDefinitions(Store &S, llvm::raw_ostream &Out) {
+  auto Defs = S.currentTestDefinitions();
+  if (!Defs)
+    return Defs.takeError();
+  for (const auto &[Path, D] : *Defs)
+    Out << Path << ":" << D.BeginLine << "-" << D.EndLine << " "
+        << D.Framework << " " << D.Name << "\n";
+  return llvm::Error::success();
+}
+
 llvm::Error dumpResults(Store &S, llvm::raw_ostream &Out) {
   auto Runs = S.runs();
   if (!Runs)
@@ -113,6 +123,8 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
     return dumpCoverage(**S, Out);
   case DumpWhat::Results:
     return dumpResults(**S, Out);
+  case DumpWhat::Definitions:
+    return dumpDefinitions(**S, Out);
   }
   return llvm::Error::success();
 }
@@ -122,12 +134,13 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
 //===----------------------------------------------------------------------===//
 
 llvm::cl::SubCommand
-    DumpSubcommand("dump", "'tia dump elements|tests|coverage|results': print "
+    DumpSubcommand("dump", "'tia dump elements|tests|coverage|results|definitions': "
+                           "print "
                            "what the database holds, sorted and stable");
 
 namespace {
 llvm::cl::list<std::string> Args(llvm::cl::Positional,
-                                 llvm::cl::desc("elements|tests|coverage|results"),
+                                 llvm::cl::desc("elements|tests|coverage|results|definitions"),
                                  llvm::cl::cat(tiaCategory()),
                                  llvm::cl::sub(DumpSubcommand));
 llvm::cl::opt<std::string>
@@ -144,7 +157,8 @@ int dumpMain(const GlobalOptions &G) {
   DumpOptions O;
   if (Args.size() != 1)
     return usageError(
-        "'tia dump' needs one of: elements, tests, coverage, results");
+        "'tia dump' needs one of: elements, tests, coverage, results, "
+        "definitions");
   if (Args[0] == "elements")
     O.What = DumpWhat::Elements;
   else if (Args[0] == "tests")
@@ -153,9 +167,12 @@ int dumpMain(const GlobalOptions &G) {
     O.What = DumpWhat::Coverage;
   else if (Args[0] == "results")
     O.What = DumpWhat::Results;
+  else if (Args[0] == "definitions")
+    O.What = DumpWhat::Definitions;
   else
     return usageError("unknown dump '" + Args[0] +
-                      "': use elements, tests, coverage or results");
+                      "': use elements, tests, coverage, results or "
+                      "definitions");
   O.File = File;
   O.Hashes = Hashes;
   return exitCode(runDump(G, O, llvm::outs(), llvm::errs()));

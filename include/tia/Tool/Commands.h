@@ -68,7 +68,7 @@ struct SelectCommandOptions {
   bool Explain = false;
 };
 
-enum class DumpWhat { Elements, Tests, Coverage, Results };
+enum class DumpWhat { Elements, Tests, Coverage, Results, Definitions };
 
 struct DumpOptions {
   DumpWhat What = DumpWhat::Elements;
