@@ -29,6 +29,16 @@ llvm::StringRef fallbackName(FallbackKind K) {
     return "outside-elements";
   case FallbackKind::CompileTime:
     return "compile-time";
+  case FallbackKind::TriggerPath:
+    return "trigger";
+  case FallbackKind::StaleCoverage:
+    return "stale-coverage";
+  case FallbackKind::FullSuiteMarker:
+    return "full-suite-marker";
+  case FallbackKind::Requested:
+    return "requested";
+  case FallbackKind::NoCoverage:
+    return "no-coverage";
   }
   return "non-source-file";
 }
@@ -258,6 +268,17 @@ llvm::Error examine(Selection &Sel, VersionResolver &R,
       return llvm::Error::success();
     }
 
+  std::vector<unsigned> Deleted, Added;
+  for (const git::Hunk &H : C.Hunks) {
+    Deleted.insert(Deleted.end(), H.DeletedLines.begin(), H.DeletedLines.end());
+    Added.insert(Added.end(), H.AddedLines.begin(), H.AddedLines.end());
+  }
+  if ((Old && !Old->Tests.empty()) || (New && !New->Tests.empty()))
+    Sel.TestFiles.push_back({C.NewPath, C.OldPath,
+                             Old ? Old->Tests : std::vector<TestDefinition>(),
+                             New ? New->Tests : std::vector<TestDefinition>(),
+                             Deleted, Added});
+
   // A file that appears, disappears or moves changes what its includers
   // and the include search find: its types, macros and globals may now
   // resolve differently. Only a file with nothing outside its functions is
@@ -281,11 +302,6 @@ llvm::Error examine(Selection &Sel, VersionResolver &R,
     }
   }
 
-  std::vector<unsigned> Deleted, Added;
-  for (const git::Hunk &H : C.Hunks) {
-    Deleted.insert(Deleted.end(), H.DeletedLines.begin(), H.DeletedLines.end());
-    Added.insert(Added.end(), H.AddedLines.begin(), H.AddedLines.end());
-  }
   FileComparison Cmp = compareVersions(Old ? &*Old : nullptr,
                                        New ? &*New : nullptr, Deleted, Added);
   if (Cmp.OutsideElements) {
@@ -417,6 +433,8 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
       Sel.DiffBase = *MB;
     }
   }
+  if (O.DiffFrom)
+    Sel.DiffBase = *O.DiffFrom;
 
   auto Current = S.currentCommit();
   if (!Current)
@@ -446,10 +464,19 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
   std::vector<FileIndex> OldVersions;
   for (const git::FileChange &C : *Changes) {
     llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
+    Sel.Files.push_back({Shown.str(), C.OldPath, C.Status});
     if (isCoverageData(Shown)) {
       Sel.Notes.push_back({Shown.str(), "coverage data, ignored"});
       continue;
     }
+    if (O.Classify)
+      if (std::optional<PathVerdict> V = O.Classify(C)) {
+        if (V->Trigger)
+          addFallback(Sel, FallbackKind::TriggerPath, Shown, V->Detail);
+        else
+          Sel.Notes.push_back({Shown.str(), V->Detail});
+        continue;
+      }
     bool Source = isCppSource(C.OldPath) || isCppSource(C.NewPath);
     if (C.Binary) {
       addFallback(Sel, FallbackKind::BinaryFile, Shown,
@@ -466,12 +493,23 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
       return std::move(E);
   }
 
+  std::set<std::string> Keys;
+  for (const ChangedElement &CE : Sel.Elements)
+    Keys.insert(CE.Elem.Key);
+  for (const ChangedElement &CE : O.ExtraElements)
+    if (Keys.insert(CE.Elem.Key).second)
+      Sel.Elements.push_back(CE);
+  auto TestsCovering = [&](llvm::StringRef Key) {
+    return O.Snapshot ? S.testsCovering(Key, *O.Snapshot)
+                      : S.testsCovering(Key);
+  };
+
   // Changed element -> the tests that covered it.
   std::map<std::string, std::vector<Reason>> ByTest;
   SiblingFinder Finder(S, OldVersions);
   for (size_t I = 0; I < Sel.Elements.size(); ++I) {
     const ChangedElement &CE = Sel.Elements[I];
-    auto Covering = S.testsCovering(CE.Elem.Key);
+    auto Covering = TestsCovering(CE.Elem.Key);
     if (!Covering)
       return Covering.takeError();
     for (const std::string &T : *Covering)
@@ -487,7 +525,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
       if (!Siblings)
         return Siblings.takeError();
       for (const Element &Sib : *Siblings) {
-        auto SibTests = S.testsCovering(Sib.Key);
+        auto SibTests = TestsCovering(Sib.Key);
         if (!SibTests)
           return SibTests.takeError();
         for (const std::string &T : *SibTests)

@@ -41,8 +41,10 @@ ArrayRef<CommandEntry> commandTable() {
   static const CommandEntry Table[] = {
       {&CoverageSubcommand, coverageMain},
       {&DumpSubcommand, dumpMain},
+      {&ExplainSubcommand, explainMain},
       {&IndexSubcommand, indexMain},
       {&ResultsSubcommand, resultsMain},
+      {&RunSubcommand, runMain},
       {&SelectSubcommand, selectMain},
   };
   return Table;
