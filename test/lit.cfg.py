@@ -40,3 +40,4 @@ config.substitutions.append(("%resource-dir", config.clang_resource_dir))
 # For the scripts in Inputs/.
 config.environment["TIA_TEST_CLANG"] = config.clang
 config.environment["TIA_TEST_LLVM_TOOLS"] = config.llvm_tools_dir
+config.environment["TIA_TEST_UTILS"] = os.path.join(config.tia_src_root, "utils")

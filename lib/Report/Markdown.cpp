@@ -112,7 +112,14 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
                         P.TotalTests ? 100.0 * P.Selected.size() / P.TotalTests
                                      : 0.0)
        << ")";
-  OS << llvm::formatv(", expected to take {0:F1} s.\n\n", P.selectedSeconds());
+  bool AllKnown = llvm::all_of(
+      P.Selected, [](const PlannedTest &T) { return T.SecondsKnown; });
+  bool AnyKnown = llvm::any_of(
+      P.Selected, [](const PlannedTest &T) { return T.SecondsKnown; });
+  if (AnyKnown)
+    OS << llvm::formatv(", expected to take {0}{1:F1} s",
+                        AllKnown ? "" : "about ", P.selectedSeconds());
+  OS << ".\n\n";
   OS << "Strategy: tests impacted by the change ∪ previously failing ∪ newly "
         "added; every test when tia cannot reason about a change.\n\n";
 
@@ -183,16 +190,24 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
   }
 
   OS << "### Coverage\n\n";
-  if (P.Snapshot)
-    OS << "Coverage snapshot " << code(shortCommit(P.Snapshot->Snapshot.Commit))
-       << " of " << date(P.Snapshot->CommitTime) << " ("
-       << plural(P.Snapshot->Snapshot.Tests, "test", "tests")
-       << "); the change is read from " << code(shortCommit(P.Snapshot->DiffFrom))
-       << ", "
-       << plural(P.Snapshot->CommitsBehindBase, "commit", "commits")
-       << " before the base " << code(shortCommit(C.BaseCommit)) << ".\n\n";
-  else
+  if (P.Snapshot) {
+    const select::SnapshotUse &U = *P.Snapshot;
+    OS << "Coverage snapshot " << code(shortCommit(U.Snapshot.Commit))
+       << " of " << date(U.CommitTime) << " ("
+       << plural(U.Snapshot.Tests, "test", "tests") << ")";
+    if (U.DiffFrom != U.Snapshot.Commit)
+      OS << ", with coverage from as early as "
+         << code(shortCommit(U.DiffFrom));
+    if (U.CommitsBehindBase)
+      OS << "; the change is read from " << code(shortCommit(U.DiffFrom))
+         << ", " << plural(U.CommitsBehindBase, "commit", "commits")
+         << " before the base " << code(shortCommit(C.BaseCommit));
+    else
+      OS << ", at the base";
+    OS << ".\n\n";
+  } else {
     OS << "No coverage snapshot could be used.\n\n";
+  }
 
   if (!P.Selected.empty()) {
     OS << "<details><summary>Selected tests, in run order</summary>\n\n"

@@ -221,11 +221,19 @@ commandChanges(Store &S, llvm::StringRef BuildDir) {
   return Out;
 }
 
+/// The note on a change to .tia.yaml.
+constexpr llvm::StringLiteral ConfigNote =
+    "tia's configuration, which selection reads as it is now";
+
 /// Decides, from .tia.yaml's select section, which changed paths select
 /// every test and which never affect one.
 std::function<std::optional<PathVerdict>(const git::FileChange &)>
 classifier(const config::SelectConfig &C) {
   return [&C](const git::FileChange &F) -> std::optional<PathVerdict> {
+    // The configuration in force is the work tree's, whatever changed in it.
+    if ((F.NewPath.empty() || F.NewPath == config::ConfigFileName) &&
+        (F.OldPath.empty() || F.OldPath == config::ConfigFileName))
+      return PathVerdict{false, ConfigNote.str()};
     for (const std::string *Path : {&F.NewPath, &F.OldPath}) {
       if (Path->empty())
         continue;
@@ -332,12 +340,17 @@ QuietChange quietChange(const Selection &Sel) {
   if (!Sel.Elements.empty() || Sel.selectsAll())
     return QuietChange::None;
   bool AllIgnored = true, AllDocs = true, AllComments = true;
+  unsigned Counted = 0;
   for (const ChangedFile &F : Sel.Files) {
     auto Found = llvm::find_if(
         Sel.Notes, [&](const select::Note &N) { return N.File == F.Path; });
     if (Found == Sel.Notes.end())
       return QuietChange::None;
     llvm::StringRef Text = Found->Text;
+    // tia's own configuration says nothing about what kind of change it is.
+    if (Text == ConfigNote)
+      continue;
+    ++Counted;
     if (Text != CommentOnly)
       AllComments = false;
     if (!Text.consume_front("never affects a test (select.ignore '")) {
@@ -348,6 +361,8 @@ QuietChange quietChange(const Selection &Sel) {
                             Text.drop_back(2).str()))
       AllDocs = false;
   }
+  if (!Counted)
+    return QuietChange::NoEffect;
   if (AllIgnored)
     return AllDocs ? QuietChange::Docs : QuietChange::Ignored;
   return AllComments ? QuietChange::Comments : QuietChange::NoEffect;
@@ -414,7 +429,8 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
     return Sel.takeError();
   P.Changes = std::move(*Sel);
   Selection &C = P.Changes;
-  llvm::append_range(C.Fallbacks, Problems);
+  // What concerns the whole selection comes before what one file caused.
+  C.Fallbacks.insert(C.Fallbacks.begin(), Problems.begin(), Problems.end());
 
   // What is known of tests.
   auto Known = S.tests();
@@ -472,14 +488,33 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
     T.Reasons.push_back(std::move(R));
   };
 
+  // The body of a new test is run by its framework for that test alone: it
+  // takes no calls from the other tests' bodies, whatever its name.
+  std::set<size_t> NewTestBodies;
+  for (size_t I = 0; I < C.Elements.size(); ++I) {
+    const ChangedElement &CE = C.Elements[I];
+    if (CE.Change != ElementChange::Added)
+      continue;
+    for (const TestFileChange &T : C.TestFiles)
+      if (T.Path == CE.Elem.File &&
+          llvm::any_of(T.New, [&](const TestDefinition &D) {
+            return D.BeginLine == CE.Elem.BeginLine &&
+                   D.EndLine == CE.Elem.EndLine;
+          }))
+        NewTestBodies.insert(I);
+  }
+
   // Impacted: the engine's covering tests.
   for (const SelectedTest &T : C.Tests)
-    for (const Reason &R : T.Reasons)
-      if (R.Element != NoIndex)
-        Add(T.Id,
-            {R.Via.empty() ? ReasonKind::Covers : ReasonKind::Related,
-             R.Element, NoIndex, R.Via},
-            false);
+    for (const Reason &R : T.Reasons) {
+      if (R.Element == NoIndex ||
+          (!R.Via.empty() && NewTestBodies.count(R.Element)))
+        continue;
+      Add(T.Id,
+          {R.Via.empty() ? ReasonKind::Covers : ReasonKind::Related, R.Element,
+           NoIndex, R.Via},
+          false);
+    }
 
   // Previously failing.
   for (const TestStatistics &T : *Stats)
@@ -540,8 +575,7 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
       for (const std::string &Id : Naming.ids(T.Path, D).first)
         Add(Id,
             {ReasonKind::ChangedTest, NoIndex, NoIndex,
-             "its code changed (" + T.Path + ":" +
-                 lineRange(D.BeginLine, D.EndLine) + ")"},
+             T.Path + ":" + lineRange(D.BeginLine, D.EndLine)},
             FromDefinitions.count(Id) != 0);
     }
 
