@@ -426,8 +426,10 @@ void write(const Plan &P, Format F, const WriteOptions &O,
       OS << Arg << "\n";
     if (A.Unnamed)
       Warn << "tia: warning: " << plural(A.Unnamed, "test", "tests")
-           << (O.Exclusion ? " to skip" : " to run") << " are not " << Runner
-           << " tests and are left out of --format " << Runner << "\n";
+           << (O.Exclusion ? " to skip " : " to run ")
+           << (A.Unnamed == 1 ? "is not a " : "are not ") << Runner
+           << (A.Unnamed == 1 ? " test and is" : " tests and are")
+           << " left out of --format " << Runner << "\n";
   };
   switch (F) {
   case Format::Ids:
