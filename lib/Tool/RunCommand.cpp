@@ -125,10 +125,9 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
   if (!G.Quiet) {
     report::writeSummary(P, Err);
     if (Unnamed)
-      Err << "tia: warning: " << Unnamed << " test"
-          << (Unnamed == 1 ? " is" : "s are") << " not "
-          << results::runnerName(Kind) << " tests and "
-          << (Unnamed == 1 ? "is" : "are") << " left to their own runner\n";
+      Err << "note: " << Unnamed << (Exclusion ? " test to skip" : " test to run")
+          << (Unnamed == 1 ? " is" : "s are") << " not for "
+          << results::runnerName(Kind) << "\n";
   }
   bool NoPytestSelected =
       !P.selectsAll() &&
@@ -230,10 +229,10 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
         << " wrote no JUnit report, so no results were imported\n";
   }
   if (!G.Quiet)
-    Err << "ran " << Binary << " with " << P.Selected.size() << " of "
-        << P.TotalTests << " selected tests ("
-        << (Exclusion ? "skipping the others" : "naming them") << "): exit code "
-        << RC << (Imported ? "" : ", no results") << "\n";
+    Err << "ran " << Binary << ": " << P.Selected.size() << " of "
+        << P.TotalTests << " tests selected, "
+        << (Exclusion ? "the others skipped" : "named") << ": exit code " << RC
+        << (Imported ? "" : ", no results imported") << "\n";
   return RC;
 }
 

@@ -119,7 +119,8 @@ int toolMain(int Argc, const char **Argv) {
           "per-test\n  coverage, then select for a change.\n\n"
           "  tia index -p build\n"
           "  tia coverage import --format lcov coverage.info\n"
-          "  tia select --base origin/main\n",
+          "  tia select --base origin/main\n"
+          "  tia run --base origin/main -- ctest --test-dir build\n",
           &errs()))
     return 2;
   int RC = tool::dispatch();
