@@ -116,7 +116,9 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
       P.Selected, [](const PlannedTest &T) { return T.SecondsKnown; });
   bool AnyKnown = llvm::any_of(
       P.Selected, [](const PlannedTest &T) { return T.SecondsKnown; });
-  if (AnyKnown)
+  if (AnyKnown && P.selectedSeconds() < 0.1)
+    OS << ", expected to take under 0.1 s";
+  else if (AnyKnown)
     OS << llvm::formatv(", expected to take {0}{1:F1} s",
                         AllKnown ? "" : "about ", P.selectedSeconds());
   OS << ".\n\n";

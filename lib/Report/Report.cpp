@@ -134,6 +134,8 @@ void jsonTest(llvm::json::OStream &J, const PlannedTest &T) {
           if (!R.Detail.empty())
             J.attribute(R.Kind == ReasonKind::Related ? "via" : "detail",
                         R.Detail);
+          if (!R.File.empty())
+            J.attribute("file", R.File);
         });
     });
   });
@@ -265,7 +267,7 @@ unsigned testsOfFile(const Plan &P, llvm::StringRef Path) {
             return P.Changes.Elements[R.Element].Elem.File == Path;
           if (R.Fallback != NoIndex)
             return P.Changes.Fallbacks[R.Fallback].File == Path;
-          return false;
+          return !R.File.empty() && R.File == Path;
         }))
       ++N;
   return N;

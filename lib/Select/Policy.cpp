@@ -552,7 +552,8 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
           {ReasonKind::NewTest, NoIndex, NoIndex,
            (Added ? "added in this change at " : "defined at ") + File + ":" +
                std::to_string(D.BeginLine) +
-               (Added ? std::string() : std::string(", never covered"))},
+               (Added ? std::string() : std::string(", never covered")),
+           File},
           Derived);
     }
   }
@@ -575,7 +576,7 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
       for (const std::string &Id : Naming.ids(T.Path, D).first)
         Add(Id,
             {ReasonKind::ChangedTest, NoIndex, NoIndex,
-             T.Path + ":" + lineRange(D.BeginLine, D.EndLine)},
+             T.Path + ":" + lineRange(D.BeginLine, D.EndLine), T.Path},
             FromDefinitions.count(Id) != 0);
     }
 

@@ -48,6 +48,8 @@ struct TestReason {
   /// f(int)"); the other rules: one line for people. Empty for Covers and
   /// Fallback.
   std::string Detail;
+  /// NewTest and ChangedTest: the file defining the test, when known.
+  std::string File;
 };
 
 struct PlannedTest {
