@@ -9,6 +9,7 @@ packages=(
   libgit2-dev libfmt-dev libsqlite3-dev
   libgtest-dev googletest
   python3-dev
+  python3-pytest
 )
 
 missing=()
