@@ -158,16 +158,16 @@ llvm::StringRef PathPatterns::firstMatch(llvm::StringRef Path) const {
 const std::vector<std::string> &defaultTriggers() {
   static const std::vector<std::string> Triggers = {
       // CMake, Conan, vcpkg, Meson, Make, Bazel
-      "CMakeLists.txt", "*.cmake", "CMakePresets.json",
-      "CMakeUserPresets.json", "conanfile.*", "vcpkg.json", "meson.build",
-      "meson_options.txt", "meson.options", "Makefile", "GNUmakefile",
-      "makefile", "*.mk", "BUILD", "BUILD.bazel", "WORKSPACE",
-      "WORKSPACE.bazel", "MODULE.bazel", "*.bzl", ".bazelrc",
+      "CMakeLists.txt", "*.cmake", "CMakePresets.json", "CMakeUserPresets.json",
+      "conanfile.*", "vcpkg.json", "meson.build", "meson_options.txt",
+      "meson.options", "Makefile", "GNUmakefile", "makefile", "*.mk", "BUILD",
+      "BUILD.bazel", "WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel", "*.bzl",
+      ".bazelrc",
       // containers and CI
       "Dockerfile", "Dockerfile.*", ".github/workflows/**", ".gitlab-ci.yml",
       // Python packaging and pytest
-      "requirements*.txt", "pyproject.toml", "setup.py", "setup.cfg",
-      "tox.ini", "pytest.ini", "/conftest.py"};
+      "requirements*.txt", "pyproject.toml", "setup.py", "setup.cfg", "tox.ini",
+      "pytest.ini", "/conftest.py"};
   return Triggers;
 }
 
@@ -277,8 +277,8 @@ template <> struct ScalarTraits<FormatName> {
       return StringRef();
     }
     static std::string Message;
-    Message = "unknown output format '" + Scalar.str() +
-              "': use one of " + llvm::join(Names, ", ");
+    Message = "unknown output format '" + Scalar.str() + "': use one of " +
+              llvm::join(Names, ", ");
     return Message;
   }
   static QuotingType mustQuote(StringRef) { return QuotingType::None; }

@@ -359,9 +359,9 @@ llvm::Expected<bool> Repository::isAncestor(llvm::StringRef Ancestor,
   if (git_oid_equal(AId, DId))
     return true;
   int Rc = git_graph_descendant_of(P->Repo.get(), DId, AId);
-  if (llvm::Error E = check(Rc, "cannot tell whether " + shortRev(Ancestor) +
-                                    " is an ancestor of " +
-                                    shortRev(Descendant)))
+  if (llvm::Error E =
+          check(Rc, "cannot tell whether " + shortRev(Ancestor) +
+                        " is an ancestor of " + shortRev(Descendant)))
     return E;
   return Rc == 1;
 }

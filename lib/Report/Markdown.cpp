@@ -90,8 +90,8 @@ std::string why(const Plan &P, const PlannedTest &T) {
     break;
   }
   if (T.Reasons.size() > 1)
-    Out += " and " + plural(T.Reasons.size() - 1, "more reason",
-                            "more reasons");
+    Out +=
+        " and " + plural(T.Reasons.size() - 1, "more reason", "more reasons");
   return Out;
 }
 
@@ -140,7 +140,8 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
        << (P.Limits.Seconds > 0
                ? llvm::formatv("at most {0} s", P.Limits.Seconds).str()
                : std::string())
-       << ") left out " << plural(P.Cut.size(), "selected test", "selected tests")
+       << ") left out "
+       << plural(P.Cut.size(), "selected test", "selected tests")
        << "; they will not run.**\n\n";
   if (P.Selected.empty() && !P.selectsAll())
     OS << summaryLine(P) << ".\n\n";
@@ -166,8 +167,8 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
           "|---|---|---:|\n";
     for (size_t I = 0; I < C.Files.size() && I < MaxRows; ++I) {
       const select::ChangedFile &F = C.Files[I];
-      OS << "| " << code(F.Path) << " | " << git::statusName(F.Status)
-         << " | " << testsOfFile(P, F.Path) << " |\n";
+      OS << "| " << code(F.Path) << " | " << git::statusName(F.Status) << " | "
+         << testsOfFile(P, F.Path) << " |\n";
     }
     if (C.Files.size() > MaxRows)
       OS << "| and " << C.Files.size() - MaxRows << " more | | |\n";
@@ -194,8 +195,8 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
   OS << "### Coverage\n\n";
   if (P.Snapshot) {
     const select::SnapshotUse &U = *P.Snapshot;
-    OS << "Coverage snapshot " << code(shortCommit(U.Snapshot.Commit))
-       << " of " << date(U.CommitTime) << " ("
+    OS << "Coverage snapshot " << code(shortCommit(U.Snapshot.Commit)) << " of "
+       << date(U.CommitTime) << " ("
        << plural(U.Snapshot.Tests, "test", "tests") << ")";
     if (U.DiffFrom != U.Snapshot.Commit)
       OS << ", with coverage from as early as "

@@ -23,8 +23,8 @@ using select::TestReason;
 
 std::optional<Format> parseFormat(llvm::StringRef Name) {
   static const Format Order[] = {
-      Format::Ids,    Format::Json,        Format::Ctest,
-      Format::CtestList, Format::Gtest,    Format::Pytest,
+      Format::Ids,         Format::Json,     Format::Ctest,
+      Format::CtestList,   Format::Gtest,    Format::Pytest,
       Format::PytestFiles, Format::Markdown, Format::Github};
   const std::vector<std::string> &Names = config::outputFormatNames();
   for (size_t I = 0; I < Names.size() && I < std::size(Order); ++I)
@@ -160,10 +160,9 @@ void writeJson(const Plan &P, llvm::raw_ostream &OS) {
     J.attribute("selected_tests", static_cast<int64_t>(P.Selected.size()));
     J.attribute("expected_seconds", P.selectedSeconds());
     J.attributeObject("reason_counts", [&] {
-      for (ReasonKind K :
-           {ReasonKind::Covers, ReasonKind::Related, ReasonKind::Fallback,
-            ReasonKind::PreviouslyFailing, ReasonKind::NewTest,
-            ReasonKind::ChangedTest}) {
+      for (ReasonKind K : {ReasonKind::Covers, ReasonKind::Related,
+                           ReasonKind::Fallback, ReasonKind::PreviouslyFailing,
+                           ReasonKind::NewTest, ReasonKind::ChangedTest}) {
         int64_t N = llvm::count_if(
             P.Selected, [&](const PlannedTest &T) { return T.has(K); });
         J.attribute(select::reasonName(K), N);
@@ -314,17 +313,17 @@ std::string allBecause(const Plan &P) {
     for (const Fallback &Other : Fs)
       if (!Other.File.empty())
         Files.insert(Other.File);
-    Why = F.File + (Files.size() > 1
-                        ? " and " + plural(Files.size() - 1, "other file",
-                                           "other files")
-                        : std::string()) +
+    Why = F.File +
+          (Files.size() > 1
+               ? " and " + plural(Files.size() - 1, "other file", "other files")
+               : std::string()) +
           " changed";
     return Why;
   }
   }
   if (Fs.size() > 1)
-    Why += " (and " + plural(Fs.size() - 1, "more reason", "more reasons") +
-           ")";
+    Why +=
+        " (and " + plural(Fs.size() - 1, "more reason", "more reasons") + ")";
   return Why;
 }
 

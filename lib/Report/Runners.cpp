@@ -52,16 +52,17 @@ std::string regexEscape(llvm::StringRef Name) {
 /// A regex for the instances of GoogleTest definition "S.N".
 std::string definitionRegex(llvm::StringRef Definition) {
   auto [Suite, Name] = Definition.split('.');
-  return "([^.]*/)?" + regexEscape(Suite) + "(/[^.]*)?\\." +
-         regexEscape(Name) + "(/.*)?";
+  return "([^.]*/)?" + regexEscape(Suite) + "(/[^.]*)?\\." + regexEscape(Name) +
+         "(/.*)?";
 }
 
 /// The --gtest_filter patterns for the instances of definition "S.N".
 std::vector<std::string> definitionPatterns(llvm::StringRef Definition) {
   auto [Suite, Name] = Definition.split('.');
   std::string S = Suite.str(), N = Name.str();
-  return {S + "." + N,       S + "." + N + "/*", "*/" + S + "." + N,
-          "*/" + S + "." + N + "/*", S + "/*." + N,   "*/" + S + "/*." + N};
+  return {S + "." + N,        S + "." + N + "/*",
+          "*/" + S + "." + N, "*/" + S + "." + N + "/*",
+          S + "/*." + N,      "*/" + S + "/*." + N};
 }
 
 std::string anchored(const std::set<std::string> &Alternatives) {
@@ -82,10 +83,13 @@ RunnerArguments ctestArguments(const Plan &P, bool Exclusion) {
         ++Out.Unnamed;
         continue;
       }
-      bool Pattern = T.FromDefinition && llvm::StringRef(T.Id).starts_with("gtest:");
-      Alternatives.insert(Pattern ? definitionRegex(*Name) : regexEscape(*Name));
+      bool Pattern =
+          T.FromDefinition && llvm::StringRef(T.Id).starts_with("gtest:");
+      Alternatives.insert(Pattern ? definitionRegex(*Name)
+                                  : regexEscape(*Name));
     }
-    Out.Arguments = {"-R", Alternatives.empty() ? "^$" : anchored(Alternatives)};
+    Out.Arguments = {"-R",
+                     Alternatives.empty() ? "^$" : anchored(Alternatives)};
     return Out;
   }
   std::set<std::string> Keep, Skip;
@@ -202,8 +206,7 @@ gtestFilters(const Plan &P, bool Exclusion, unsigned &Unnamed) {
   return Out;
 }
 
-std::string gtestFilter(const Plan &P, llvm::StringRef Binary,
-                        bool Exclusion) {
+std::string gtestFilter(const Plan &P, llvm::StringRef Binary, bool Exclusion) {
   if (P.selectsAll())
     return "*";
   auto Patterns = selectedPatterns(P);

@@ -50,8 +50,7 @@ llvm::Expected<ImportSummary> importJUnit(Store &S,
   for (const std::string &File : Files) {
     auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/false);
     if (!Buf)
-      return makeErrorf("cannot read {0}: {1}", File,
-                        Buf.getError().message());
+      return makeErrorf("cannot read {0}: {1}", File, Buf.getError().message());
     auto Report = parseJUnit((*Buf)->getBuffer(), File, O.Hint);
     if (!Report)
       return Report.takeError();

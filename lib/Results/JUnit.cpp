@@ -87,9 +87,10 @@ bool anySuiteNamed(const xml::Element &Root, llvm::StringRef Name) {
 
 Runner recognise(const xml::Element &Root,
                  const std::vector<const xml::Element *> &Cases) {
-  if (llvm::any_of(Cases, [](const xml::Element *C) {
-        return C->attribute("result").has_value();
-      }) ||
+  if (llvm::any_of(Cases,
+                   [](const xml::Element *C) {
+                     return C->attribute("result").has_value();
+                   }) ||
       (Root.Name == "testsuites" && Root.attribute("name") == "AllTests"))
     return Runner::Gtest;
   if (llvm::any_of(Cases, [](const xml::Element *C) {
@@ -194,9 +195,8 @@ llvm::Expected<JUnitReport> parseJUnit(llvm::StringRef Text,
         Out.Line = 0;
     if (std::optional<llvm::StringRef> T = C->attribute("time")) {
       llvm::StringRef Time = T->trim();
-      if (!Time.empty() &&
-          (Time.getAsDouble(Out.Seconds) || !std::isfinite(Out.Seconds) ||
-           Out.Seconds < 0))
+      if (!Time.empty() && (Time.getAsDouble(Out.Seconds) ||
+                            !std::isfinite(Out.Seconds) || Out.Seconds < 0))
         return makeErrorf("{0}:{1}: the time of test case '{2}' is '{3}', not "
                           "a number of seconds",
                           FileName, C->Line, Out.Name, *T);
@@ -266,8 +266,8 @@ std::pair<std::string, bool> pytestNodeId(llvm::StringRef ClassName,
   if (O.IsFile)
     for (size_t K = Parts.size(); K > 0; --K) {
       std::string Id = nodeId(Parts, K, Name, O.PytestDir);
-      if (O.IsFile(llvm::StringRef(Id).take_until(
-              [](char C) { return C == ':'; })))
+      if (O.IsFile(
+              llvm::StringRef(Id).take_until([](char C) { return C == ':'; })))
         return {Id, false};
     }
 
@@ -329,8 +329,8 @@ testResults(const JUnitReport &Report, llvm::StringRef FileName,
       if (Guessed)
         Warnings.push_back("no file holds pytest class '" + C.ClassName +
                            "' of " + FileName.str() + ":" +
-                           std::to_string(C.ReportLine) +
-                           "; named its test " + NodeId);
+                           std::to_string(C.ReportLine) + "; named its test " +
+                           NodeId);
       Id = "pytest:" + NodeId;
       break;
     }

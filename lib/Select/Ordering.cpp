@@ -35,7 +35,8 @@ llvm::StringRef reasonName(ReasonKind K) {
 }
 
 bool PlannedTest::has(ReasonKind K) const {
-  return llvm::any_of(Reasons, [&](const TestReason &R) { return R.Kind == K; });
+  return llvm::any_of(Reasons,
+                      [&](const TestReason &R) { return R.Kind == K; });
 }
 
 double Plan::selectedSeconds() const {
@@ -46,19 +47,18 @@ double Plan::selectedSeconds() const {
 }
 
 void orderTests(std::vector<PlannedTest> &Tests) {
-  std::stable_sort(Tests.begin(), Tests.end(),
-                   [](const PlannedTest &A, const PlannedTest &B) {
-                     return std::make_tuple(!A.PreviouslyFailing,
-                                            -static_cast<int64_t>(
-                                                A.ChangedElementsCovered),
-                                            -A.FailureRate, A.Seconds,
-                                            llvm::StringRef(A.Id)) <
-                            std::make_tuple(!B.PreviouslyFailing,
-                                            -static_cast<int64_t>(
-                                                B.ChangedElementsCovered),
-                                            -B.FailureRate, B.Seconds,
-                                            llvm::StringRef(B.Id));
-                   });
+  std::stable_sort(
+      Tests.begin(), Tests.end(),
+      [](const PlannedTest &A, const PlannedTest &B) {
+        return std::make_tuple(!A.PreviouslyFailing,
+                               -static_cast<int64_t>(A.ChangedElementsCovered),
+                               -A.FailureRate, A.Seconds,
+                               llvm::StringRef(A.Id)) <
+               std::make_tuple(!B.PreviouslyFailing,
+                               -static_cast<int64_t>(B.ChangedElementsCovered),
+                               -B.FailureRate, B.Seconds,
+                               llvm::StringRef(B.Id));
+      });
 }
 
 void applyBudget(Plan &P) {
@@ -117,8 +117,8 @@ std::string commandDifference(const CompileCommand &Old,
       Removed.push_back(Arg.str());
   }
   auto List = [](const std::vector<std::string> &Args) {
-    std::vector<std::string> Shown(Args.begin(),
-                                   Args.begin() + std::min<size_t>(3, Args.size()));
+    std::vector<std::string> Shown(
+        Args.begin(), Args.begin() + std::min<size_t>(3, Args.size()));
     std::string Out = llvm::join(Shown, " ");
     if (Args.size() > 3)
       Out += " and " + std::to_string(Args.size() - 3) + " more";

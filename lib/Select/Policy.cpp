@@ -145,8 +145,7 @@ private:
                           "fetch the history it was collected on");
     return fallback(FallbackKind::StaleCoverage, "",
                     "the coverage snapshot at " + shortCommit(C.Commit) +
-                        " is not an ancestor of the base " +
-                        shortCommit(Base) +
+                        " is not an ancestor of the base " + shortCommit(Base) +
                         ": collect coverage on the base's history, or pick a "
                         "base that contains it");
   }
@@ -256,8 +255,8 @@ classifier(const config::SelectConfig &C) {
       if (First.empty())
         First = Pattern.str();
     }
-    return PathVerdict{false, "never affects a test (select.ignore '" +
-                                  First + "')"};
+    return PathVerdict{false,
+                       "never affects a test (select.ignore '" + First + "')"};
   };
 }
 
@@ -267,9 +266,8 @@ std::string lineRange(unsigned Begin, unsigned End) {
 }
 
 bool intersects(const TestDefinition &D, const std::vector<unsigned> &Lines) {
-  return llvm::any_of(Lines, [&](unsigned L) {
-    return D.BeginLine <= L && L <= D.EndLine;
-  });
+  return llvm::any_of(
+      Lines, [&](unsigned L) { return D.BeginLine <= L && L <= D.EndLine; });
 }
 
 /// Test ids for test definitions.
@@ -332,7 +330,8 @@ private:
 };
 
 /// The engine's note on a file whose edit is only comments or layout.
-constexpr llvm::StringLiteral CommentOnly = "comment or whitespace changes only";
+constexpr llvm::StringLiteral CommentOnly =
+    "comment or whitespace changes only";
 
 QuietChange quietChange(const Selection &Sel) {
   if (Sel.Files.empty())
@@ -357,8 +356,7 @@ QuietChange quietChange(const Selection &Sel) {
       AllIgnored = AllDocs = false;
       continue;
     }
-    if (!llvm::is_contained(config::defaultIgnored(),
-                            Text.drop_back(2).str()))
+    if (!llvm::is_contained(config::defaultIgnored(), Text.drop_back(2).str()))
       AllDocs = false;
   }
   if (!Counted)
@@ -392,9 +390,9 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
   P.Limits = O.Limits;
   std::vector<Fallback> Problems;
   if (!O.AllRequestedBy.empty())
-    Problems.push_back(fallback(FallbackKind::Requested, "",
-                                "every test was asked for (" +
-                                    O.AllRequestedBy + ")"));
+    Problems.push_back(
+        fallback(FallbackKind::Requested, "",
+                 "every test was asked for (" + O.AllRequestedBy + ")"));
   if (Head && !O.Config.FullSuiteMarker.empty()) {
     auto Message = Repo.commitMessage(*Head);
     if (!Message)
@@ -560,7 +558,8 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
   for (const std::string &Id : KnownIds)
     if (!Recorded.count(Id) && !Seen.count(Id))
       Add(Id,
-          {ReasonKind::NewTest, NoIndex, NoIndex, "no coverage recorded for it"},
+          {ReasonKind::NewTest, NoIndex, NoIndex,
+           "no coverage recorded for it"},
           false);
 
   // Tests whose own code changed.

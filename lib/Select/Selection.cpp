@@ -274,10 +274,9 @@ llvm::Error examine(Selection &Sel, VersionResolver &R,
     Added.insert(Added.end(), H.AddedLines.begin(), H.AddedLines.end());
   }
   if ((Old && !Old->Tests.empty()) || (New && !New->Tests.empty()))
-    Sel.TestFiles.push_back({C.NewPath, C.OldPath,
-                             Old ? Old->Tests : std::vector<TestDefinition>(),
-                             New ? New->Tests : std::vector<TestDefinition>(),
-                             Deleted, Added});
+    Sel.TestFiles.push_back(
+        {C.NewPath, C.OldPath, Old ? Old->Tests : std::vector<TestDefinition>(),
+         New ? New->Tests : std::vector<TestDefinition>(), Deleted, Added});
 
   // A file that appears, disappears or moves changes what its includers
   // and the include search find: its types, macros and globals may now

@@ -125,11 +125,11 @@ llvm::Error afterCoverageReplaced(Database &DB, int64_t Snapshot,
 } // namespace store
 
 llvm::Expected<std::vector<CoverageSnapshot>> Store::coverageSnapshots() {
-  auto S = DB->statement(
-      "SELECT s.id, s.commit_id, s.created_at, count(st.test_id) "
-      "FROM coverage_snapshots s "
-      "LEFT JOIN snapshot_tests st ON st.snapshot_id = s.id "
-      "GROUP BY s.id ORDER BY s.id DESC");
+  auto S =
+      DB->statement("SELECT s.id, s.commit_id, s.created_at, count(st.test_id) "
+                    "FROM coverage_snapshots s "
+                    "LEFT JOIN snapshot_tests st ON st.snapshot_id = s.id "
+                    "GROUP BY s.id ORDER BY s.id DESC");
   if (!S)
     return S.takeError();
   std::vector<CoverageSnapshot> Out;
@@ -252,8 +252,8 @@ llvm::Expected<std::vector<TestStatistics>> Store::testStatistics() {
         if (isFailure(*O))
           T.Failures += N;
         if (*O != Outcome::Skipped) {
-          double Total = T.MeanSeconds * T.TimedResults +
-                         Counts->columnDouble(3);
+          double Total =
+              T.MeanSeconds * T.TimedResults + Counts->columnDouble(3);
           T.TimedResults += N;
           T.MeanSeconds = Total / T.TimedResults;
         }

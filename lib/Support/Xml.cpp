@@ -54,8 +54,8 @@ public:
             return fail(TextStart + Chunk.find_first_not_of(" \t\r\n"),
                         Root ? "text after the root element"
                              : "text before the root element");
-        } else if (llvm::Error E = decode(Chunk, TextStart, false,
-                                          Open.back().Text)) {
+        } else if (llvm::Error E =
+                       decode(Chunk, TextStart, false, Open.back().Text)) {
           return E;
         }
       }
@@ -93,10 +93,9 @@ public:
       }
     }
     if (!Open.empty())
-      return fail(Text.size(),
-                  "unexpected end of file: <" + Open.back().Name +
-                      "> (line " + llvm::Twine(Open.back().Line) +
-                      ") is not closed");
+      return fail(Text.size(), "unexpected end of file: <" + Open.back().Name +
+                                   "> (line " + llvm::Twine(Open.back().Line) +
+                                   ") is not closed");
     if (!Root)
       return fail(Pos, "no root element");
     return std::move(*Root);
@@ -225,13 +224,13 @@ private:
       ++Pos;
       skipSpace();
       if (Pos >= Text.size() || (Text[Pos] != '"' && Text[Pos] != '\''))
-        return fail(Pos, "expected a quoted value for attribute '" + *Key +
-                             "'");
+        return fail(Pos,
+                    "expected a quoted value for attribute '" + *Key + "'");
       char Quote = Text[Pos++];
       size_t End = Text.find(Quote, Pos);
       if (End == llvm::StringRef::npos)
-        return fail(AttrStart, "unterminated value of attribute '" + *Key +
-                                   "'");
+        return fail(AttrStart,
+                    "unterminated value of attribute '" + *Key + "'");
       llvm::StringRef Raw = Text.slice(Pos, End);
       size_t Lt = Raw.find('<');
       if (Lt != llvm::StringRef::npos)
@@ -248,8 +247,8 @@ private:
     if (Empty)
       return close(std::move(E), Root);
     if (Open.size() >= MaxDepth)
-      return fail(TagStart, "elements nested deeper than " +
-                                llvm::Twine(MaxDepth));
+      return fail(TagStart,
+                  "elements nested deeper than " + llvm::Twine(MaxDepth));
     Open.push_back(std::move(E));
     return llvm::Error::success();
   }

@@ -77,8 +77,8 @@ llvm::Error dumpDefinitions(Store &S, llvm::raw_ostream &Out) {
   if (!Defs)
     return Defs.takeError();
   for (const auto &[Path, D] : *Defs)
-    Out << Path << ":" << D.BeginLine << "-" << D.EndLine << " "
-        << D.Framework << " " << D.Name << "\n";
+    Out << Path << ":" << D.BeginLine << "-" << D.EndLine << " " << D.Framework
+        << " " << D.Name << "\n";
   return llvm::Error::success();
 }
 
@@ -134,15 +134,16 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
 //===----------------------------------------------------------------------===//
 
 llvm::cl::SubCommand
-    DumpSubcommand("dump", "'tia dump elements|tests|coverage|results|definitions': "
-                           "print "
-                           "what the database holds, sorted and stable");
+    DumpSubcommand("dump",
+                   "'tia dump elements|tests|coverage|results|definitions': "
+                   "print "
+                   "what the database holds, sorted and stable");
 
 namespace {
-llvm::cl::list<std::string> Args(llvm::cl::Positional,
-                                 llvm::cl::desc("elements|tests|coverage|results|definitions"),
-                                 llvm::cl::cat(tiaCategory()),
-                                 llvm::cl::sub(DumpSubcommand));
+llvm::cl::list<std::string>
+    Args(llvm::cl::Positional,
+         llvm::cl::desc("elements|tests|coverage|results|definitions"),
+         llvm::cl::cat(tiaCategory()), llvm::cl::sub(DumpSubcommand));
 llvm::cl::opt<std::string>
     File("file", llvm::cl::desc("Only this file (repository-relative)"),
          llvm::cl::value_desc("path"), llvm::cl::init(""),

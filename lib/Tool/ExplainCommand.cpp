@@ -34,8 +34,7 @@ std::string lineList(const std::vector<unsigned> &Lines) {
 std::string snapshotText(const Plan &P) {
   if (!P.Snapshot)
     return "the latest coverage";
-  return "the coverage snapshot at " +
-         shortCommit(P.Snapshot->Snapshot.Commit);
+  return "the coverage snapshot at " + shortCommit(P.Snapshot->Snapshot.Commit);
 }
 
 /// The chain of one reason, indented.
@@ -52,8 +51,8 @@ void chain(const Plan &P, const PlannedTest &T, const select::TestReason &R,
   if (!CE.Cause.empty())
     OS << "  " << CE.Cause << "\n";
   else if (!CE.Lines.empty())
-    OS << "  " << E.File << ": changed line" << (CE.Lines.size() > 1 ? "s " : " ")
-       << lineList(CE.Lines)
+    OS << "  " << E.File << ": changed line"
+       << (CE.Lines.size() > 1 ? "s " : " ") << lineList(CE.Lines)
        << (CE.Change == select::ElementChange::Deleted ? " of the base" : "")
        << "\n";
   else
@@ -61,8 +60,8 @@ void chain(const Plan &P, const PlannedTest &T, const select::TestReason &R,
   OS << "    -> " << select::changeName(CE.Change) << " " << E.Display << " ("
      << Range << ")\n";
   if (R.Kind == ReasonKind::Related)
-    OS << "    -> may take the calls of an element " << T.Id
-       << " covers (it " << R.Detail << ")\n";
+    OS << "    -> may take the calls of an element " << T.Id << " covers (it "
+       << R.Detail << ")\n";
   else
     OS << "    -> covered by " << T.Id << " in " << snapshotText(P) << "\n";
 }
@@ -140,8 +139,8 @@ llvm::Error runExplain(const GlobalOptions &G, const ExplainOptions &O,
     auto Members = S.snapshotTests(P.Snapshot->Snapshot.Id);
     if (!Members)
       return Members.takeError();
-    Recorded = llvm::any_of(
-        *Members, [&](const TestRecord &T) { return T.Id == *Id; });
+    Recorded = llvm::any_of(*Members,
+                            [&](const TestRecord &T) { return T.Id == *Id; });
     if (Recorded) {
       auto Keys = S.coverageOf(*Id, P.Snapshot->Snapshot.Id);
       if (!Keys)
@@ -187,8 +186,7 @@ llvm::cl::SubCommand ExplainSubcommand("explain",
                                        "is not selected for a change");
 
 namespace {
-llvm::cl::list<std::string> Args(llvm::cl::Positional,
-                                 llvm::cl::desc("TEST"),
+llvm::cl::list<std::string> Args(llvm::cl::Positional, llvm::cl::desc("TEST"),
                                  llvm::cl::cat(tiaCategory()),
                                  llvm::cl::sub(ExplainSubcommand));
 llvm::cl::opt<std::string>

@@ -77,8 +77,8 @@ llvm::Error runResultsImport(const GlobalOptions &G,
     Err << "tia: warning: " << W << "\n";
   if (!G.Quiet)
     Err << "imported " << resultsSummary(*Sum) << " from " << Files.size()
-        << " file" << (Files.size() == 1 ? "" : "s") << " as run "
-        << Sum->RunId << "\n";
+        << " file" << (Files.size() == 1 ? "" : "s") << " as run " << Sum->RunId
+        << "\n";
   return llvm::Error::success();
 }
 
@@ -86,10 +86,10 @@ llvm::Error runResultsImport(const GlobalOptions &G,
 // Command line
 //===----------------------------------------------------------------------===//
 
-llvm::cl::SubCommand
-    ResultsSubcommand("results", "'tia results import --format junit "
-                                 "FILE...': import test outcomes (ctest, "
-                                 "GoogleTest, pytest JUnit XML)");
+llvm::cl::SubCommand ResultsSubcommand("results",
+                                       "'tia results import --format junit "
+                                       "FILE...': import test outcomes (ctest, "
+                                       "GoogleTest, pytest JUnit XML)");
 
 namespace {
 enum class ResultsFormat { JUnit };

@@ -37,9 +37,9 @@ results::Runner recogniseRunner(const std::vector<std::string> &Command) {
 }
 
 std::string shellQuoted(llvm::StringRef Arg) {
-  if (!Arg.empty() &&
-      Arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
-                            "WXYZ0123456789-_./=:,+@%^") == llvm::StringRef::npos)
+  if (!Arg.empty() && Arg.find_first_not_of(
+                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
+                          "WXYZ0123456789-_./=:,+@%^") == llvm::StringRef::npos)
     return Arg.str();
   std::string Out = "'";
   for (char C : Arg)
@@ -83,8 +83,8 @@ std::vector<std::string> selectionArguments(const select::Plan &P,
 }
 
 bool tooLong(const std::vector<std::string> &Args) {
-  return llvm::any_of(Args,
-                      [](const std::string &A) { return A.size() > MaxArgument; });
+  return llvm::any_of(
+      Args, [](const std::string &A) { return A.size() > MaxArgument; });
 }
 
 } // namespace
@@ -106,8 +106,7 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
 
   results::Runner Kind =
       O.Kind == results::Runner::Auto ? recogniseRunner(O.Command) : O.Kind;
-  std::string Binary =
-      llvm::sys::path::filename(O.Command.front()).str();
+  std::string Binary = llvm::sys::path::filename(O.Command.front()).str();
   bool Exclusion = !O.Inclusion;
   unsigned Unnamed = 0;
   std::vector<std::string> Selection =
@@ -115,8 +114,8 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
   if (tooLong(Selection)) {
     Selection = selectionArguments(P, Kind, Binary, !Exclusion, Unnamed);
     if (tooLong(Selection)) {
-      Err << "tia: warning: the selection is too long to pass to "
-          << Binary << "; running every test\n";
+      Err << "tia: warning: the selection is too long to pass to " << Binary
+          << "; running every test\n";
       Selection.clear();
     } else {
       Exclusion = !Exclusion;
@@ -125,7 +124,8 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
   if (!G.Quiet) {
     report::writeSummary(P, Err);
     if (Unnamed)
-      Err << "note: " << Unnamed << (Exclusion ? " test to skip" : " test to run")
+      Err << "note: " << Unnamed
+          << (Exclusion ? " test to skip" : " test to run")
           << (Unnamed == 1 ? " is" : "s are") << " not for "
           << results::runnerName(Kind) << "\n";
   }
@@ -184,8 +184,8 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
   if (Failed)
     return makeErrorf("cannot run {0}: {1}", Program, Message);
   if (RC < 0) {
-    Err << "tia: warning: " << Binary << " did not exit normally ("
-        << Message << ")\n";
+    Err << "tia: warning: " << Binary << " did not exit normally (" << Message
+        << ")\n";
     RC = 1;
   }
   // pytest says "no tests ran" (5) when every test it found was deselected.
@@ -214,8 +214,7 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
     llvm::sys::fs::remove(Report);
     if (!Sum) {
       Err << "tia: warning: the results of " << Binary
-          << " were not imported: " << llvm::toString(Sum.takeError())
-          << "\n";
+          << " were not imported: " << llvm::toString(Sum.takeError()) << "\n";
     } else {
       for (const std::string &W : Sum->Warnings)
         Err << "tia: warning: " << W << "\n";

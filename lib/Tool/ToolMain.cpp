@@ -39,12 +39,9 @@ int exitCode(Error E) {
 
 ArrayRef<CommandEntry> commandTable() {
   static const CommandEntry Table[] = {
-      {&CoverageSubcommand, coverageMain},
-      {&DumpSubcommand, dumpMain},
-      {&ExplainSubcommand, explainMain},
-      {&IndexSubcommand, indexMain},
-      {&ResultsSubcommand, resultsMain},
-      {&RunSubcommand, runMain},
+      {&CoverageSubcommand, coverageMain}, {&DumpSubcommand, dumpMain},
+      {&ExplainSubcommand, explainMain},   {&IndexSubcommand, indexMain},
+      {&ResultsSubcommand, resultsMain},   {&RunSubcommand, runMain},
       {&SelectSubcommand, selectMain},
   };
   return Table;

@@ -93,9 +93,9 @@ TEST(ConfigTest, SelectDefaults) {
   for (llvm::StringRef Trigger :
        {"CMakeLists.txt", "cmake/Deps.cmake", "CMakePresets.json",
         "conanfile.py", "vcpkg.json", "meson.build", "Makefile", "BUILD",
-        "WORKSPACE", "tools/defs.bzl", "Dockerfile",
-        ".github/workflows/ci.yml", "requirements-dev.txt", "pyproject.toml",
-        "setup.py", "setup.cfg", "tox.ini", "pytest.ini", "conftest.py"})
+        "WORKSPACE", "tools/defs.bzl", "Dockerfile", ".github/workflows/ci.yml",
+        "requirements-dev.txt", "pyproject.toml", "setup.py", "setup.cfg",
+        "tox.ini", "pytest.ini", "conftest.py"})
     EXPECT_TRUE(C->Select.Triggers.matches(Trigger)) << Trigger.str();
   EXPECT_FALSE(C->Select.Triggers.matches("tests/conftest.py"));
   EXPECT_FALSE(C->Select.Triggers.matches("src/a.cpp"));

@@ -59,7 +59,8 @@ const char *CtestReport = R"xml(<?xml version="1.0" encoding="UTF-8"?>
 </testsuite>)xml";
 
 // What pytest 7 writes with --junitxml (xunit2).
-const char *PytestReport = R"xml(<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" errors="1" failures="1" skipped="1" tests="5"><testcase classname="tests.test_a" name="test_pass" time="0.001" /><testcase classname="tests.test_a" name="test_fail" time="0.001"><failure message="AssertionError: a &lt;b&gt;&#10;assert 1 == 2">details</failure></testcase><testcase classname="tests.test_a" name="test_skip" time="0.000"><skipped type="pytest.skip" message="nope">x</skipped></testcase><testcase classname="tests.test_a.TestK.TestInner" name="test_n[a b]" time="0.000" /><testcase classname="tests.test_a" name="test_err" time="0.001"><error message="failed on setup with &quot;RuntimeError: fixture&quot;">trace</error></testcase></testsuite></testsuites>)xml";
+const char *PytestReport =
+    R"xml(<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" errors="1" failures="1" skipped="1" tests="5"><testcase classname="tests.test_a" name="test_pass" time="0.001" /><testcase classname="tests.test_a" name="test_fail" time="0.001"><failure message="AssertionError: a &lt;b&gt;&#10;assert 1 == 2">details</failure></testcase><testcase classname="tests.test_a" name="test_skip" time="0.000"><skipped type="pytest.skip" message="nope">x</skipped></testcase><testcase classname="tests.test_a.TestK.TestInner" name="test_n[a b]" time="0.000" /><testcase classname="tests.test_a" name="test_err" time="0.001"><error message="failed on setup with &quot;RuntimeError: fixture&quot;">trace</error></testcase></testsuite></testsuites>)xml";
 
 TEST(JUnitTest, GoogleTest) {
   ASSERT_VALUE(R, parseJUnit(GtestReport, "out/t_test.xml"));
@@ -100,10 +101,9 @@ TEST(JUnitTest, Ctest) {
   std::vector<Outcome> Outcomes;
   for (const JUnitCase &C : R->Cases)
     Outcomes.push_back(C.Result);
-  EXPECT_EQ(Outcomes,
-            (std::vector<Outcome>{Outcome::Passed, Outcome::Failed,
-                                  Outcome::Skipped, Outcome::Skipped,
-                                  Outcome::Error, Outcome::Passed}));
+  EXPECT_EQ(Outcomes, (std::vector<Outcome>{Outcome::Passed, Outcome::Failed,
+                                            Outcome::Skipped, Outcome::Skipped,
+                                            Outcome::Error, Outcome::Passed}));
   EXPECT_EQ(R->Cases[4].Message, "Unable to find executable");
 
   // A ctest name that is the Suite.Name of one known GoogleTest id is it.
@@ -154,13 +154,13 @@ TEST(JUnitTest, PytestNodeIdsWithoutTheFiles) {
   // The store knows the node id: its module has a dot in a folder name.
   std::vector<std::string> Known = {"pytest:py/v1.2/test_x.py::TestA::test_b"};
   O.KnownIds = Known;
-  EXPECT_EQ(pytestNodeId("v1.2.test_x.TestA", "test_b", O),
-            std::make_pair(std::string("py/v1.2/test_x.py::TestA::test_b"),
-                           false));
+  EXPECT_EQ(
+      pytestNodeId("v1.2.test_x.TestA", "test_b", O),
+      std::make_pair(std::string("py/v1.2/test_x.py::TestA::test_b"), false));
   // Else classes are the components from the first "Test..." on.
-  EXPECT_EQ(pytestNodeId("pkg.test_m.TestC", "test_d", O),
-            std::make_pair(std::string("py/pkg/test_m.py::TestC::test_d"),
-                           true));
+  EXPECT_EQ(
+      pytestNodeId("pkg.test_m.TestC", "test_d", O),
+      std::make_pair(std::string("py/pkg/test_m.py::TestC::test_d"), true));
   EXPECT_EQ(pytestNodeId("pkg.test_m", "test_d", O),
             std::make_pair(std::string("py/pkg/test_m.py::test_d"), true));
 }

@@ -44,9 +44,9 @@ Plan planOf(std::vector<PlannedTest> Tests, Budget B) {
 }
 
 TEST(PolicyTest, MaxTestsCutsTheTail) {
-  Plan P = planOf({test("a", 0, 0, 0, 1), test("b", 0, 0, 0, 1),
-                   test("c", 0, 0, 0, 1)},
-                  {2, 0});
+  Plan P = planOf(
+      {test("a", 0, 0, 0, 1), test("b", 0, 0, 0, 1), test("c", 0, 0, 0, 1)},
+      {2, 0});
   applyBudget(P);
   EXPECT_EQ(ids(P.Selected), (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(ids(P.Cut), (std::vector<std::string>{"c"}));
@@ -57,9 +57,9 @@ TEST(PolicyTest, TimeBudgetKeepsAPrefixAndAtLeastOneTest) {
   Plan P = planOf({test("a", 0, 0, 0, 5), test("b", 0, 0, 0, 1)}, {0, 2});
   applyBudget(P);
   EXPECT_EQ(ids(P.Selected), (std::vector<std::string>{"a"}));
-  Plan Q = planOf({test("a", 0, 0, 0, 1), test("b", 0, 0, 0, 1),
-                   test("c", 0, 0, 0, 0.1)},
-                  {0, 2});
+  Plan Q = planOf(
+      {test("a", 0, 0, 0, 1), test("b", 0, 0, 0, 1), test("c", 0, 0, 0, 0.1)},
+      {0, 2});
   applyBudget(Q);
   EXPECT_EQ(ids(Q.Selected), (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(ids(Q.Cut), (std::vector<std::string>{"c"}));
@@ -67,8 +67,8 @@ TEST(PolicyTest, TimeBudgetKeepsAPrefixAndAtLeastOneTest) {
 
 TEST(PolicyTest, AFallbackBeatsTheBudget) {
   Plan P = planOf({test("a", 0, 0, 0, 1), test("b", 0, 0, 0, 1)}, {1, 0});
-  P.Changes.Fallbacks.push_back({FallbackKind::TriggerPath, "CMakeLists.txt",
-                                 "a build file"});
+  P.Changes.Fallbacks.push_back(
+      {FallbackKind::TriggerPath, "CMakeLists.txt", "a build file"});
   applyBudget(P);
   EXPECT_EQ(P.Selected.size(), 2u);
   EXPECT_FALSE(P.partial());
@@ -92,8 +92,7 @@ TEST(PolicyTest, CommandDifference) {
   New.Arguments = {"clang++", "-c", "-O2", "a.cpp"};
   EXPECT_EQ(commandDifference(Old, New), "its arguments were reordered");
   New.Directory = "/s";
-  EXPECT_EQ(commandDifference(Old, New),
-            "its directory changed from /r to /s");
+  EXPECT_EQ(commandDifference(Old, New), "its directory changed from /r to /s");
 }
 
 } // namespace

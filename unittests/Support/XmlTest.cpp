@@ -65,7 +65,8 @@ TEST(XmlTest, MalformedDocuments) {
             "1:4: &#xD800; is not a valid character");
   EXPECT_EQ(errorText(xml::parse("<!DOCTYPE a [<!ENTITY x 'y'>]><a/>")),
             "1:1: DTDs are not supported");
-  EXPECT_EQ(errorText(xml::parse("<a><!-- x</a>")), "1:4: unterminated comment");
+  EXPECT_EQ(errorText(xml::parse("<a><!-- x</a>")),
+            "1:4: unterminated comment");
   EXPECT_EQ(errorText(xml::parse("<a><![CDATA[x</a>")),
             "1:4: unterminated CDATA section");
   EXPECT_EQ(errorText(xml::parse("<1/>")),

@@ -82,9 +82,9 @@ struct SelectCommandOptions {
 
 /// Exit codes of `tia select` (docs/UserGuide.md).
 enum SelectExitCode {
-  SelectedSome = 0,     ///< the selection tia computed (possibly empty)
-  SelectedAll = 3,      ///< every test, because of a fallback
-  SelectedPartial = 4,  ///< the budget cut the selection
+  SelectedSome = 0,    ///< the selection tia computed (possibly empty)
+  SelectedAll = 3,     ///< every test, because of a fallback
+  SelectedPartial = 4, ///< the budget cut the selection
 };
 
 struct ExplainOptions {
