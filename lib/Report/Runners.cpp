@@ -69,6 +69,24 @@ std::string anchored(const std::set<std::string> &Alternatives) {
   return "^(" + llvm::join(Alternatives, "|") + ")$";
 }
 
+/// The ctest names of the tests the exclusion form skips, but for names a
+/// selected test has too; \p Unnamed counts the skipped tests of other
+/// runners.
+std::set<std::string> ctestNamesToSkip(const Plan &P, unsigned &Unnamed) {
+  std::set<std::string> Keep, Skip;
+  for (const PlannedTest &T : P.Selected)
+    if (std::optional<std::string> Name = ctestName(T.Id))
+      Keep.insert(*Name);
+  for (const std::string &Id : skippedIds(P)) {
+    std::optional<std::string> Name = ctestName(Id);
+    if (!Name)
+      ++Unnamed;
+    else if (!Keep.count(*Name))
+      Skip.insert(*Name);
+  }
+  return Skip;
+}
+
 } // namespace
 
 RunnerArguments ctestArguments(const Plan &P, bool Exclusion) {
@@ -92,17 +110,9 @@ RunnerArguments ctestArguments(const Plan &P, bool Exclusion) {
                      Alternatives.empty() ? "^$" : anchored(Alternatives)};
     return Out;
   }
-  std::set<std::string> Keep, Skip;
-  for (const PlannedTest &T : P.Selected)
-    if (std::optional<std::string> Name = ctestName(T.Id))
-      Keep.insert(*Name);
-  for (const std::string &Id : skippedIds(P)) {
-    std::optional<std::string> Name = ctestName(Id);
-    if (!Name)
-      ++Out.Unnamed;
-    else if (!Keep.count(*Name))
-      Skip.insert(regexEscape(*Name));
-  }
+  std::set<std::string> Skip;
+  for (const std::string &Name : ctestNamesToSkip(P, Out.Unnamed))
+    Skip.insert(regexEscape(Name));
   if (!Skip.empty())
     Out.Arguments = {"-E", anchored(Skip)};
   return Out;
@@ -120,17 +130,7 @@ RunnerArguments ctestNames(const Plan &P, bool Exclusion) {
         Names.insert(*Name);
     }
   } else {
-    std::set<std::string> Keep;
-    for (const PlannedTest &T : P.Selected)
-      if (std::optional<std::string> Name = ctestName(T.Id))
-        Keep.insert(*Name);
-    for (const std::string &Id : skippedIds(P)) {
-      std::optional<std::string> Name = ctestName(Id);
-      if (!Name)
-        ++Out.Unnamed;
-      else if (!Keep.count(*Name))
-        Names.insert(*Name);
-    }
+    Names = ctestNamesToSkip(P, Out.Unnamed);
   }
   Out.Arguments.assign(Names.begin(), Names.end());
   return Out;

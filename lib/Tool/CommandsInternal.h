@@ -48,19 +48,31 @@ struct SelectCommandLine {
 /// SelectExitCode for \p P.
 int exitCodeOf(const select::Plan &P);
 
-/// A selection and the database it was made from.
+/// A selection, where it was made and the database it was made from.
 struct Planned {
+  Context Ctx;
   std::unique_ptr<Store> DB;
   select::Plan Plan;
 };
 
-/// The selection \p O asks for, with the defaults of \p Ctx's .tia.yaml
-/// and TIA_ALL, from the database opened to read. Fails without a base (in
-/// \p O or select.base) unless \p DefaultBase is given, outside git, for a
-/// missing database, and like select::plan.
-llvm::Expected<Planned> makePlan(const GlobalOptions &G, Context &Ctx,
+/// The selection \p O asks for, with the defaults of .tia.yaml and
+/// TIA_ALL, from the database opened to read. Fails for a .tia.yaml that
+/// cannot be read, without a base (in \p O or select.base) unless
+/// \p DefaultBase is given, outside git, for a missing database, and like
+/// select::plan.
+llvm::Expected<Planned> makePlan(const GlobalOptions &G,
                                  const SelectCommandOptions &O,
                                  llvm::StringRef DefaultBase = "");
+
+/// The commit results or coverage are recorded at: \p Rev resolved, or
+/// HEAD (empty on an unborn branch or outside git). Fails for an unknown
+/// \p Rev, and for one given outside git.
+llvm::Expected<std::string> recordedCommit(const Context &Ctx,
+                                           llvm::StringRef Rev);
+
+/// The database of \p Ctx opened to write, once it is known to be tia's
+/// (so that a wrong --db is never turned into a tia database).
+llvm::Expected<std::unique_ptr<Store>> openToWrite(const Context &Ctx);
 
 /// \p Path made absolute against \p Base, dots removed.
 std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base);

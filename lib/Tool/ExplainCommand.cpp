@@ -100,10 +100,7 @@ llvm::Error runExplain(const GlobalOptions &G, const ExplainOptions &O,
   if (O.Test.empty())
     return makeError("no test given: tia explain TEST (an id from 'tia dump "
                      "tests' or 'tia select')");
-  auto Ctx = makeContext(G, /*NeedGit=*/false);
-  if (!Ctx)
-    return Ctx.takeError();
-  auto Made = makePlan(G, *Ctx, O.Select, "HEAD");
+  auto Made = makePlan(G, O.Select, "HEAD");
   if (!Made)
     return Made.takeError();
   const Plan &P = Made->Plan;

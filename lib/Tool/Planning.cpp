@@ -7,9 +7,13 @@
 namespace tia {
 namespace tool {
 
-llvm::Expected<Planned> makePlan(const GlobalOptions &G, Context &Ctx,
+llvm::Expected<Planned> makePlan(const GlobalOptions &G,
                                  const SelectCommandOptions &O,
                                  llvm::StringRef DefaultBase) {
+  auto Made = makeContext(G, /*NeedGit=*/false);
+  if (!Made)
+    return Made.takeError();
+  Context &Ctx = *Made;
   const config::SelectConfig &C = Ctx.Config.Select;
   select::PolicyOptions PO;
   PO.Select.Base = !O.Base.empty() ? O.Base : C.Base;
@@ -48,7 +52,31 @@ llvm::Expected<Planned> makePlan(const GlobalOptions &G, Context &Ctx,
   auto P = select::plan(*Ctx.Repo, **S, PO);
   if (!P)
     return P.takeError();
-  return Planned{std::move(*S), std::move(*P)};
+  return Planned{std::move(Ctx), std::move(*S), std::move(*P)};
+}
+
+llvm::Expected<std::string> recordedCommit(const Context &Ctx,
+                                           llvm::StringRef Rev) {
+  if (!Rev.empty()) {
+    if (!Ctx.Repo)
+      return makeError("--commit needs a git repository: run tia inside the "
+                       "work tree");
+    return Ctx.Repo->resolveCommit(Rev);
+  }
+  if (!Ctx.Repo)
+    return std::string();
+  auto H = Ctx.Repo->headCommit();
+  if (!H)
+    return H.takeError();
+  return H->value_or("");
+}
+
+llvm::Expected<std::unique_ptr<Store>> openToWrite(const Context &Ctx) {
+  auto S = Store::open(Ctx.DbPath, Store::Mode::ReadOnly);
+  if (!S)
+    return S.takeError();
+  S->reset();
+  return Store::open(Ctx.DbPath, Store::Mode::ReadWrite);
 }
 
 } // namespace tool

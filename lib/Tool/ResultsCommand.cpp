@@ -44,26 +44,12 @@ llvm::Error runResultsImport(const GlobalOptions &G,
   Import.PytestDir = Dir.rtrim('/').str();
   if (Import.PytestDir == ".")
     Import.PytestDir.clear();
-  if (!O.Commit.empty()) {
-    if (!Ctx->Repo)
-      return makeError("--commit needs a git repository: run tia inside the "
-                       "work tree");
-    auto C = Ctx->Repo->resolveCommit(O.Commit);
-    if (!C)
-      return C.takeError();
-    Import.Commit = *C;
-  } else if (Ctx->Repo) {
-    auto H = Ctx->Repo->headCommit();
-    if (!H)
-      return H.takeError();
-    Import.Commit = H->value_or("");
-  }
+  auto Commit = recordedCommit(*Ctx, O.Commit);
+  if (!Commit)
+    return Commit.takeError();
+  Import.Commit = *Commit;
 
-  auto S = Store::open(Ctx->DbPath, Store::Mode::ReadOnly);
-  if (!S)
-    return S.takeError();
-  // Reopen for writing only once the database is known to be tia's.
-  S = Store::open(Ctx->DbPath, Store::Mode::ReadWrite);
+  auto S = openToWrite(*Ctx);
   if (!S)
     return S.takeError();
 

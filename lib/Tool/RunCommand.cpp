@@ -94,13 +94,11 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
   if (O.Command.empty())
     return makeError("no test runner given: tia run [OPTIONS] -- ctest|"
                      "pytest|BINARY [ARGS...]");
-  auto Ctx = makeContext(G, /*NeedGit=*/false);
-  if (!Ctx)
-    return Ctx.takeError();
-  auto Made = makePlan(G, *Ctx, O.Select, "HEAD");
+  auto Made = makePlan(G, O.Select, "HEAD");
   if (!Made)
     return Made.takeError();
   const select::Plan &P = Made->Plan;
+  const Context &Ctx = Made->Ctx;
   // Results are written later, with the database opened for writing.
   Made->DB.reset();
 
@@ -170,7 +168,7 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
                         Program);
     Program = *Found;
   } else {
-    Program = absolutePath(Program, Ctx->WorkingDir);
+    Program = absolutePath(Program, Ctx.WorkingDir);
   }
   if (!G.Quiet)
     Err << "running " << shown(Args) << "\n";
@@ -197,17 +195,13 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
     results::ImportOptions Import;
     Import.Hint = Kind == results::Runner::Auto ? results::Runner::Gtest : Kind;
     Import.GtestBinary = Binary;
-    Import.ProjectRoot = Ctx->Root;
+    Import.ProjectRoot = Ctx.Root;
     Import.Source = "run";
-    if (!P.Changes.HeadCommit.empty()) {
-      Import.Commit = P.Changes.HeadCommit;
-    } else if (Ctx->Repo) {
-      auto H = Ctx->Repo->headCommit();
-      if (!H)
-        return H.takeError();
-      Import.Commit = H->value_or("");
-    }
-    auto S = Store::open(Ctx->DbPath, Store::Mode::ReadWrite);
+    auto Commit = recordedCommit(Ctx, P.Changes.HeadCommit);
+    if (!Commit)
+      return Commit.takeError();
+    Import.Commit = *Commit;
+    auto S = openToWrite(Ctx);
     if (!S)
       return S.takeError();
     auto Sum = results::importJUnit(**S, {std::string(Report)}, Import);

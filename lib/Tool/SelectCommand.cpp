@@ -39,18 +39,15 @@ int exitCodeOf(const select::Plan &P) {
 llvm::Expected<int> runSelect(const GlobalOptions &G,
                               const SelectCommandOptions &O,
                               llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
-  auto Ctx = makeContext(G, /*NeedGit=*/false);
-  if (!Ctx)
-    return Ctx.takeError();
-  auto P = makePlan(G, *Ctx, O);
+  auto P = makePlan(G, O);
   if (!P)
     return P.takeError();
   const select::Plan &Plan = P->Plan;
+  const config::OutputConfig &Defaults = P->Ctx.Config.Output;
 
-  report::Format F =
-      O.Format.value_or(*report::parseFormat(Ctx->Config.Output.Format));
+  report::Format F = O.Format.value_or(*report::parseFormat(Defaults.Format));
   report::WriteOptions W;
-  W.Exclusion = O.Exclusion.value_or(Ctx->Config.Output.Exclusion);
+  W.Exclusion = O.Exclusion.value_or(Defaults.Exclusion);
   if (O.Explain)
     report::writeExplain(Plan, Out);
   else

@@ -22,16 +22,8 @@ cp -r "$dir/src" "$repo/src"
 cp -r "$dir/tests" "$repo/tests"
 [ -f "$dir/.tia.yaml" ] && cp "$dir/.tia.yaml" "$repo/"
 
-{
-  echo "["
-  sep=""
-  for f in $(cd "$repo" && find src tests -name '*.cpp' | sort); do
-    printf '%s{"directory": "%s", "file": "%s", "arguments": ["clang++", "-std=c++17", "-Isrc", "-c", "%s"]}\n' \
-      "$sep" "$repo" "$repo/$f" "$f"
-    sep=","
-  done
-  echo "]"
-} > "$build/compile_commands.json"
+python3 "$(dirname "$0")/compdb.py" "$build" "$repo" -Isrc -- \
+  $(cd "$repo" && find src tests -name '*.cpp' | sort)
 
 git -C "$repo" init -q -b main
 git -C "$repo" add -A
