@@ -136,6 +136,20 @@ RunnerArguments ctestNames(const Plan &P, bool Exclusion) {
   return Out;
 }
 
+bool ctestReadsNameFiles(llvm::StringRef VersionOutput) {
+  // "ctest version 3.29.2\n\nCMake suite maintained ..."
+  llvm::StringRef Rest = VersionOutput.trim();
+  if (!Rest.consume_front("ctest version "))
+    return false;
+  unsigned Major = 0, Minor = 0;
+  auto [MajorText, Tail] = Rest.split('.');
+  llvm::StringRef MinorText =
+      Tail.take_while([](char C) { return llvm::isDigit(C); });
+  if (MajorText.getAsInteger(10, Major) || MinorText.getAsInteger(10, Minor))
+    return false;
+  return Major > 3 || (Major == 3 && Minor >= 29);
+}
+
 namespace {
 
 struct GtestId {

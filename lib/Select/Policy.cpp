@@ -510,7 +510,7 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
         continue;
       Add(T.Id,
           {R.Via.empty() ? ReasonKind::Covers : ReasonKind::Related, R.Element,
-           NoIndex, R.Via},
+           NoIndex, R.Via, ""},
           false);
     }
 
@@ -523,7 +523,8 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
                std::to_string(T.LastRun) +
                (T.LastCommit.empty() ? std::string()
                                      : " at " + shortCommit(T.LastCommit)) +
-               ")"},
+               ")",
+           ""},
           false);
 
   // Newly added: in the head, never seen by the coverage map.
@@ -559,7 +560,7 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
     if (!Recorded.count(Id) && !Seen.count(Id))
       Add(Id,
           {ReasonKind::NewTest, NoIndex, NoIndex,
-           "no coverage recorded for it"},
+           "no coverage recorded for it", ""},
           false);
 
   // Tests whose own code changed.
@@ -583,7 +584,7 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
   if (C.selectsAll())
     for (const std::string &Id : AllIds)
       for (size_t F = 0; F < C.Fallbacks.size(); ++F)
-        Add(Id, {ReasonKind::Fallback, NoIndex, F, ""},
+        Add(Id, {ReasonKind::Fallback, NoIndex, F, "", ""},
             FromDefinitions.count(Id) != 0);
 
   // What orders them.

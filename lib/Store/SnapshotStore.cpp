@@ -160,19 +160,21 @@ llvm::Expected<std::vector<CoverageSnapshot>> Store::coverageSnapshots() {
 
 llvm::Expected<std::vector<std::string>>
 Store::testsCovering(llvm::StringRef Key, int64_t Snapshot) {
+  // CROSS JOIN fixes the order: from the key to its few tests, then to the
+  // snapshot's row of each, never through all the snapshot's tests.
   auto S = DB->statement(
       "SELECT t.name FROM element_keys k "
-      "JOIN coverage c ON c.key_id = k.id "
-      "JOIN tests t ON t.id = c.test_id "
-      "JOIN snapshot_tests st ON st.snapshot_id = ?1 AND st.test_id = t.id "
-      "AND st.coverage_commit = t.coverage_commit "
+      "CROSS JOIN coverage c ON c.key_id = k.id "
+      "CROSS JOIN tests t ON t.id = c.test_id "
+      "CROSS JOIN snapshot_tests st ON st.snapshot_id = ?1 AND "
+      "st.test_id = t.id AND st.coverage_commit = t.coverage_commit "
       "WHERE k.key = ?2 "
       "UNION "
       "SELECT t.name FROM element_keys k "
-      "JOIN coverage_history h ON h.key_id = k.id "
-      "JOIN snapshot_tests st ON st.snapshot_id = ?1 AND "
+      "CROSS JOIN coverage_history h ON h.key_id = k.id "
+      "CROSS JOIN snapshot_tests st ON st.snapshot_id = ?1 AND "
       "st.test_id = h.test_id AND st.coverage_commit = h.commit_id "
-      "JOIN tests t ON t.id = h.test_id "
+      "CROSS JOIN tests t ON t.id = h.test_id "
       "WHERE k.key = ?2 AND h.commit_id != t.coverage_commit "
       "ORDER BY 1");
   if (!S)

@@ -151,7 +151,7 @@ llvm::Error runExplain(const GlobalOptions &G, const ExplainOptions &O,
            "tests', or collect its coverage\n";
     if (P.selectsAll())
       Out << "  every test runs anyway: "
-          << report::describe(P, {ReasonKind::Fallback, select::NoIndex, 0, ""})
+          << report::describe(P, {ReasonKind::Fallback, select::NoIndex, 0, "", ""})
           << "\n";
     return llvm::Error::success();
   }

@@ -13,6 +13,7 @@
 #include "tia/Support/Error.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
@@ -82,6 +83,52 @@ std::vector<std::string> selectionArguments(const select::Plan &P,
   return {};
 }
 
+/// What `PROGRAM --version` prints on stdout; empty when it cannot run.
+std::string versionOf(llvm::StringRef Program) {
+  llvm::SmallString<128> Out;
+  if (llvm::sys::fs::createTemporaryFile("tia-version", "txt", Out))
+    return std::string();
+  std::optional<llvm::StringRef> Redirects[] = {
+      llvm::StringRef(""), llvm::StringRef(Out), llvm::StringRef("")};
+  int RC = llvm::sys::ExecuteAndWait(Program, {Program, "--version"},
+                                     std::nullopt, Redirects, 30);
+  std::string Text;
+  if (RC == 0)
+    if (auto Buf = llvm::MemoryBuffer::getFile(Out))
+      Text = (*Buf)->getBuffer().str();
+  llvm::sys::fs::remove(Out);
+  return Text;
+}
+
+/// With a ctest that reads lists of names (CMake 3.29), the names go to a
+/// file instead of a regex on the command line, which has no length limit.
+/// Keeps \p Selection when a selected test is a definition's pattern, when
+/// nothing is passed, or when the file cannot be written.
+void useNameFile(const select::Plan &P, bool Exclusion,
+                 llvm::StringRef Program, std::vector<std::string> &Selection,
+                 std::string &NameFile) {
+  if (Selection.empty() || Selection == std::vector<std::string>{"-R", "^$"})
+    return;
+  if (!Exclusion && llvm::any_of(P.Selected, [](const select::PlannedTest &T) {
+        return T.FromDefinition;
+      }))
+    return;
+  if (!report::ctestReadsNameFiles(versionOf(Program)))
+    return;
+  llvm::SmallString<128> Path;
+  int FD;
+  if (llvm::sys::fs::createTemporaryFile("tia-tests", "txt", FD, Path))
+    return;
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    for (const std::string &Name : report::ctestNames(P, Exclusion).Arguments)
+      OS << Name << "\n";
+  }
+  NameFile = std::string(Path);
+  Selection = {Exclusion ? "--exclude-from-file" : "--tests-from-file",
+               NameFile};
+}
+
 bool tooLong(const std::vector<std::string> &Args) {
   return llvm::any_of(
       Args, [](const std::string &A) { return A.size() > MaxArgument; });
@@ -138,6 +185,21 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
     return 0;
   }
 
+  std::string Program = O.Command.front();
+  if (!llvm::StringRef(Program).contains('/')) {
+    auto Found = llvm::sys::findProgramByName(Program);
+    if (!Found)
+      return makeErrorf("cannot find {0} on PATH: install it or give its "
+                        "path",
+                        Program);
+    Program = *Found;
+  } else {
+    Program = absolutePath(Program, Ctx.WorkingDir);
+  }
+  std::string NameFile;
+  if (Kind == results::Runner::Ctest)
+    useNameFile(P, Exclusion, Program, Selection, NameFile);
+
   llvm::SmallString<128> Report;
   if (std::error_code EC =
           llvm::sys::fs::createTemporaryFile("tia-run", "xml", Report))
@@ -159,17 +221,6 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
     break;
   }
 
-  std::string Program = O.Command.front();
-  if (!llvm::StringRef(Program).contains('/')) {
-    auto Found = llvm::sys::findProgramByName(Program);
-    if (!Found)
-      return makeErrorf("cannot find {0} on PATH: install it or give its "
-                        "path",
-                        Program);
-    Program = *Found;
-  } else {
-    Program = absolutePath(Program, Ctx.WorkingDir);
-  }
   if (!G.Quiet)
     Err << "running " << shown(Args) << "\n";
   Err.flush();
@@ -179,6 +230,8 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
   bool Failed = false;
   int RC = llvm::sys::ExecuteAndWait(Program, Argv, std::nullopt, {}, 0, 0,
                                      &Message, &Failed);
+  if (!NameFile.empty())
+    llvm::sys::fs::remove(NameFile);
   if (Failed)
     return makeErrorf("cannot run {0}: {1}", Program, Message);
   if (RC < 0) {

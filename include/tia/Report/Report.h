@@ -98,8 +98,14 @@ struct RunnerArguments {
 /// "-R ^$" when nothing does.
 RunnerArguments ctestArguments(const select::Plan &P, bool Exclusion);
 
-/// The ctest names to run (or to skip), one per element, sorted.
+/// The ctest names to run (or to skip), one per element, sorted. Tests
+/// known only from a definition (patterns, not names) are counted in
+/// Unnamed.
 RunnerArguments ctestNames(const select::Plan &P, bool Exclusion);
+
+/// True when \p VersionOutput (what `ctest --version` prints) names a ctest
+/// that reads --tests-from-file and --exclude-from-file (CMake 3.29 on).
+bool ctestReadsNameFiles(llvm::StringRef VersionOutput);
 
 /// The --gtest_filter of every known GoogleTest binary: "*" when all its
 /// tests run, "-*" when none does.
