@@ -200,10 +200,6 @@ llvm::Expected<std::unique_ptr<Database>> Database::open(llvm::StringRef Path,
   // that is not a database is still untouched and can be diagnosed.
   if (llvm::Error E = DB->exec("PRAGMA foreign_keys = ON"))
     return E;
-  // A 64 MiB page cache (SQLite's default is 2 MiB): coverage imports
-  // write to key-ordered indexes at random places.
-  if (llvm::Error E = DB->exec("PRAGMA cache_size = -65536"))
-    return E;
   if (llvm::Error E = DB->exec("PRAGMA busy_timeout = 5000"))
     return E;
   return DB;
