@@ -1,5 +1,6 @@
 # lit configuration for tia's command tests.
 import os
+import sys
 import lit.formats
 
 config.name = "tia"
@@ -36,8 +37,23 @@ config.substitutions.append(("%llvm-cov", os.path.join(config.llvm_tools_dir, "l
 config.substitutions.append(("%examples", os.path.join(config.tia_src_root, "examples")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%resource-dir", config.clang_resource_dir))
+# The collect fixture (test/CMakeLists.txt): a git repository with a clang
+# and a gcc build of its tests, and its index.
+config.substitutions.append(("%fixture", config.collect_fixture))
+
+# The Python that runs pytest in the tests: Debian's, which has pytest,
+# pytest-cov and coverage (utils/install-deps.sh), whatever is first on PATH.
+config.tia_python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"
+config.substitutions.append(("%python", config.tia_python))
+config.environment["TIA_TEST_PYTHON"] = config.tia_python
+for var in ["PYTHONPATH", "COVERAGE_FILE", "COVERAGE_PROCESS_START", "PYTEST_ADDOPTS"]:
+    config.environment.pop(var, None)
 
 # For the scripts in Inputs/.
 config.environment["TIA_TEST_CLANG"] = config.clang
 config.environment["TIA_TEST_LLVM_TOOLS"] = config.llvm_tools_dir
-config.environment["TIA_TEST_UTILS"] = os.path.join(config.tia_src_root, "utils")
+
+# Sanitizer builds: the runtime options reach tia through the tests.
+for var in ["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]

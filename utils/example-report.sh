@@ -5,26 +5,28 @@
 #
 #   utils/example-report.sh [WORK_DIR]     (default: a new temporary folder)
 #
-# It builds tia and examples/calc (with clang's source-based coverage) in a
-# scratch git repository whose commits have fixed authors and dates, so
-# that the report comes out the same on every machine; collects per-test
-# coverage and the results of one test run on main; then, on a branch,
-# changes Vector::length(), Vector::dot() (which no test covers) and adds a
-# test, and writes `tia select --format markdown` for that branch.
+# It builds and installs tia, builds examples/calc for per-test coverage
+# (clang, tia's CMake helper) in a scratch git repository whose commits have
+# fixed authors and dates, so that the report comes out the same on every
+# machine; indexes and collects on main (coverage and outcomes of every
+# test); then, on a branch, changes Vector::length(), Vector::dot() (which
+# no test covers) and adds a test, and writes `tia select --format markdown`
+# for that branch.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-$(mktemp -d "${TMPDIR:-/tmp}/tia-report.XXXXXX")}
 out=$root/docs/examples/report.md
 
 "$root/utils/build.sh" "$root/build" >/dev/null
-tia=$root/build/tools/tia/tia
+cmake --install "$root/build" --prefix "$work/tia" >/dev/null
+tia=$work/tia/bin/tia
 
 export GIT_AUTHOR_NAME=example GIT_AUTHOR_EMAIL=example@tia.invalid
 export GIT_COMMITTER_NAME=example GIT_COMMITTER_EMAIL=example@tia.invalid
 export GIT_AUTHOR_DATE=2026-01-05T09:00:00Z GIT_COMMITTER_DATE=2026-01-05T09:00:00Z
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 
-rm -rf "$work/calc" "$work/coverage" "$work/results"
+rm -rf "$work/calc"
 mkdir -p "$work"
 cp -r "$root/examples/calc" "$work/calc"
 cd "$work/calc"
@@ -33,22 +35,13 @@ git init -q -b main
 git add -A
 git commit -qm "calc"
 
-echo "== build examples/calc with coverage"
-cmake -G Ninja -S . -B build -DCMAKE_CXX_COMPILER=clang++-19 -DCALC_COVERAGE=ON >/dev/null
+echo "== build examples/calc for coverage"
+cmake --preset coverage-clang -DCMAKE_PREFIX_PATH="$work/tia" >/dev/null
 ninja -C build -j2 >/dev/null
 
-echo "== main: index, per-test coverage, one test run"
+echo "== main: index, collect per-test coverage and outcomes"
 "$tia" index -q -p build
-"$root/utils/example-coverage.sh" build "$work/coverage" >/dev/null
-for f in "$work"/coverage/*.json; do
-  name=$(basename "$f" .json)
-  "$tia" coverage import -q --format llvm-cov-json --test "gtest:${name%%__*}:${name#*__}" "$f"
-done
-mkdir -p "$work/results"
-for t in build/tests/*_test; do
-  LLVM_PROFILE_FILE="$work/results/%m.profraw" "$t" --gtest_output="xml:$work/results/" >/dev/null
-done
-"$tia" results import -q --format junit "$work"/results/*.xml
+"$tia" collect -q -p build
 
 echo "== a branch: change length() and dot(), add a test"
 export GIT_AUTHOR_DATE=2026-01-06T10:00:00Z GIT_COMMITTER_DATE=2026-01-06T10:00:00Z

@@ -10,6 +10,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -46,19 +47,31 @@ double Plan::selectedSeconds() const {
   return Sum;
 }
 
+namespace {
+
+/// Durations in steps that double from 0.1 s ([0, 0.1), [0.1, 0.2),
+/// [0.2, 0.4), ...): tests within one step run in the order of their ids,
+/// so that the timing noise of fast tests does not reorder them from one
+/// run to the next, while a 1 s test still runs before a 10 s one.
+int durationStep(double Seconds) {
+  if (!(Seconds >= 0.1))
+    return 0;
+  return 1 + static_cast<int>(std::floor(std::log2(Seconds / 0.1)));
+}
+
+} // namespace
+
 void orderTests(std::vector<PlannedTest> &Tests) {
-  std::stable_sort(
-      Tests.begin(), Tests.end(),
-      [](const PlannedTest &A, const PlannedTest &B) {
-        return std::make_tuple(!A.PreviouslyFailing,
-                               -static_cast<int64_t>(A.ChangedElementsCovered),
-                               -A.FailureRate, A.Seconds,
-                               llvm::StringRef(A.Id)) <
-               std::make_tuple(!B.PreviouslyFailing,
-                               -static_cast<int64_t>(B.ChangedElementsCovered),
-                               -B.FailureRate, B.Seconds,
-                               llvm::StringRef(B.Id));
-      });
+  auto Key = [](const PlannedTest &T) {
+    return std::make_tuple(!T.PreviouslyFailing,
+                           -static_cast<int64_t>(T.ChangedElementsCovered),
+                           -T.FailureRate, durationStep(T.Seconds),
+                           llvm::StringRef(T.Id));
+  };
+  std::stable_sort(Tests.begin(), Tests.end(),
+                   [&](const PlannedTest &A, const PlannedTest &B) {
+                     return Key(A) < Key(B);
+                   });
 }
 
 void applyBudget(Plan &P) {

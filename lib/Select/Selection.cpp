@@ -1,6 +1,7 @@
 //===- Selection.cpp - which tests a change can affect --------------------===//
 
 #include "tia/Select/Selection.h"
+#include "PythonSelect.h"
 #include "tia/Git/Repository.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
@@ -58,8 +59,17 @@ namespace {
 /// work tree); they cannot change what a test does.
 bool isCoverageData(llvm::StringRef Path) {
   llvm::StringRef Ext = llvm::sys::path::extension(Path);
+  llvm::StringRef Name = llvm::sys::path::filename(Path);
   return Ext == ".profraw" || Ext == ".profdata" || Ext == ".gcda" ||
-         Ext == ".gcno";
+         Ext == ".gcno" || Name == ".coverage" ||
+         Name.starts_with(".coverage.");
+}
+
+/// Python's bytecode caches: written by every import, derived from the
+/// sources next to them.
+bool isBytecodeCache(llvm::StringRef Path) {
+  return llvm::sys::path::extension(Path) == ".pyc" ||
+         Path.starts_with("__pycache__/") || Path.contains("/__pycache__/");
 }
 
 enum class Side { Old, New };
@@ -105,6 +115,11 @@ public:
       return Stored.takeError();
     if (*Stored)
       return Stored;
+    // A Python version needs no translation unit: parse its content. (A
+    // renamed module has another name, so its stored elements do not
+    // carry over.)
+    if (python::isPythonSource(Path))
+      return parsePython(Which, Path, Blob);
     // The same content indexed under another path (a renamed file).
     if (!RenamedFrom.empty()) {
       auto Moved = S.getFileIndex(RenamedFrom, Blob);
@@ -139,6 +154,56 @@ public:
   }
 
 private:
+  llvm::Expected<std::optional<FileIndex>>
+  parsePython(Side Which, llvm::StringRef Path, llvm::StringRef Blob) {
+    std::string Content;
+    if (Which == Side::New && !O.Head) {
+      auto Buf = llvm::MemoryBuffer::getFile(absolute(Path), /*IsText=*/false);
+      if (!Buf)
+        return makeErrorf("cannot read {0}: {1}", Path,
+                          Buf.getError().message());
+      Content = (*Buf)->getBuffer().str();
+    } else {
+      auto Text = Repo.readBlob(Blob);
+      if (!Text)
+        return Text.takeError();
+      Content = std::move(*Text);
+    }
+    auto Files = pythonFiles(Which);
+    if (!Files)
+      return Files.takeError();
+    std::string Module = python::moduleName(
+        Path, [&](llvm::StringRef P) { return (*Files)->count(P) != 0; });
+    auto FI = python::indexFile(Path, Module, Content, O.Python);
+    if (!FI)
+      return FI.takeError();
+    return std::optional<FileIndex>(std::move(*FI));
+  }
+
+  /// The files of one side, as far as module names need them: the index's
+  /// files with the change applied.
+  llvm::Expected<const std::set<std::string, std::less<>> *>
+  pythonFiles(Side Which) {
+    auto &Slot = Which == Side::Old ? OldFiles : NewFiles;
+    if (Slot)
+      return &*Slot;
+    auto Current = S.currentFiles();
+    if (!Current)
+      return Current.takeError();
+    std::set<std::string, std::less<>> Files;
+    for (auto &[Path, Hash] : *Current)
+      Files.insert(Path);
+    for (const git::FileChange &C : Changes) {
+      if (Which == Side::New && !C.OldPath.empty())
+        Files.erase(C.OldPath);
+      llvm::StringRef P = Which == Side::Old ? C.OldPath : C.NewPath;
+      if (!P.empty())
+        Files.insert(P.str());
+    }
+    Slot = std::move(Files);
+    return &*Slot;
+  }
+
   llvm::Expected<const llvm::StringMap<std::string> *> overlays(Side Which) {
     auto &Slot = Which == Side::Old ? OldOverlays : NewOverlays;
     if (Slot)
@@ -216,6 +281,7 @@ private:
   const SelectOptions &O;
   const std::vector<git::FileChange> &Changes;
   std::optional<llvm::StringMap<std::string>> OldOverlays, NewOverlays;
+  std::optional<std::set<std::string, std::less<>>> OldFiles, NewFiles;
   std::map<std::string, std::optional<FileIndex>, std::less<>> Parsed[2];
 };
 
@@ -229,7 +295,8 @@ void addFallback(Selection &Sel, FallbackKind K, llvm::StringRef File,
 /// \p OldVersions: a new element's siblings may live there.
 llvm::Error examine(Selection &Sel, VersionResolver &R,
                     const git::FileChange &C,
-                    std::vector<FileIndex> &OldVersions) {
+                    std::vector<FileIndex> &OldVersions,
+                    std::vector<std::pair<size_t, std::string>> &OwnTests) {
   llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
   std::optional<FileIndex> Old, New;
   if (!C.OldPath.empty()) {
@@ -262,9 +329,19 @@ llvm::Error examine(Selection &Sel, VersionResolver &R,
   }
   for (const std::optional<FileIndex> *V : {&Old, &New})
     if (*V && !(*V)->Complete) {
+      std::string Why =
+          " did not parse cleanly, so its elements may be missing";
+      if ((*V)->Python)
+        Why = " did not parse (" + (*V)->Python->Problem +
+              "), so its elements are unknown";
       addFallback(Sel, FallbackKind::Incomplete, (*V)->Path,
                   (*V)->Path + (V == &Old ? " at the base revision" : "") +
-                      " did not parse cleanly, so its elements may be missing");
+                      Why);
+      return llvm::Error::success();
+    }
+  if (New && New->Python)
+    if (std::optional<std::string> Why = pythonFileFallback(C)) {
+      addFallback(Sel, FallbackKind::OutsideElements, Shown, *Why);
       return llvm::Error::success();
     }
 
@@ -294,7 +371,10 @@ llvm::Error examine(Selection &Sel, VersionResolver &R,
                       "includes), which may change how other files compile");
       return llvm::Error::success();
     }
-    if (C.Status == git::ChangeStatus::Renamed && C.OldBlob == C.NewBlob) {
+    // A moved Python module has another name, so its elements have other
+    // keys: it is compared below like any other change.
+    if (C.Status == git::ChangeStatus::Renamed && C.OldBlob == C.NewBlob &&
+        !(New && New->Python)) {
       Sel.Notes.push_back(
           {Shown.str(), "renamed from " + C.OldPath + " without changes"});
       return llvm::Error::success();
@@ -303,6 +383,8 @@ llvm::Error examine(Selection &Sel, VersionResolver &R,
 
   FileComparison Cmp = compareVersions(Old ? &*Old : nullptr,
                                        New ? &*New : nullptr, Deleted, Added);
+  if (New && New->Python)
+    addLostNames(Cmp, &*New, Deleted);
   if (Cmp.OutsideElements) {
     std::string Where = lineList(Cmp.LinesOutsideNew);
     if (Where.empty())
@@ -337,8 +419,12 @@ llvm::Error examine(Selection &Sel, VersionResolver &R,
       break;
     }
 
-  for (ChangedElement &CE : Cmp.Elements)
+  for (ChangedElement &CE : Cmp.Elements) {
+    if (New)
+      for (std::string &Id : testsDefinedIn(*New, CE))
+        OwnTests.emplace_back(Sel.Elements.size(), std::move(Id));
     Sel.Elements.push_back(std::move(CE));
+  }
   if (Old)
     OldVersions.push_back(std::move(*Old));
   return llvm::Error::success();
@@ -362,7 +448,7 @@ public:
     }
     std::vector<Element> Out;
     std::set<std::string> Seen{New.Key};
-    auto It = ByName.find(unqualifiedName(New.Display));
+    auto It = ByName.find(siblingKey(New));
     if (It != ByName.end())
       for (const Element &E : It->second)
         if (Seen.insert(E.Key).second)
@@ -387,10 +473,24 @@ private:
     return llvm::Error::success();
   }
 
+  /// C++ elements by their bare name, Python methods by theirs ("py."
+  /// first, so the languages never mix); empty for elements that have no
+  /// siblings.
+  static std::string siblingKey(const Element &E) {
+    if (isPythonElement(E)) {
+      std::string Name = pythonSiblingName(E);
+      return Name.empty() ? Name : "py." + Name;
+    }
+    return E.Kind == ElementKind::Lambda ? std::string()
+                                         : unqualifiedName(E.Display);
+  }
+
   void add(const FileIndex &F) {
-    for (const Element &E : F.Elements)
-      if (E.Kind != ElementKind::Lambda)
-        ByName[unqualifiedName(E.Display)].push_back(E);
+    for (const Element &E : F.Elements) {
+      std::string Key = siblingKey(E);
+      if (!Key.empty())
+        ByName[Key].push_back(E);
+    }
   }
 
   Store &S;
@@ -461,11 +561,16 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
 
   VersionResolver R(Repo, S, O, *Changes);
   std::vector<FileIndex> OldVersions;
+  std::vector<std::pair<size_t, std::string>> OwnTests;
   for (const git::FileChange &C : *Changes) {
     llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
     Sel.Files.push_back({Shown.str(), C.OldPath, C.Status});
     if (isCoverageData(Shown)) {
       Sel.Notes.push_back({Shown.str(), "coverage data, ignored"});
+      continue;
+    }
+    if (isBytecodeCache(Shown)) {
+      Sel.Notes.push_back({Shown.str(), "Python bytecode cache, ignored"});
       continue;
     }
     if (O.Classify)
@@ -476,7 +581,9 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
           Sel.Notes.push_back({Shown.str(), V->Detail});
         continue;
       }
-    bool Source = isCppSource(C.OldPath) || isCppSource(C.NewPath);
+    bool Source = isCppSource(C.OldPath) || isCppSource(C.NewPath) ||
+                  python::isPythonSource(C.OldPath) ||
+                  python::isPythonSource(C.NewPath);
     if (C.Binary) {
       addFallback(Sel, FallbackKind::BinaryFile, Shown,
                   "binary file " + llvm::StringRef(git::statusName(C.Status)));
@@ -488,7 +595,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
                       llvm::sys::path::filename(Shown) + " affects");
       continue;
     }
-    if (llvm::Error E = examine(Sel, R, C, OldVersions))
+    if (llvm::Error E = examine(Sel, R, C, OldVersions, OwnTests))
       return std::move(E);
   }
 
@@ -505,6 +612,9 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
 
   // Changed element -> the tests that covered it.
   std::map<std::string, std::vector<Reason>> ByTest;
+  // A test whose own code changed covers that change, coverage or not.
+  for (auto &[I, Id] : OwnTests)
+    ByTest[Id].push_back({I, static_cast<size_t>(-1), ""});
   SiblingFinder Finder(S, OldVersions);
   for (size_t I = 0; I < Sel.Elements.size(); ++I) {
     const ChangedElement &CE = Sel.Elements[I];
@@ -513,7 +623,9 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
       return Covering.takeError();
     for (const std::string &T : *Covering)
       ByTest[T].push_back({I, static_cast<size_t>(-1), ""});
-    bool Any = !Covering->empty();
+    bool Any = !Covering->empty() || llvm::any_of(OwnTests, [&](const auto &T) {
+      return T.first == I;
+    });
     if (CE.Change == ElementChange::Added &&
         CE.Elem.Kind != ElementKind::Lambda) {
       // A new overload, override or specialisation may now be chosen by
@@ -541,8 +653,15 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
       for (size_t F = 0; F < Sel.Fallbacks.size(); ++F)
         ByTest[T.Id].push_back({static_cast<size_t>(-1), F, ""});
 
-  for (auto &[Id, Reasons] : ByTest)
+  std::set<std::string> Known;
+  for (const TestRecord &T : *Tests)
+    Known.insert(T.Id);
+  for (auto &[Id, Reasons] : ByTest) {
+    // Tests defined by the change itself are not in the store yet.
+    if (!Known.count(Id))
+      ++Sel.TotalTests;
     Sel.Tests.push_back({Id, std::move(Reasons)});
+  }
   return Sel;
 }
 

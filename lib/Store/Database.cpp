@@ -2,6 +2,7 @@
 
 #include "Database.h"
 #include "tia/Support/Error.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cassert>
 #include <sqlite3.h>
@@ -158,6 +159,14 @@ std::string Statement::columnText(int Index) const {
                      sqlite3_column_bytes(Stmt, Index));
 }
 
+std::string Statement::columnBlob(int Index) const {
+  const void *Data = sqlite3_column_blob(Stmt, Index);
+  if (!Data)
+    return std::string();
+  return std::string(static_cast<const char *>(Data),
+                     sqlite3_column_bytes(Stmt, Index));
+}
+
 //===----------------------------------------------------------------------===//
 // Database
 //===----------------------------------------------------------------------===//
@@ -182,6 +191,17 @@ Database::~Database() {
   sqlite3_close_v2(Handle);
 }
 
+int64_t Database::busyTimeoutMilliseconds() {
+  int64_t Seconds = 600;
+  if (std::optional<std::string> Env =
+          llvm::sys::Process::GetEnv("TIA_BUSY_TIMEOUT")) {
+    int64_t Value;
+    if (!llvm::StringRef(*Env).getAsInteger(10, Value) && Value >= 0)
+      Seconds = Value;
+  }
+  return Seconds * 1000;
+}
+
 llvm::Expected<std::unique_ptr<Database>> Database::open(llvm::StringRef Path,
                                                          OpenMode Mode) {
   bool ReadOnly = Mode == OpenMode::ReadOnly;
@@ -200,7 +220,13 @@ llvm::Expected<std::unique_ptr<Database>> Database::open(llvm::StringRef Path,
   // that is not a database is still untouched and can be diagnosed.
   if (llvm::Error E = DB->exec("PRAGMA foreign_keys = ON"))
     return E;
-  if (llvm::Error E = DB->exec("PRAGMA busy_timeout = 5000"))
+  // Another tia may hold the write lock (an index writing its results, an
+  // import of another test's coverage): wait for it rather than fail with
+  // "database is locked". Every write transaction is short and starts with
+  // BEGIN IMMEDIATE, so waiting cannot deadlock.
+  if (llvm::Error E = DB->exec(("PRAGMA busy_timeout = " +
+                                llvm::Twine(busyTimeoutMilliseconds()))
+                                   .str()))
     return E;
   return DB;
 }

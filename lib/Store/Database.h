@@ -101,6 +101,8 @@ public:
   double columnDouble(int Index) const;
   /// The column as text; "" for NULL.
   std::string columnText(int Index) const;
+  /// The column's bytes as they are (a BLOB); "" for NULL.
+  std::string columnBlob(int Index) const;
 
 private:
   friend class Database;
@@ -134,6 +136,10 @@ public:
   ~Database();
   Database(const Database &) = delete;
   Database &operator=(const Database &) = delete;
+
+  /// How long a connection waits for another one's write lock before
+  /// failing with SQLITE_BUSY: $TIA_BUSY_TIMEOUT seconds, default 600.
+  static int64_t busyTimeoutMilliseconds();
 
   llvm::StringRef path() const { return Path; }
   bool isReadOnly() const { return ReadOnly; }

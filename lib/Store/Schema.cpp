@@ -127,7 +127,33 @@ CREATE TABLE test_definitions(
 )sql");
 }
 
-/// Version 3: coverage snapshots. The coverage table keeps the latest
+/// Version 3: the Python front end. Functions gain the first line of their
+/// body (the lines above it run when the function is defined, not when it
+/// is called); a Python file version records its module name, the settings
+/// it was parsed with, why it did not parse, and the imports it makes (the
+/// import graph that import-time coverage is attributed through).
+llvm::Error addPython(Database &DB) {
+  return DB.exec(R"sql(
+ALTER TABLE elements ADD COLUMN body_line INTEGER NOT NULL DEFAULT 0;
+
+CREATE TABLE python_files(
+  file_version_id INTEGER NOT NULL PRIMARY KEY
+    REFERENCES file_versions(id) ON DELETE CASCADE,
+  module TEXT NOT NULL,
+  settings TEXT NOT NULL,
+  problem TEXT NOT NULL);
+
+CREATE TABLE python_imports(
+  file_version_id INTEGER NOT NULL
+    REFERENCES file_versions(id) ON DELETE CASCADE,
+  line INTEGER NOT NULL,
+  module TEXT NOT NULL,
+  name TEXT NOT NULL,
+  PRIMARY KEY(file_version_id, line, module, name)) WITHOUT ROWID;
+)sql");
+}
+
+/// Version 4: coverage snapshots. The coverage table keeps the latest
 /// coverage of each test; a snapshot names, per test, the commit whose
 /// coverage it holds, and coverage_history keeps the rows that later
 /// coverage replaced while a snapshot still refers to them. Existing
@@ -171,12 +197,14 @@ DROP TABLE covered_tests;
 }
 
 // A tia that knows version 1 can still read and write version 2: it ignores
-// the new columns and tables. From version 3 on, coverage writes must keep
-// the snapshots, which older code does not.
+// the new columns and tables. Version 3 holds element kinds (module, class,
+// variable) that older tias reject. From version 4 on, coverage writes must
+// keep the snapshots, which older code does not.
 const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/1, createVersion1},
     {/*CompatibleVersion=*/1, addTestInfoAndResults},
-    {/*CompatibleVersion=*/3, addCoverageSnapshots},
+    {/*CompatibleVersion=*/3, addPython},
+    {/*CompatibleVersion=*/4, addCoverageSnapshots},
 };
 
 /// Turns what SQLite says about a file it cannot read as a database (or a

@@ -25,6 +25,12 @@ llvm::StringRef kindName(ElementKind K) {
     return "lambda";
   case ElementKind::FunctionTemplate:
     return "template";
+  case ElementKind::Module:
+    return "module";
+  case ElementKind::Class:
+    return "class";
+  case ElementKind::Variable:
+    return "variable";
   }
   return "function";
 }
@@ -39,6 +45,9 @@ std::optional<ElementKind> parseKind(llvm::StringRef Name) {
       .Case("conversion", ElementKind::Conversion)
       .Case("lambda", ElementKind::Lambda)
       .Case("template", ElementKind::FunctionTemplate)
+      .Case("module", ElementKind::Module)
+      .Case("class", ElementKind::Class)
+      .Case("variable", ElementKind::Variable)
       .Default(std::nullopt);
 }
 
@@ -57,6 +66,12 @@ void normalize(FileIndex &F) {
               return std::tie(A.BeginLine, A.Framework, A.Name) <
                      std::tie(B.BeginLine, B.Framework, B.Name);
             });
+  if (F.Python)
+    std::sort(F.Python->Imports.begin(), F.Python->Imports.end(),
+              [](const ImportRecord &A, const ImportRecord &B) {
+                return std::tie(A.Line, A.Module, A.Name) <
+                       std::tie(B.Line, B.Module, B.Name);
+              });
   F.Tests.erase(std::unique(F.Tests.begin(), F.Tests.end(),
                             [](const TestDefinition &A,
                                const TestDefinition &B) {

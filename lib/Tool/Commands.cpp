@@ -9,6 +9,11 @@
 namespace tia {
 namespace tool {
 
+bool isAtOrBelow(llvm::StringRef Path, llvm::StringRef Dir) {
+  return Path == Dir || (Path.starts_with(Dir) && Path.size() > Dir.size() &&
+                         Path[Dir.size()] == '/');
+}
+
 std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base) {
   llvm::SmallString<256> P;
   if (llvm::sys::path::is_absolute(Path))
@@ -19,6 +24,14 @@ std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base) {
   while (P.size() > 1 && llvm::sys::path::is_separator(P.back()))
     P.pop_back();
   return std::string(P);
+}
+
+llvm::Expected<std::unique_ptr<Store>> openForUpdate(const Context &C) {
+  auto S = Store::open(C.DbPath, Store::Mode::ReadOnly);
+  if (!S)
+    return S.takeError();
+  // Reopen for writing only once the database is known to be tia's.
+  return Store::open(C.DbPath, Store::Mode::ReadWrite);
 }
 
 llvm::Expected<Context> makeContext(const GlobalOptions &G, bool NeedGit) {

@@ -30,6 +30,13 @@ struct Context {
 /// cannot be read or parsed.
 llvm::Expected<Context> makeContext(const GlobalOptions &G, bool NeedGit);
 
+/// True when \p Path is \p Dir or lies below it ('/' separators).
+bool isAtOrBelow(llvm::StringRef Path, llvm::StringRef Dir);
+
+/// Opens the database of \p C for writing; fails, creating nothing, when it
+/// does not exist or is not tia's.
+llvm::Expected<std::unique_ptr<Store>> openForUpdate(const Context &C);
+
 /// The options select and run share, registered for one subcommand.
 struct SelectCommandLine {
   explicit SelectCommandLine(llvm::cl::SubCommand &Sub);
@@ -70,10 +77,6 @@ llvm::Expected<Planned> makePlan(const GlobalOptions &G,
 llvm::Expected<std::string> recordedCommit(const Context &Ctx,
                                            llvm::StringRef Rev);
 
-/// The database of \p Ctx opened to write, once it is known to be tia's
-/// (so that a wrong --db is never turned into a tia database).
-llvm::Expected<std::unique_ptr<Store>> openToWrite(const Context &Ctx);
-
 /// \p Path made absolute against \p Base, dots removed.
 std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base);
 
@@ -101,6 +104,7 @@ struct CommandEntry {
 /// Every command, in the order --help lists them.
 llvm::ArrayRef<CommandEntry> commandTable();
 
+extern llvm::cl::SubCommand CollectSubcommand;
 extern llvm::cl::SubCommand IndexSubcommand;
 extern llvm::cl::SubCommand CoverageSubcommand;
 extern llvm::cl::SubCommand SelectSubcommand;
@@ -108,6 +112,7 @@ extern llvm::cl::SubCommand DumpSubcommand;
 extern llvm::cl::SubCommand ResultsSubcommand;
 extern llvm::cl::SubCommand ExplainSubcommand;
 extern llvm::cl::SubCommand RunSubcommand;
+int collectMain(const GlobalOptions &G);
 int indexMain(const GlobalOptions &G);
 int coverageMain(const GlobalOptions &G);
 int selectMain(const GlobalOptions &G);

@@ -28,16 +28,31 @@ llvm::Error dumpElements(Store &S, const DumpOptions &O,
     if (!*FI)
       continue;
     Found = true;
-    Out << Path << ((*FI)->Complete ? "" : " (incomplete)") << "\n";
+    Out << Path;
+    if (!(*FI)->Complete)
+      Out << ((*FI)->Python && !(*FI)->Python->Problem.empty()
+                  ? " (incomplete: " + (*FI)->Python->Problem + ")"
+                  : std::string(" (incomplete)"));
+    Out << "\n";
     for (const Element &E : (*FI)->Elements) {
       Out << "  " << E.BeginLine << "-" << E.EndLine << " " << kindName(E.Kind)
           << " " << E.Display << " [" << E.Key << "]";
+      if (E.BodyLine)
+        Out << " body=" << E.BodyLine;
       if (O.Hashes)
         Out << " #" << E.Hash;
       Out << "\n";
       for (const std::string &N : E.Names)
-        Out << "    = " << N << "\n";
+        if (N != E.Display) // Python's one name is its display.
+          Out << "    = " << N << "\n";
     }
+    for (const TestDefinition &T : (*FI)->Tests)
+      Out << "  test " << T.Framework << ":" << T.Name << " " << T.BeginLine
+          << "-" << T.EndLine << "\n";
+    if ((*FI)->Python)
+      for (const ImportRecord &I : (*FI)->Python->Imports)
+        Out << "  import " << I.Module << (I.Name.empty() ? "" : " " + I.Name)
+            << " (line " << I.Line << ")\n";
   }
   if (!O.File.empty() && !Found)
     return makeErrorf("{0} is not in the index: check the path (relative to "

@@ -1,6 +1,7 @@
 //===- Planning.cpp - the selection select, explain and run share ---------===//
 
 #include "CommandsInternal.h"
+#include "PythonInternal.h"
 #include "tia/Support/Error.h"
 #include "llvm/Support/Process.h"
 
@@ -32,6 +33,10 @@ llvm::Expected<Planned> makePlan(const GlobalOptions &G,
   PO.Select.FrontEnd.ProjectRoot = Ctx.Root;
   if (!G.ResourceDir.empty())
     PO.Select.FrontEnd.ResourceDir = G.ResourceDir;
+  auto Python = pythonOptions(Ctx);
+  if (!Python)
+    return Python.takeError();
+  PO.Select.Python = std::move(*Python);
   PO.Config = C;
   if (O.All) {
     PO.AllRequestedBy = "--all";
@@ -69,14 +74,6 @@ llvm::Expected<std::string> recordedCommit(const Context &Ctx,
   if (!H)
     return H.takeError();
   return H->value_or("");
-}
-
-llvm::Expected<std::unique_ptr<Store>> openToWrite(const Context &Ctx) {
-  auto S = Store::open(Ctx.DbPath, Store::Mode::ReadOnly);
-  if (!S)
-    return S.takeError();
-  S->reset();
-  return Store::open(Ctx.DbPath, Store::Mode::ReadWrite);
 }
 
 } // namespace tool

@@ -49,7 +49,7 @@ llvm::Error runResultsImport(const GlobalOptions &G,
     return Commit.takeError();
   Import.Commit = *Commit;
 
-  auto S = openToWrite(*Ctx);
+  auto S = openForUpdate(*Ctx);
   if (!S)
     return S.takeError();
 

@@ -254,7 +254,7 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
     if (!Commit)
       return Commit.takeError();
     Import.Commit = *Commit;
-    auto S = openToWrite(Ctx);
+    auto S = openForUpdate(Ctx);
     if (!S)
       return S.takeError();
     auto Sum = results::importJUnit(**S, {std::string(Report)}, Import);

@@ -1,6 +1,7 @@
 //===- SelectCommand.cpp - tia select -------------------------------------===//
 
 #include "CommandsInternal.h"
+#include "PythonInternal.h"
 #include "tia/Report/Report.h"
 #include "tia/Support/Error.h"
 #include "llvm/Support/FileSystem.h"

@@ -39,10 +39,10 @@ int exitCode(Error E) {
 
 ArrayRef<CommandEntry> commandTable() {
   static const CommandEntry Table[] = {
-      {&CoverageSubcommand, coverageMain}, {&DumpSubcommand, dumpMain},
-      {&ExplainSubcommand, explainMain},   {&IndexSubcommand, indexMain},
-      {&ResultsSubcommand, resultsMain},   {&RunSubcommand, runMain},
-      {&SelectSubcommand, selectMain},
+      {&CollectSubcommand, collectMain}, {&CoverageSubcommand, coverageMain},
+      {&DumpSubcommand, dumpMain},       {&ExplainSubcommand, explainMain},
+      {&IndexSubcommand, indexMain},     {&ResultsSubcommand, resultsMain},
+      {&RunSubcommand, runMain},         {&SelectSubcommand, selectMain},
   };
   return Table;
 }
@@ -111,11 +111,11 @@ int toolMain(int Argc, const char **Argv) {
   cl::SetVersionPrinter([](raw_ostream &OS) { OS << "tia 0.1.0\n"; });
   if (!cl::ParseCommandLineOptions(
           Argc, Argv,
-          "tia - test impact analysis for C++\n\n"
-          "  Finds the tests a change can affect: index the code, import "
-          "per-test\n  coverage, then select for a change.\n\n"
+          "tia - test impact analysis for C++ and Python\n\n"
+          "  Finds the tests a change can affect: index the code, collect "
+          "(or import)\n  per-test coverage, then select for a change.\n\n"
           "  tia index -p build\n"
-          "  tia coverage import --format lcov coverage.info\n"
+          "  tia collect -p build\n"
           "  tia select --base origin/main\n"
           "  tia run --base origin/main -- ctest --test-dir build\n",
           &errs()))

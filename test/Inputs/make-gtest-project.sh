@@ -8,14 +8,14 @@
 # program each (linked with gtest_main). Makes DIR/repo (a git repository
 # with src/ and tests/, one commit), DIR/build/compile_commands.json, runs
 # 'tia index', builds every test program into DIR/build/NAME with clang's
-# source-based coverage, and imports the coverage of each test case alone
-# (utils/example-coverage.sh) as gtest:NAME:Suite.Name.
+# source-based coverage, runs each test case alone and imports what it
+# covered (llvm-cov export) as gtest:NAME:Suite.Name.
 set -euo pipefail
 dir=$1
 repo=$dir/repo
 build=$dir/build
 clang=${TIA_TEST_CLANG:?}
-utils=${TIA_TEST_UTILS:?}
+tools=${TIA_TEST_LLVM_TOOLS:?}
 
 mkdir -p "$repo" "$build"
 cp -r "$dir/src" "$repo/src"
@@ -36,8 +36,22 @@ for t in $(cd "$repo" && find tests -name '*.cpp' | sort); do
   (cd "$repo" && "$clang" -x c++ -std=c++17 -Isrc -fprofile-instr-generate -fcoverage-mapping \
       $srcs "$t" -o "$build/$name" -lstdc++ -lm -lgtest -lgtest_main -pthread)
 done
-"$utils/example-coverage.sh" "$build" "$dir/coverage" >/dev/null
-for f in "$dir"/coverage/*.json; do
-  name=$(basename "$f" .json)
-  (cd "$repo" && tia coverage import -q --format llvm-cov-json --test "gtest:${name%%__*}:${name#*__}" "$f")
+mkdir -p "$dir/coverage"
+for t in $(cd "$repo" && find tests -name '*.cpp' | sort); do
+  name=$(basename "$t" .cpp)
+  binary=$build/$name
+  # "Suite." lines, then "  Name" lines (plain tests only here).
+  suite=""
+  "$binary" --gtest_list_tests | while IFS= read -r line; do
+    case $line in
+      "  "*) test=${line#  } ;;
+      *.) suite=${line%.}; continue ;;
+      *) continue ;;
+    esac
+    profile=$dir/coverage/$name.$suite.$test
+    LLVM_PROFILE_FILE="$profile.profraw" "$binary" --gtest_filter="$suite.$test" >/dev/null
+    "$tools/llvm-profdata" merge -sparse "$profile.profraw" -o "$profile.profdata"
+    "$tools/llvm-cov" export -format=text -instr-profile="$profile.profdata" "$binary" > "$profile.json"
+    (cd "$repo" && tia coverage import -q --format llvm-cov-json --test "gtest:$name:$suite.$test" "$profile.json")
+  done
 done

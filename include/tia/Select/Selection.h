@@ -12,6 +12,7 @@
 
 #include "tia/Cpp/FrontEnd.h"
 #include "tia/Git/Repository.h"
+#include "tia/Python/FrontEnd.h"
 #include "tia/Select/Changes.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -122,6 +123,8 @@ struct SelectOptions {
   /// std::nullopt: compare the work tree with Base.
   std::optional<std::string> Head;
   cpp::FrontEndOptions FrontEnd;
+  /// How Python versions that are not in the store are parsed.
+  python::FrontEndOptions Python;
   /// Diff from this commit instead of the merge base of base and head (the
   /// commit the coverage was collected at).
   std::optional<std::string> DiffFrom;

@@ -96,7 +96,7 @@ public:
   };
 
   /// Schema version this tia writes, and the oldest version it can read.
-  static constexpr int SchemaVersion = 3;
+  static constexpr int SchemaVersion = 4;
 
   /// Coverage snapshots kept: recording coverage at a new commit drops the
   /// oldest beyond this many, with the coverage only they referred to.
@@ -130,13 +130,29 @@ public:
 
   /// Stores one file version's index. When the version is already stored:
   /// element names are merged (a template seen instantiated in another TU
-  /// gains names); a complete index replaces an incomplete one; otherwise
-  /// the stored elements stay.
+  /// gains names); a complete index replaces an incomplete one, and a
+  /// Python index made with other settings (FileIndex::Python->Settings)
+  /// replaces the stored one; otherwise the stored elements stay.
   llvm::Error putFileIndex(const FileIndex &F);
 
   /// The stored index of (\p Path, \p ContentHash), std::nullopt if absent.
   llvm::Expected<std::optional<FileIndex>>
   getFileIndex(llvm::StringRef Path, llvm::StringRef ContentHash);
+
+  /// The settings fingerprint a Python version of (\p Path, \p ContentHash)
+  /// was stored with; std::nullopt when no Python index of it is stored.
+  llvm::Expected<std::optional<std::string>>
+  pythonSettings(llvm::StringRef Path, llvm::StringRef ContentHash);
+
+  /// The module name of every Python file of the latest revision, as
+  /// (path, module), sorted by path.
+  llvm::Expected<std::vector<std::pair<std::string, std::string>>>
+  currentPythonModules();
+
+  /// Every import of the Python files of the latest revision, with the
+  /// path of the importing file; sorted by (path, line, module, name).
+  llvm::Expected<std::vector<std::pair<std::string, ImportRecord>>>
+  currentImports();
 
   // --- Translation units ---
 

@@ -27,6 +27,10 @@ enum class ElementKind {
   Conversion,       ///< conversion function
   Lambda,           ///< the call operator of a lambda
   FunctionTemplate, ///< a function template or a member of a class template
+  Module,   ///< Python: a module's import-time code (top-level statements
+            ///< other than definitions and assignments)
+  Class,    ///< Python: a class's header and non-method body statements
+  Variable, ///< Python: a module-level assignment
 };
 
 /// Returns the stable lowercase name of \p K ("function", "method", ...).
@@ -55,6 +59,10 @@ struct Element {
   /// Every name coverage tools may report for it (all manglings, including
   /// those of the template instantiations seen); sorted, unique.
   std::vector<std::string> Names;
+  /// Python functions and methods: the first line of the body. The lines
+  /// before it (decorators, signature) run when the enclosing code defines
+  /// the function, not when it is called. 0 for other elements.
+  unsigned BodyLine = 0;
 
   bool containsLine(unsigned Line) const {
     return BeginLine <= Line && Line <= EndLine;
@@ -76,6 +84,34 @@ struct TestDefinition {
   unsigned EndLine = 0;
 };
 
+/// One import a Python file makes (at any depth: lazy imports in functions
+/// too).
+struct ImportRecord {
+  /// The absolute dotted module ("pkg.sub"), relative imports resolved.
+  std::string Module;
+  /// `from Module import Name`: Name ("*" for a star import; it may name a
+  /// submodule); empty for `import Module`.
+  std::string Name;
+  unsigned Line = 0;
+};
+
+/// What the Python front end learnt about a file besides its elements.
+struct PythonFileInfo {
+  /// The dotted module name the file is imported as ("pkg.mod"; a
+  /// package's __init__.py is the package), from its path and the packages
+  /// (__init__.py files) above it.
+  std::string Module;
+  /// Fingerprint of everything besides the content that the index of the
+  /// file depends on (module name, settings, extractor version): a stored
+  /// version with another fingerprint is parsed again.
+  std::string Settings;
+  /// Why the file is incomplete (a syntax error, not UTF-8, too large);
+  /// empty when it parsed.
+  std::string Problem;
+  /// Sorted by (Line, Module, Name).
+  std::vector<ImportRecord> Imports;
+};
+
 /// What a front end learnt about one version of one file.
 struct FileIndex {
   std::string Path;        ///< repository-relative
@@ -89,6 +125,8 @@ struct FileIndex {
   std::vector<Element> Elements;
   /// The tests the file defines; sorted by (BeginLine, Framework, Name).
   std::vector<TestDefinition> Tests;
+  /// Set for Python files only.
+  std::optional<PythonFileInfo> Python;
 };
 
 /// How a translation unit is compiled, as compile_commands.json says.

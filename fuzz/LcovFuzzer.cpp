@@ -1,0 +1,11 @@
+//===- LcovFuzzer.cpp - fuzz the lcov tracefile reader --------------------===//
+
+#include "tia/Coverage/Coverage.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  llvm::StringRef Text(reinterpret_cast<const char *>(Data), Size);
+  auto R = tia::coverage::parseLcov(Text, "fuzz.info");
+  if (!R)
+    llvm::consumeError(R.takeError()); // Rejecting bad input is fine.
+  return 0;
+}
