@@ -165,93 +165,91 @@ std::optional<GtestId> gtestId(llvm::StringRef Id) {
   return GtestId{Binary.str(), Name.str()};
 }
 
-/// Per binary ("*": every binary), the filter patterns of the selected
-/// tests.
-std::map<std::string, std::set<std::string>> selectedPatterns(const Plan &P) {
-  std::map<std::string, std::set<std::string>> Out;
-  for (const PlannedTest &T : P.Selected) {
-    std::optional<GtestId> G = gtestId(T.Id);
-    if (!G)
-      continue;
-    std::set<std::string> &Patterns = Out[G->Binary];
-    if (T.FromDefinition)
-      for (std::string &Pattern : definitionPatterns(G->Name))
-        Patterns.insert(std::move(Pattern));
-    else
-      Patterns.insert(G->Name);
+/// What the GoogleTest filters are made of, gathered in one pass.
+struct GtestView {
+  explicit GtestView(const Plan &P) {
+    for (const PlannedTest &T : P.Selected) {
+      std::optional<GtestId> G = gtestId(T.Id);
+      if (!G) {
+        ++UnnamedSelected;
+        continue;
+      }
+      if (G->Binary != "*")
+        Binaries.insert(G->Binary);
+      std::set<std::string> &Patterns = Selected[G->Binary];
+      if (T.FromDefinition)
+        for (std::string &Pattern : definitionPatterns(G->Name))
+          Patterns.insert(std::move(Pattern));
+      else
+        Patterns.insert(G->Name);
+    }
+    for (const std::string &Id : skippedIds(P)) {
+      std::optional<GtestId> G = gtestId(Id);
+      if (!G) {
+        ++UnnamedSkipped;
+        continue;
+      }
+      Binaries.insert(G->Binary);
+      Skipped[G->Binary].insert(G->Name);
+    }
   }
-  return Out;
-}
+
+  std::string filter(const Plan &P, llvm::StringRef Binary,
+                     bool Exclusion) const {
+    if (P.selectsAll())
+      return "*";
+    // A binary tia never saw holds tests it knows nothing about.
+    if (!Binaries.count(Binary.str()))
+      return "*";
+    const std::set<std::string> &Mine = patterns(Selected, Binary);
+    if (!Exclusion) {
+      std::set<std::string> All = Mine;
+      const std::set<std::string> &Everywhere = patterns(Selected, "*");
+      All.insert(Everywhere.begin(), Everywhere.end());
+      return All.empty() ? "-*" : llvm::join(All, ":");
+    }
+    std::set<std::string> Skip;
+    for (const std::string &Name : patterns(Skipped, Binary))
+      if (!Mine.count(Name))
+        Skip.insert(Name);
+    return Skip.empty() ? "*" : "-" + llvm::join(Skip, ":");
+  }
+
+  static const std::set<std::string> &
+  patterns(const std::map<std::string, std::set<std::string>> &Of,
+           llvm::StringRef Binary) {
+    static const std::set<std::string> None;
+    auto It = Of.find(Binary.str());
+    return It == Of.end() ? None : It->second;
+  }
+
+  std::set<std::string> Binaries; ///< known ones, "*" left out
+  /// Per binary ("*": every binary), the filter patterns of the selected
+  /// tests, and the names of the tests the exclusion form skips.
+  std::map<std::string, std::set<std::string>> Selected, Skipped;
+  unsigned UnnamedSelected = 0, UnnamedSkipped = 0;
+};
 
 } // namespace
 
 std::vector<std::pair<std::string, std::string>>
 gtestFilters(const Plan &P, bool Exclusion, unsigned &Unnamed) {
-  std::set<std::string> Binaries;
-  auto Note = [&](llvm::StringRef Id) {
-    if (std::optional<GtestId> G = gtestId(Id))
-      if (G->Binary != "*")
-        Binaries.insert(G->Binary);
-  };
-  for (const PlannedTest &T : P.Selected)
-    Note(T.Id);
-  for (const std::string &Id : skippedIds(P))
-    Note(Id);
-
-  Unnamed = 0;
-  if (!Exclusion) {
-    for (const PlannedTest &T : P.Selected)
-      if (!gtestId(T.Id))
-        ++Unnamed;
-  } else {
-    for (const std::string &Id : skippedIds(P))
-      if (!gtestId(Id))
-        ++Unnamed;
-  }
+  GtestView View(P);
+  Unnamed = Exclusion ? View.UnnamedSkipped : View.UnnamedSelected;
   std::vector<std::pair<std::string, std::string>> Out;
-  for (const std::string &B : Binaries)
-    Out.emplace_back(B, gtestFilter(P, B, Exclusion));
-  if (Binaries.empty() && !Exclusion) {
-    auto Patterns = selectedPatterns(P);
-    auto Star = Patterns.find("*");
-    if (Star != Patterns.end())
-      Out.emplace_back("*", llvm::join(Star->second, ":"));
+  for (const std::string &B : View.Binaries)
+    Out.emplace_back(B, View.filter(P, B, Exclusion));
+  if (View.Binaries.empty() && !Exclusion) {
+    const std::set<std::string> &Star = GtestView::patterns(View.Selected, "*");
+    if (!Star.empty())
+      Out.emplace_back("*", llvm::join(Star, ":"));
   }
   return Out;
 }
 
-std::string gtestFilter(const Plan &P, llvm::StringRef Binary, bool Exclusion) {
-  if (P.selectsAll())
-    return "*";
-  auto Patterns = selectedPatterns(P);
-  if (!Exclusion) {
-    std::set<std::string> Mine;
-    for (llvm::StringRef Which : {Binary, llvm::StringRef("*")}) {
-      auto It = Patterns.find(Which.str());
-      if (It != Patterns.end())
-        Mine.insert(It->second.begin(), It->second.end());
-    }
-    bool Known = false;
-    for (const std::string &Id : skippedIds(P))
-      if (std::optional<GtestId> G = gtestId(Id))
-        Known |= G->Binary == Binary;
-    for (const PlannedTest &T : P.Selected)
-      if (std::optional<GtestId> G = gtestId(T.Id))
-        Known |= G->Binary == Binary;
-    // A binary tia never saw holds tests it knows nothing about.
-    if (!Known)
-      return "*";
-    return Mine.empty() ? "-*" : llvm::join(Mine, ":");
-  }
-  std::set<std::string> Keep, Skip;
-  auto It = Patterns.find(Binary.str());
-  if (It != Patterns.end())
-    Keep = It->second;
-  for (const std::string &Id : skippedIds(P))
-    if (std::optional<GtestId> G = gtestId(Id))
-      if (G->Binary == Binary && !Keep.count(G->Name))
-        Skip.insert(G->Name);
-  return Skip.empty() ? "*" : "-" + llvm::join(Skip, ":");
+std::string gtestFilter(const Plan &P, llvm::StringRef Binary,
+                        bool Exclusion) {
+  return GtestView(P).filter(P, Binary, Exclusion);
 }
 
 RunnerArguments pytestArguments(const Plan &P, bool Exclusion, bool Files) {

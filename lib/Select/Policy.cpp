@@ -281,7 +281,8 @@ public:
         continue;
       auto [Binary, Name] = Rest.split(':');
       if (!Name.empty())
-        Gtest.push_back({Binary.str(), Name.str(), Id});
+        ByTestName[testName(Name)].push_back(
+            {Binary.str(), Name.str(), Id});
     }
     for (const TestInfo &T : Infos) {
       llvm::StringRef Rest = T.Id;
@@ -293,11 +294,9 @@ public:
   /// Learns the binaries of \p File from the known ids its definitions
   /// match; call for every file before ids().
   void learn(llvm::StringRef File, const TestDefinition &D) {
-    if (D.Framework != "gtest")
-      return;
-    for (const GtestId &G : Gtest)
-      if (gtestNameMatches(G.Name, D.Name))
-        Binaries[File.str()].insert(G.Binary);
+    if (D.Framework == "gtest")
+      for (const GtestId *G : matching(D.Name))
+        Binaries[File.str()].insert(G->Binary);
   }
 
   /// The ids of \p D, defined in \p File, and whether they are only the
@@ -307,9 +306,8 @@ public:
     if (D.Framework != "gtest")
       return {{D.Framework + ":" + D.Name}, false};
     std::vector<std::string> Out;
-    for (const GtestId &G : Gtest)
-      if (gtestNameMatches(G.Name, D.Name))
-        Out.push_back(G.Id);
+    for (const GtestId *G : matching(D.Name))
+      Out.push_back(G->Id);
     if (!Out.empty())
       return {Out, false};
     auto It = Binaries.find(File.str());
@@ -325,7 +323,25 @@ private:
   struct GtestId {
     std::string Binary, Name, Id;
   };
-  std::vector<GtestId> Gtest;
+
+  /// "Name" of "Suite.Name/2": what a known id shares with its definition.
+  static std::string testName(llvm::StringRef Full) {
+    return Full.split('.').second.split('/').first.str();
+  }
+
+  std::vector<const GtestId *> matching(llvm::StringRef Definition) const {
+    std::vector<const GtestId *> Out;
+    auto It = ByTestName.find(testName(Definition));
+    if (It != ByTestName.end())
+      for (const GtestId &G : It->second)
+        if (gtestNameMatches(G.Name, Definition))
+          Out.push_back(&G);
+    return Out;
+  }
+
+  /// Known GoogleTest ids by their test name, so that a definition is
+  /// matched against the few ids of its name only.
+  std::map<std::string, std::vector<GtestId>> ByTestName;
   std::map<std::string, std::set<std::string>> Binaries;
 };
 
