@@ -76,15 +76,27 @@ std::string why(const Plan &P, const PlannedTest &T) {
   case ReasonKind::Covers:
   case ReasonKind::Related: {
     const select::ChangedElement &CE = P.Changes.Elements[R.Element];
-    Out = (R.Kind == ReasonKind::Covers ? "covers " : "may call new ") +
-          select::changeName(CE.Change).str() + " " + code(CE.Elem.Display);
+    std::string Kind = isFunctionKind(CE.Elem.Kind)
+                           ? std::string()
+                           : kindName(CE.Elem.Kind).str() + " ";
+    if (R.Kind == ReasonKind::Related)
+      Out = "may call new ";
+    else if (R.Applied == select::Rule::Covers)
+      Out = "covers ";
+    else
+      Out = "reaches (" + select::ruleName(R.Applied).str() + ") ";
+    Out += select::changeName(CE.Change).str() + " " + Kind +
+           code(CE.Elem.Display);
     break;
   }
-  case ReasonKind::Fallback:
-    Out = "every test (" +
-          select::fallbackName(P.Changes.Fallbacks[R.Fallback].Kind).str() +
-          ")";
+  case ReasonKind::Fallback: {
+    const select::Fallback &F = P.Changes.Fallbacks[R.Fallback];
+    Out = (F.Scope == select::FallbackScope::All
+               ? "every test ("
+               : "compiled with " + code(F.File) + " (") +
+          select::fallbackName(F.Kind).str() + ")";
     break;
+  }
   default:
     Out = cell(describe(P, R));
     break;
@@ -126,7 +138,12 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
         "added; every test when tia cannot reason about a change.\n\n";
 
   for (const select::Fallback &F : C.Fallbacks)
-    OS << "**Every test runs: "
+    OS << (F.Scope == select::FallbackScope::All
+               ? std::string("**Every test runs: ")
+               : "**The tests of " +
+                     plural(F.TranslationUnits.size(), "translation unit",
+                            "translation units") +
+                     " run: ")
        << (F.File.empty() ? std::string() : code(F.File) + " changed: ")
        << F.Detail << " (" << select::fallbackName(F.Kind) << ").**\n\n";
   if (P.BudgetIgnored)
@@ -153,7 +170,10 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
     size_t N = llvm::count_if(P.Selected,
                               [&](const PlannedTest &T) { return T.has(K); });
     if (N)
-      Rows.push_back({reasonTitle(K), N});
+      Rows.push_back({K == ReasonKind::Fallback && !P.selectsAll()
+                          ? "Compiled with a file tia cannot reason about"
+                          : reasonTitle(K),
+                      N});
   }
   if (!Rows.empty()) {
     OS << "| Reason | Tests |\n|---|---:|\n";
@@ -180,7 +200,11 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
     for (size_t I : C.Uncovered) {
       const select::ChangedElement &CE = C.Elements[I];
       OS << "- " << code(CE.Elem.Display) << " at " << code(where(CE)) << " ("
-         << select::changeName(CE.Change) << ")\n";
+         << select::changeName(CE.Change)
+         << (isFunctionKind(CE.Elem.Kind)
+                 ? std::string()
+                 : " " + kindName(CE.Elem.Kind).str())
+         << ")\n";
     }
     OS << "\n";
   }

@@ -47,8 +47,20 @@ std::string where(const ChangedElement &CE) {
 }
 
 std::string fallbackText(const Fallback &F) {
-  return "all tests (" + select::fallbackName(F.Kind).str() +
+  std::string Scope =
+      F.Scope == select::FallbackScope::All
+          ? "all tests"
+          : "tests of " + plural(F.TranslationUnits.size(), "translation unit",
+                                 "translation units");
+  return Scope + " (" + select::fallbackName(F.Kind).str() +
          "): " + (F.File.empty() ? std::string() : F.File + ": ") + F.Detail;
+}
+
+std::string uncoveredText(const ChangedElement &CE) {
+  return select::changeName(CE.Change).str() + " " +
+         (isFunctionKind(CE.Elem.Kind) ? std::string()
+                                       : kindName(CE.Elem.Kind).str() + " ") +
+         CE.Elem.Display + " at " + where(CE);
 }
 
 std::vector<std::string> skippedIds(const Plan &P) {
@@ -75,8 +87,12 @@ std::string linesText(const std::vector<unsigned> &Lines) {
 
 std::string describe(const Plan &P, const TestReason &R) {
   switch (R.Kind) {
-  case ReasonKind::Fallback:
-    return fallbackText(P.Changes.Fallbacks[R.Fallback]);
+  case ReasonKind::Fallback: {
+    std::string Out = fallbackText(P.Changes.Fallbacks[R.Fallback]);
+    if (!R.Detail.empty())
+      Out += "; test " + R.Detail;
+    return Out;
+  }
   case ReasonKind::PreviouslyFailing:
     return "previously failing: " + R.Detail;
   case ReasonKind::NewTest:
@@ -88,12 +104,19 @@ std::string describe(const Plan &P, const TestReason &R) {
     break;
   }
   const ChangedElement &CE = P.Changes.Elements[R.Element];
-  std::string Change = select::changeName(CE.Change).str();
-  std::string Out =
-      R.Kind == ReasonKind::Related
-          ? Change + " " + CE.Elem.Display + " at " + where(CE) +
-                " may now be called instead: test " + R.Detail
-          : "covers " + Change + " " + CE.Elem.Display + " at " + where(CE);
+  std::string What =
+      select::changeName(CE.Change).str() + " " +
+      (isFunctionKind(CE.Elem.Kind) ? std::string()
+                                    : kindName(CE.Elem.Kind).str() + " ") +
+      CE.Elem.Display + " at " + where(CE);
+  std::string Out;
+  if (R.Kind == ReasonKind::Related)
+    Out = What + " may now be called instead: test " + R.Detail;
+  else if (R.Detail.empty())
+    Out = "covers " + What;
+  else
+    Out = What + " (" + select::ruleName(R.Applied).str() + "): test " +
+          R.Detail;
   if (!CE.Cause.empty())
     Out += " (" + CE.Cause + ")";
   else if (!CE.Lines.empty())
@@ -131,8 +154,12 @@ void jsonTest(llvm::json::OStream &J, const PlannedTest &T) {
             J.attribute("element", static_cast<int64_t>(R.Element));
           if (R.Fallback != NoIndex)
             J.attribute("fallback", static_cast<int64_t>(R.Fallback));
+          if (R.Element != NoIndex || R.Fallback != NoIndex)
+            J.attribute("rule", select::ruleName(R.Applied));
           if (!R.Detail.empty())
-            J.attribute(R.Kind == ReasonKind::Related ? "via" : "detail",
+            J.attribute(R.Element != NoIndex || R.Fallback != NoIndex
+                            ? "via"
+                            : "detail",
                         R.Detail);
           if (!R.File.empty())
             J.attribute("file", R.File);
@@ -245,6 +272,12 @@ void writeJson(const Plan &P, llvm::raw_ostream &OS) {
           J.attribute("kind", select::fallbackName(F.Kind));
           J.attribute("file", F.File);
           J.attribute("detail", F.Detail);
+          J.attribute("scope", select::scopeName(F.Scope));
+          if (F.Scope != select::FallbackScope::All)
+            J.attributeArray("translation_units", [&] {
+              for (const std::string &TU : F.TranslationUnits)
+                J.value(TU);
+            });
         });
     });
     J.attributeArray("notes", [&] {
@@ -281,9 +314,7 @@ void writeExplain(const Plan &P, llvm::raw_ostream &OS) {
   for (const PlannedTest &T : P.Cut)
     OS << "cut by the budget: " << T.Id << "\n";
   for (size_t I : P.Changes.Uncovered)
-    OS << "no test covers " << select::changeName(P.Changes.Elements[I].Change)
-       << " " << P.Changes.Elements[I].Elem.Display << " at "
-       << where(P.Changes.Elements[I]) << "\n";
+    OS << "no test covers " << uncoveredText(P.Changes.Elements[I]) << "\n";
   for (const select::Note &N : P.Changes.Notes)
     OS << "selects nothing: " << N.File << ": " << N.Text << "\n";
 }
@@ -292,7 +323,11 @@ namespace {
 
 /// Why every test is selected, for the summary line.
 std::string allBecause(const Plan &P) {
-  const std::vector<Fallback> &Fs = P.Changes.Fallbacks;
+  // Fallbacks scoped to some translation units do not select everything.
+  std::vector<Fallback> Fs;
+  for (const Fallback &F : P.Changes.Fallbacks)
+    if (F.Scope == select::FallbackScope::All)
+      Fs.push_back(F);
   const Fallback &F = Fs.front();
   std::string Why;
   switch (F.Kind) {

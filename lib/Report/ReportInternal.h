@@ -19,8 +19,12 @@ std::string shortCommit(llvm::StringRef Commit);
 /// "FILE:BEGIN-END" of a changed element.
 std::string where(const select::ChangedElement &CE);
 
-/// "all tests (KIND): FILE: DETAIL".
+/// "all tests (KIND): FILE: DETAIL", or "tests of N translation units
+/// (KIND): FILE: DETAIL" for a scoped fallback.
 std::string fallbackText(const select::Fallback &F);
+
+/// "modified class Shape at FILE:BEGIN-END" (no kind for a function).
+std::string uncoveredText(const select::ChangedElement &CE);
 
 /// The tests the exclusion form skips: not selected, or cut; sorted.
 std::vector<std::string> skippedIds(const select::Plan &P);

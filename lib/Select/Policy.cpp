@@ -352,7 +352,7 @@ constexpr llvm::StringLiteral CommentOnly =
 QuietChange quietChange(const Selection &Sel) {
   if (Sel.Files.empty())
     return QuietChange::Nothing;
-  if (!Sel.Elements.empty() || Sel.selectsAll())
+  if (!Sel.Elements.empty() || !Sel.Fallbacks.empty())
     return QuietChange::None;
   bool AllIgnored = true, AllDocs = true, AllComments = true;
   unsigned Counted = 0;
@@ -521,12 +521,25 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
   // Impacted: the engine's covering tests.
   for (const SelectedTest &T : C.Tests)
     for (const Reason &R : T.Reasons) {
-      if (R.Element == NoIndex ||
-          (!R.Via.empty() && NewTestBodies.count(R.Element)))
+      if (R.Element == NoIndex) {
+        // A fallback scoped to some translation units; the policy's own
+        // fallbacks come first in C.Fallbacks.
+        if (R.FallbackIndex != NoIndex &&
+            C.Fallbacks[R.FallbackIndex + Problems.size()].Scope !=
+                FallbackScope::All)
+          Add(T.Id,
+              {ReasonKind::Fallback, NoIndex, R.FallbackIndex + Problems.size(),
+               R.Via, "", R.Applied},
+              false);
         continue;
+      }
+      if (!R.Via.empty() && NewTestBodies.count(R.Element))
+        continue;
+      bool Related = R.Applied == Rule::SameName ||
+                     (R.Applied == Rule::Covers && !R.Via.empty());
       Add(T.Id,
-          {R.Via.empty() ? ReasonKind::Covers : ReasonKind::Related, R.Element,
-           NoIndex, R.Via, ""},
+          {Related ? ReasonKind::Related : ReasonKind::Covers, R.Element,
+           NoIndex, R.Via, "", R.Applied},
           false);
     }
 
@@ -600,8 +613,9 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
   if (C.selectsAll())
     for (const std::string &Id : AllIds)
       for (size_t F = 0; F < C.Fallbacks.size(); ++F)
-        Add(Id, {ReasonKind::Fallback, NoIndex, F, "", ""},
-            FromDefinitions.count(Id) != 0);
+        if (C.Fallbacks[F].Scope == FallbackScope::All)
+          Add(Id, {ReasonKind::Fallback, NoIndex, F, "", "", Rule::Fallback},
+              FromDefinitions.count(Id) != 0);
 
   // What orders them.
   std::map<std::string, const TestStatistics *> StatsOf;

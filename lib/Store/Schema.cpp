@@ -153,7 +153,44 @@ CREATE TABLE python_imports(
 )sql");
 }
 
-/// Version 4: coverage snapshots. The coverage table keeps the latest
+/// Version 4: elements that are not functions (variables, classes, enums,
+/// aliases, declarations, macros, conditional regions), the reference
+/// graph between elements and the #include directives of each file
+/// version. File versions indexed before hold functions only and a residual
+/// hash over everything else, which no longer compares with what the front
+/// end produces: they are dropped, with the translation units and index
+/// revisions, so that the next 'tia index' parses everything again. Tests,
+/// coverage (keyed by element key) and results stay.
+llvm::Error addReferencesAndIncludes(Database &DB) {
+  return DB.exec(R"sql(
+CREATE TABLE element_references(
+  file_version_id INTEGER NOT NULL
+    REFERENCES file_versions(id) ON DELETE CASCADE,
+  from_key_id INTEGER NOT NULL REFERENCES element_keys(id),
+  to_key_id INTEGER NOT NULL REFERENCES element_keys(id),
+  kind TEXT NOT NULL,
+  PRIMARY KEY(file_version_id, from_key_id, to_key_id, kind)) WITHOUT ROWID;
+CREATE INDEX element_references_by_target
+  ON element_references(to_key_id, file_version_id);
+
+CREATE TABLE include_directives(
+  file_version_id INTEGER NOT NULL
+    REFERENCES file_versions(id) ON DELETE CASCADE,
+  line INTEGER NOT NULL,
+  spelling TEXT NOT NULL,
+  file_name TEXT NOT NULL,
+  angled INTEGER NOT NULL,
+  resolved TEXT NOT NULL,
+  PRIMARY KEY(file_version_id, line, spelling)) WITHOUT ROWID;
+CREATE INDEX include_directives_by_name ON include_directives(file_name);
+
+DELETE FROM file_versions;
+DELETE FROM translation_units;
+DELETE FROM revisions;
+)sql");
+}
+
+/// Version 5: coverage snapshots. The coverage table keeps the latest
 /// coverage of each test; a snapshot names, per test, the commit whose
 /// coverage it holds, and coverage_history keeps the rows that later
 /// coverage replaced while a snapshot still refers to them. Existing
@@ -198,13 +235,15 @@ DROP TABLE covered_tests;
 
 // A tia that knows version 1 can still read and write version 2: it ignores
 // the new columns and tables. Version 3 holds element kinds (module, class,
-// variable) that older tias reject. From version 4 on, coverage writes must
-// keep the snapshots, which older code does not.
+// variable) that older tias reject; version 4 adds more (enum, alias, macro,
+// conditional, declaration). From version 5 on, coverage writes must keep the
+// snapshots, which older code does not.
 const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/1, createVersion1},
     {/*CompatibleVersion=*/1, addTestInfoAndResults},
     {/*CompatibleVersion=*/3, addPython},
-    {/*CompatibleVersion=*/4, addCoverageSnapshots},
+    {/*CompatibleVersion=*/4, addReferencesAndIncludes},
+    {/*CompatibleVersion=*/5, addCoverageSnapshots},
 };
 
 /// Turns what SQLite says about a file it cannot read as a database (or a
@@ -336,8 +375,18 @@ llvm::Error migrate(Database &DB, llvm::ArrayRef<Migration> Steps) {
                         llvm::toString(std::move(E)));
     if (llvm::Error E = writeMeta(DB, "schema_version", *Version + 1))
       return E;
+    // The oldest tia that can read the result is the newest any applied
+    // step asks for: a later step that older tias could read does not make
+    // an earlier one readable to them.
+    auto Compatible = readMeta(DB, "compatible_version");
+    if (!Compatible)
+      return Compatible.takeError();
+    int64_t Oldest = 0;
+    if (*Compatible)
+      llvm::StringRef(**Compatible).getAsInteger(10, Oldest);
     if (llvm::Error E =
-            writeMeta(DB, "compatible_version", Step.CompatibleVersion))
+            writeMeta(DB, "compatible_version",
+                      std::max<int64_t>(Oldest, Step.CompatibleVersion)))
       return E;
     if (llvm::Error E = T.commit())
       return E;

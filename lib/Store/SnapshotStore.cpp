@@ -184,6 +184,35 @@ Store::testsCovering(llvm::StringRef Key, int64_t Snapshot) {
   return collectText(*S);
 }
 
+llvm::Expected<std::vector<std::string>>
+Store::testsCoveringFile(llvm::StringRef Path, llvm::StringRef ContentHash,
+                         int64_t Snapshot) {
+  auto S = DB->statement(
+      "SELECT t.name FROM file_versions fv "
+      "JOIN elements e ON e.file_version_id = fv.id "
+      "CROSS JOIN coverage c ON c.key_id = e.key_id "
+      "CROSS JOIN tests t ON t.id = c.test_id "
+      "CROSS JOIN snapshot_tests st ON st.snapshot_id = ?1 AND "
+      "st.test_id = t.id AND st.coverage_commit = t.coverage_commit "
+      "WHERE fv.path = ?2 AND fv.content_hash = ?3 "
+      "UNION "
+      "SELECT t.name FROM file_versions fv "
+      "JOIN elements e ON e.file_version_id = fv.id "
+      "CROSS JOIN coverage_history h ON h.key_id = e.key_id "
+      "CROSS JOIN snapshot_tests st ON st.snapshot_id = ?1 AND "
+      "st.test_id = h.test_id AND st.coverage_commit = h.commit_id "
+      "CROSS JOIN tests t ON t.id = h.test_id "
+      "WHERE fv.path = ?2 AND fv.content_hash = ?3 AND "
+      "h.commit_id != t.coverage_commit "
+      "ORDER BY 1");
+  if (!S)
+    return S.takeError();
+  S->bindInt64(0, Snapshot);
+  S->bindText(1, Path);
+  S->bindText(2, ContentHash);
+  return collectText(*S);
+}
+
 llvm::Expected<std::vector<std::string>> Store::coverageOf(llvm::StringRef Id,
                                                            int64_t Snapshot) {
   auto S = DB->statement(

@@ -42,6 +42,15 @@ llvm::Expected<int64_t> testId(Database &DB, llvm::StringRef Name);
 llvm::Error insertPythonInfo(Database &DB, int64_t FileVersionId,
                              const std::optional<PythonFileInfo> &Info);
 
+/// Adds \p F's references and includes to file version \p FileVersionId;
+/// rows already stored stay (ReferenceStore.cpp).
+llvm::Error insertReferencesAndIncludes(Database &DB, int64_t FileVersionId,
+                                        const FileIndex &F);
+
+/// Reads the references and includes of file version \p FileVersionId
+/// into \p F.
+llvm::Error readReferencesAndIncludes(Database &DB, int64_t FileVersionId,
+                                      FileIndex &F);
 /// Before test \p TestId's coverage is replaced by coverage collected at
 /// \p Commit: keeps its current rows for the snapshots that still hold them
 /// and finds (or starts) the snapshot of \p Commit. Returns its id.

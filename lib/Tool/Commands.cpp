@@ -27,10 +27,12 @@ std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base) {
 }
 
 llvm::Expected<std::unique_ptr<Store>> openForUpdate(const Context &C) {
-  auto S = Store::open(C.DbPath, Store::Mode::ReadOnly);
-  if (!S)
-    return S.takeError();
-  // Reopen for writing only once the database is known to be tia's.
+  // A missing database is an error here, not a new empty one: the read-only
+  // opening says so. An existing one is opened for writing straight away,
+  // which checks that it is tia's before touching it and upgrades an older
+  // schema.
+  if (!llvm::sys::fs::exists(C.DbPath))
+    return Store::open(C.DbPath, Store::Mode::ReadOnly);
   return Store::open(C.DbPath, Store::Mode::ReadWrite);
 }
 

@@ -149,9 +149,15 @@ llvm::Error runExplain(const GlobalOptions &G, const ExplainOptions &O,
     Out << *Id << " is not selected: never recorded (tia has no coverage, "
         << "results or definition of it): check the id with 'tia dump "
            "tests', or collect its coverage\n";
-    if (P.selectsAll())
+    const std::vector<select::Fallback> &Fs = P.Changes.Fallbacks;
+    auto All = llvm::find_if(Fs, [](const select::Fallback &F) {
+      return F.Scope == select::FallbackScope::All;
+    });
+    if (All != Fs.end())
       Out << "  every test runs anyway: "
-          << report::describe(P, {ReasonKind::Fallback, select::NoIndex, 0, "", ""})
+          << report::describe(P, {ReasonKind::Fallback, select::NoIndex,
+                                  static_cast<size_t>(All - Fs.begin()), "",
+                                  ""})
           << "\n";
     return llvm::Error::success();
   }
@@ -166,8 +172,11 @@ llvm::Error runExplain(const GlobalOptions &G, const ExplainOptions &O,
       break;
     }
     Out << "  changed, not covered by it: " << select::changeName(CE.Change)
-        << " " << CE.Elem.Display << " (" << CE.Elem.File << ":"
-        << CE.Elem.BeginLine << "-" << CE.Elem.EndLine << ")\n";
+        << " "
+        << (isFunctionKind(CE.Elem.Kind) ? std::string()
+                                         : kindName(CE.Elem.Kind).str() + " ")
+        << CE.Elem.Display << " (" << CE.Elem.File << ":" << CE.Elem.BeginLine
+        << "-" << CE.Elem.EndLine << ")\n";
   }
   for (const select::Note &N : P.Changes.Notes)
     Out << "  no effect: " << N.File << ": " << N.Text << "\n";

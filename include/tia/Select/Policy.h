@@ -44,12 +44,15 @@ struct TestReason {
   size_t Element = NoIndex;
   /// Fallback: index into Plan::Changes.Fallbacks.
   size_t Fallback = NoIndex;
-  /// Related: how the test reaches the element ("covers same-named
-  /// f(int)"); the other rules: one line for people. Empty for Covers and
-  /// Fallback.
+  /// Covers (by a rule other than covering the element itself), Related
+  /// and a scoped Fallback: how the test reaches the change ("covers
+  /// same-named f(int)"); the other kinds: one line for people. Empty when
+  /// the test covers the element itself, and for a fallback to all.
   std::string Detail;
   /// NewTest and ChangedTest: the file defining the test, when known.
   std::string File;
+  /// Covers, Related and Fallback: the engine's rule that linked them.
+  Rule Applied = Rule::Covers;
 };
 
 struct PlannedTest {

@@ -34,24 +34,41 @@ enum class FallbackKind {
   Incomplete,      ///< a version that parsed with errors
   OutsideElements, ///< tokens outside every element changed
   CompileTime,     ///< a constexpr/consteval function changed: compile-time
-                   ///< calls are invisible to coverage
-  TriggerPath,     ///< a path configured (or by default) to select all
-  StaleCoverage,   ///< no coverage snapshot fit to compare with the base
-  FullSuiteMarker, ///< the head commit message asks for every test
-  Requested,       ///< --all or TIA_ALL=1
-  NoCoverage,      ///< no coverage was ever recorded
+                   ///< calls are invisible to coverage (no longer produced:
+                   ///< the constexpr-caller rule follows the callers)
+  IncludeResolution, ///< a file added, deleted or renamed may change what an
+                     ///< #include directive finds
+  TriggerPath,       ///< a path configured (or by default) to select all
+  StaleCoverage,     ///< no coverage snapshot fit to compare with the base
+  FullSuiteMarker,   ///< the head commit message asks for every test
+  Requested,         ///< --all or TIA_ALL=1
+  NoCoverage,        ///< no coverage was ever recorded
 };
 
 /// Returns a short stable name: "non-source-file", "binary-file",
 /// "not-indexed", "incomplete", "outside-elements", "compile-time",
-/// "trigger", "stale-coverage", "full-suite-marker", "requested",
-/// "no-coverage".
+/// "include-resolution", "trigger", "stale-coverage", "full-suite-marker",
+/// "requested", "no-coverage".
 llvm::StringRef fallbackName(FallbackKind K);
+
+/// How far a fallback reaches.
+enum class FallbackScope {
+  All,       ///< every known test
+  Includers, ///< the tests covering code of the translation units (main
+             ///< file and every project header they read) that read the
+             ///< file
+};
+
+/// Returns "all" or "includers".
+llvm::StringRef scopeName(FallbackScope S);
 
 struct Fallback {
   FallbackKind Kind;
   std::string File;   ///< repository-relative
   std::string Detail; ///< one line for people
+  FallbackScope Scope = FallbackScope::All;
+  /// For Includers: the translation units (main files), sorted.
+  std::vector<std::string> TranslationUnits;
 };
 
 /// A file whose change selects nothing, and why ("comment or whitespace
@@ -60,6 +77,28 @@ struct Note {
   std::string File;
   std::string Text;
 };
+
+/// The rule that links a changed element to a test (docs/Safety.md).
+enum class Rule {
+  Covers,          ///< the test covers the changed function itself
+  SameName,        ///< a new element may take calls from a same-named one
+  Declaration,     ///< the test covers the function a declaration declares
+  TypeUse,         ///< ... a function that uses the changed class, enum or
+                   ///< alias (by value, its members, its name)
+  VariableUse,     ///< ... a function that reads or writes the variable
+  Initializer,     ///< ... a function the variable's initialiser calls
+  MacroUse,        ///< ... a function that expands or tests the macro
+  MacroName,       ///< ... a function that spells a newly defined name
+  Region,          ///< ... a function inside the changed #if region
+  ConstexprCaller, ///< ... a function that calls the changed constexpr
+                   ///< function (compile-time calls leave no coverage)
+  Fallback,        ///< a fallback (FallbackIndex) selected it
+};
+
+/// Returns "covers", "same-name", "declaration", "type-use",
+/// "variable-use", "initializer", "macro-use", "macro-name", "region",
+/// "constexpr-caller", "fallback".
+llvm::StringRef ruleName(Rule R);
 
 /// One reason a test was selected.
 struct Reason {
@@ -70,6 +109,8 @@ struct Reason {
   /// Empty when the test covers the element itself; otherwise how it is
   /// linked ("covers overload ns::f(int)").
   std::string Via;
+  /// The rule that linked them.
+  Rule Applied = Rule::Covers;
 };
 
 struct SelectedTest {
@@ -99,6 +140,8 @@ struct Selection {
   std::string HeadCommit; ///< empty when the work tree was compared
   unsigned ChangedFiles = 0;
   std::vector<ChangedFile> Files; ///< in diff order (by path)
+  /// Changed elements of every kind (functions, and the classes,
+  /// variables, macros ... whose users the rules follow).
   std::vector<ChangedElement> Elements;
   std::vector<Fallback> Fallbacks;
   std::vector<Note> Notes;
@@ -109,7 +152,13 @@ struct Selection {
   /// The changed source files that define tests (either version).
   std::vector<TestFileChange> TestFiles;
 
-  bool selectsAll() const { return !Fallbacks.empty(); }
+  /// True when a fallback with scope All applies.
+  bool selectsAll() const {
+    for (const Fallback &F : Fallbacks)
+      if (F.Scope == FallbackScope::All)
+        return true;
+    return false;
+  }
 };
 
 /// What a changed path means before any front end looks at it.

@@ -88,6 +88,25 @@ struct KeyInFile {
   std::string File;
 };
 
+/// A reference into an element, as the latest index saw it.
+struct ReferenceFrom {
+  /// Key of the referencing element; "cpp:file:PATH" for the code of a file
+  /// outside every element.
+  std::string From;
+  std::string File; ///< the file that holds the reference
+  ReferenceKind Kind = ReferenceKind::Type;
+  /// The referencing element's kind; std::nullopt when From is no element.
+  std::optional<ElementKind> FromKind;
+  std::string FromDisplay; ///< empty when From is no element of File
+  bool FromCompileTime = false;
+};
+
+/// An #include directive of a file of the latest index.
+struct IncludeIn {
+  std::string File; ///< the file with the directive
+  IncludeDirective Directive;
+};
+
 class Store {
 public:
   enum class Mode {
@@ -96,7 +115,7 @@ public:
   };
 
   /// Schema version this tia writes, and the oldest version it can read.
-  static constexpr int SchemaVersion = 4;
+  static constexpr int SchemaVersion = 5;
 
   /// Coverage snapshots kept: recording coverage at a new commit drops the
   /// oldest beyond this many, with the coverage only they referred to.
@@ -186,6 +205,21 @@ public:
   llvm::Expected<std::vector<Element>> elementsAt(llvm::StringRef Path,
                                                   unsigned Line);
 
+  // --- References and includes (ReferenceStore.cpp) ---
+
+  /// The references to element key \p Key from the latest revision's
+  /// files, sorted by (from, file, kind).
+  llvm::Expected<std::vector<ReferenceFrom>> referencesTo(llvm::StringRef Key);
+  /// The #include directives of the latest revision's files whose spelling
+  /// ends in the file name \p FileName ("a.h" for "lib/a.h"), sorted by
+  /// (file, line).
+  llvm::Expected<std::vector<IncludeIn>>
+  includesNaming(llvm::StringRef FileName);
+  /// The tests whose coverage includes an element of the file version
+  /// (\p Path, \p ContentHash), sorted.
+  llvm::Expected<std::vector<std::string>>
+  testsCoveringFile(llvm::StringRef Path, llvm::StringRef ContentHash);
+
   // --- Tests and coverage ---
 
   /// Adds test \p Id if unknown.
@@ -211,6 +245,11 @@ public:
   /// sorted.
   llvm::Expected<std::vector<std::string>> testsCovering(llvm::StringRef Key,
                                                          int64_t Snapshot);
+  /// The tests whose coverage in snapshot \p Snapshot includes an element
+  /// of the file version (\p Path, \p ContentHash), sorted.
+  llvm::Expected<std::vector<std::string>>
+  testsCoveringFile(llvm::StringRef Path, llvm::StringRef ContentHash,
+                    int64_t Snapshot);
   /// The element keys test \p Id covers in snapshot \p Snapshot, sorted;
   /// empty when the snapshot does not hold the test.
   llvm::Expected<std::vector<std::string>> coverageOf(llvm::StringRef Id,

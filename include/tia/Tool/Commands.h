@@ -125,7 +125,14 @@ struct RunOptions {
   bool Inclusion = false;
 };
 
-enum class DumpWhat { Elements, Tests, Coverage, Results, Definitions };
+enum class DumpWhat {
+  Elements,
+  Tests,
+  Coverage,
+  Results,
+  References,
+  Definitions
+};
 
 struct DumpOptions {
   DumpWhat What = DumpWhat::Elements;
