@@ -150,12 +150,12 @@ void jsonTest(llvm::json::OStream &J, const PlannedTest &T) {
       for (const TestReason &R : T.Reasons)
         J.object([&] {
           J.attribute("kind", select::reasonName(R.Kind));
+          if (R.Element != NoIndex || R.Fallback != NoIndex)
+            J.attribute("rule", select::ruleName(R.Applied));
           if (R.Element != NoIndex)
             J.attribute("element", static_cast<int64_t>(R.Element));
           if (R.Fallback != NoIndex)
             J.attribute("fallback", static_cast<int64_t>(R.Fallback));
-          if (R.Element != NoIndex || R.Fallback != NoIndex)
-            J.attribute("rule", select::ruleName(R.Applied));
           if (!R.Detail.empty())
             J.attribute(R.Element != NoIndex || R.Fallback != NoIndex
                             ? "via"
