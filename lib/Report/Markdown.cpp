@@ -201,9 +201,8 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
       const select::ChangedElement &CE = C.Elements[I];
       OS << "- " << code(CE.Elem.Display) << " at " << code(where(CE)) << " ("
          << select::changeName(CE.Change)
-         << (isFunctionKind(CE.Elem.Kind)
-                 ? std::string()
-                 : " " + kindName(CE.Elem.Kind).str())
+         << (isFunctionKind(CE.Elem.Kind) ? std::string()
+                                          : " " + kindName(CE.Elem.Kind).str())
          << ")\n";
     }
     OS << "\n";

@@ -115,8 +115,8 @@ std::string describe(const Plan &P, const TestReason &R) {
   else if (R.Detail.empty())
     Out = "covers " + What;
   else
-    Out = What + " (" + select::ruleName(R.Applied).str() + "): test " +
-          R.Detail;
+    Out =
+        What + " (" + select::ruleName(R.Applied).str() + "): test " + R.Detail;
   if (!CE.Cause.empty())
     Out += " (" + CE.Cause + ")";
   else if (!CE.Lines.empty())

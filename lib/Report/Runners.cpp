@@ -247,8 +247,7 @@ gtestFilters(const Plan &P, bool Exclusion, unsigned &Unnamed) {
   return Out;
 }
 
-std::string gtestFilter(const Plan &P, llvm::StringRef Binary,
-                        bool Exclusion) {
+std::string gtestFilter(const Plan &P, llvm::StringRef Binary, bool Exclusion) {
   return GtestView(P).filter(P, Binary, Exclusion);
 }
 

@@ -63,10 +63,9 @@ int durationStep(double Seconds) {
 
 void orderTests(std::vector<PlannedTest> &Tests) {
   auto Key = [](const PlannedTest &T) {
-    return std::make_tuple(!T.PreviouslyFailing,
-                           -static_cast<int64_t>(T.ChangedElementsCovered),
-                           -T.FailureRate, durationStep(T.Seconds),
-                           llvm::StringRef(T.Id));
+    return std::make_tuple(
+        !T.PreviouslyFailing, -static_cast<int64_t>(T.ChangedElementsCovered),
+        -T.FailureRate, durationStep(T.Seconds), llvm::StringRef(T.Id));
   };
   std::stable_sort(Tests.begin(), Tests.end(),
                    [&](const PlannedTest &A, const PlannedTest &B) {

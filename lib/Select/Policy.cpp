@@ -281,8 +281,7 @@ public:
         continue;
       auto [Binary, Name] = Rest.split(':');
       if (!Name.empty())
-        ByTestName[testName(Name)].push_back(
-            {Binary.str(), Name.str(), Id});
+        ByTestName[testName(Name)].push_back({Binary.str(), Name.str(), Id});
     }
     for (const TestInfo &T : Infos) {
       llvm::StringRef Rest = T.Id;
@@ -588,8 +587,8 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
   for (const std::string &Id : KnownIds)
     if (!Recorded.count(Id) && !Seen.count(Id))
       Add(Id,
-          {ReasonKind::NewTest, NoIndex, NoIndex,
-           "no coverage recorded for it", ""},
+          {ReasonKind::NewTest, NoIndex, NoIndex, "no coverage recorded for it",
+           ""},
           false);
 
   // Tests whose own code changed.

@@ -155,9 +155,9 @@ llvm::Error runExplain(const GlobalOptions &G, const ExplainOptions &O,
     });
     if (All != Fs.end())
       Out << "  every test runs anyway: "
-          << report::describe(P, {ReasonKind::Fallback, select::NoIndex,
-                                  static_cast<size_t>(All - Fs.begin()), "",
-                                  ""})
+          << report::describe(P,
+                              {ReasonKind::Fallback, select::NoIndex,
+                               static_cast<size_t>(All - Fs.begin()), "", ""})
           << "\n";
     return llvm::Error::success();
   }

@@ -104,9 +104,8 @@ std::string versionOf(llvm::StringRef Program) {
 /// file instead of a regex on the command line, which has no length limit.
 /// Keeps \p Selection when a selected test is a definition's pattern, when
 /// nothing is passed, or when the file cannot be written.
-void useNameFile(const select::Plan &P, bool Exclusion,
-                 llvm::StringRef Program, std::vector<std::string> &Selection,
-                 std::string &NameFile) {
+void useNameFile(const select::Plan &P, bool Exclusion, llvm::StringRef Program,
+                 std::vector<std::string> &Selection, std::string &NameFile) {
   if (Selection.empty() || Selection == std::vector<std::string>{"-R", "^$"})
     return;
   if (!Exclusion && llvm::any_of(P.Selected, [](const select::PlannedTest &T) {

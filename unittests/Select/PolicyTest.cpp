@@ -29,7 +29,7 @@ std::vector<std::string> ids(const std::vector<PlannedTest> &Tests) {
 TEST(PolicyTest, DurationsWithinAStepTie) {
   std::vector<PlannedTest> Tests = {
       test("b", false, 1, 0, 0.04), test("a", false, 1, 0, 0.09),
-      test("d", false, 1, 0, 0.5),  test("c", false, 1, 0, 0.7),
+      test("d", false, 1, 0, 0.5), test("c", false, 1, 0, 0.7),
       test("e", false, 1, 0, 0.3)};
   orderTests(Tests);
   EXPECT_EQ(ids(Tests), (std::vector<std::string>{"a", "b", "e", "c", "d"}));
