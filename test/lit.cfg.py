@@ -16,7 +16,8 @@ config.environment["PATH"] = os.pathsep.join(
 
 # A fixed, clean environment: no database or resource dir from the caller,
 # and git that does not read the user's configuration.
-for var in ["TIA_DB", "TIA_RESOURCE_DIR", "GIT_DIR", "GIT_WORK_TREE"]:
+for var in ["TIA_DB", "TIA_RESOURCE_DIR", "TIA_ALL", "GITHUB_STEP_SUMMARY",
+            "GIT_DIR", "GIT_WORK_TREE"]:
     config.environment.pop(var, None)
 config.environment["GIT_CONFIG_NOSYSTEM"] = "1"
 # The test folders may lie inside a checkout (of tia itself): neither git

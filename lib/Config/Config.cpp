@@ -2,6 +2,8 @@
 
 #include "tia/Config/Config.h"
 #include "tia/Support/Error.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -93,9 +95,9 @@ bool match(llvm::StringRef P, llvm::StringRef S) {
 }
 
 bool patternMatches(llvm::StringRef Pattern, llvm::StringRef Path) {
-  Pattern.consume_front("/");
+  bool Rooted = Pattern.consume_front("/");
   Pattern.consume_back("/");
-  if (!Pattern.contains('/')) {
+  if (!Rooted && !Pattern.contains('/')) {
     // Any one component: the file name or a directory name.
     llvm::StringRef Rest = Path;
     while (!Rest.empty()) {
@@ -153,6 +155,40 @@ llvm::StringRef PathPatterns::firstMatch(llvm::StringRef Path) const {
   return llvm::StringRef();
 }
 
+const std::vector<std::string> &defaultTriggers() {
+  static const std::vector<std::string> Triggers = {
+      // CMake, Conan, vcpkg, Meson, Make, Bazel
+      "CMakeLists.txt", "*.cmake", "CMakePresets.json", "CMakeUserPresets.json",
+      "conanfile.*", "vcpkg.json", "meson.build", "meson_options.txt",
+      "meson.options", "Makefile", "GNUmakefile", "makefile", "*.mk", "BUILD",
+      "BUILD.bazel", "WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel", "*.bzl",
+      ".bazelrc",
+      // containers and CI
+      "Dockerfile", "Dockerfile.*", ".github/workflows/**", ".gitlab-ci.yml",
+      // Python packaging and pytest
+      "requirements*.txt", "pyproject.toml", "setup.py", "setup.cfg", "tox.ini",
+      "pytest.ini", "/conftest.py"};
+  return Triggers;
+}
+
+const std::vector<std::string> &defaultIgnored() {
+  static const std::vector<std::string> Ignored = {"*.md", "*.rst", "docs/**",
+                                                   "LICENSE*"};
+  return Ignored;
+}
+
+const std::vector<std::string> &outputFormatNames() {
+  static const std::vector<std::string> Names = {
+      "ids",    "json",         "ctest",    "ctest-list", "gtest",
+      "pytest", "pytest-files", "markdown", "github"};
+  return Names;
+}
+
+Config::Config() {
+  Select.Triggers = llvm::cantFail(PathPatterns::compile(defaultTriggers()));
+  Select.Ignore = llvm::cantFail(PathPatterns::compile(defaultIgnored()));
+}
+
 bool Config::isIncluded(llvm::StringRef Path) const {
   if (!Paths.Include.empty() && !Paths.Include.matches(Path))
     return false;
@@ -173,9 +209,29 @@ namespace {
 struct RawPaths {
   std::vector<std::string> Include, Exclude;
 };
+struct RawSelect {
+  std::string Base;
+  std::vector<std::string> Triggers, Ignore;
+  bool DefaultTriggers = true, DefaultIgnore = true;
+  unsigned MaxCoverageAge = tia::config::SelectConfig().MaxCoverageAge;
+  unsigned MaxTests = 0;
+  double TimeBudget = 0;
+  std::string FullSuiteMarker = tia::config::SelectConfig().FullSuiteMarker;
+};
+/// An output format name, checked as it is read so that a wrong one is
+/// reported at its position.
+struct FormatName {
+  std::string Value = "ids";
+};
+struct RawOutput {
+  FormatName Format;
+  bool Exclusion = false;
+};
 struct RawConfig {
   RawPaths Paths;
   tia::config::PythonConfig Python;
+  RawSelect Select;
+  RawOutput Output;
 };
 
 } // namespace
@@ -198,10 +254,51 @@ template <> struct MappingTraits<tia::config::PythonConfig> {
   }
 };
 
+template <> struct MappingTraits<RawSelect> {
+  static void mapping(IO &IO, RawSelect &S) {
+    IO.mapOptional("base", S.Base);
+    IO.mapOptional("triggers", S.Triggers);
+    IO.mapOptional("default_triggers", S.DefaultTriggers);
+    IO.mapOptional("ignore", S.Ignore);
+    IO.mapOptional("default_ignore", S.DefaultIgnore);
+    IO.mapOptional("max_coverage_age", S.MaxCoverageAge);
+    IO.mapOptional("max_tests", S.MaxTests);
+    IO.mapOptional("time_budget", S.TimeBudget);
+    IO.mapOptional("full_suite_marker", S.FullSuiteMarker);
+  }
+};
+
+template <> struct ScalarTraits<FormatName> {
+  static void output(const FormatName &F, void *, raw_ostream &OS) {
+    OS << F.Value;
+  }
+  static StringRef input(StringRef Scalar, void *, FormatName &F) {
+    const std::vector<std::string> &Names = tia::config::outputFormatNames();
+    if (llvm::is_contained(Names, Scalar)) {
+      F.Value = Scalar.str();
+      return StringRef();
+    }
+    static std::string Message;
+    Message = "unknown output format '" + Scalar.str() + "': use one of " +
+              llvm::join(Names, ", ");
+    return Message;
+  }
+  static QuotingType mustQuote(StringRef) { return QuotingType::None; }
+};
+
+template <> struct MappingTraits<RawOutput> {
+  static void mapping(IO &IO, RawOutput &O) {
+    IO.mapOptional("format", O.Format);
+    IO.mapOptional("exclusion", O.Exclusion);
+  }
+};
+
 template <> struct MappingTraits<RawConfig> {
   static void mapping(IO &IO, RawConfig &C) {
     IO.mapOptional("paths", C.Paths);
     IO.mapOptional("python", C.Python);
+    IO.mapOptional("select", C.Select);
+    IO.mapOptional("output", C.Output);
   }
 };
 
@@ -235,10 +332,29 @@ llvm::Expected<Config> parseConfig(llvm::StringRef Text,
   Config C;
   C.File = FileName.str();
   C.Python = Raw.Python;
+  if (Raw.Select.TimeBudget < 0)
+    return makeErrorf("{0}: select.time_budget is negative: give the "
+                      "seconds, or 0 for no limit (see docs/Config.md)",
+                      FileName);
+  C.Select.Base = Raw.Select.Base;
+  C.Select.MaxCoverageAge = Raw.Select.MaxCoverageAge;
+  C.Select.MaxTests = Raw.Select.MaxTests;
+  C.Select.TimeBudget = Raw.Select.TimeBudget;
+  C.Select.FullSuiteMarker = Raw.Select.FullSuiteMarker;
+  C.Output.Format = Raw.Output.Format.Value;
+  C.Output.Exclusion = Raw.Output.Exclusion;
+  // The project's own lists come first, so that the message naming the
+  // pattern that matched names theirs.
+  if (Raw.Select.DefaultTriggers)
+    llvm::append_range(Raw.Select.Triggers, defaultTriggers());
+  if (Raw.Select.DefaultIgnore)
+    llvm::append_range(Raw.Select.Ignore, defaultIgnored());
   for (auto [Key, From, To] :
        {std::tuple<llvm::StringRef, std::vector<std::string> *, PathPatterns *>{
             "paths.include", &Raw.Paths.Include, &C.Paths.Include},
-        {"paths.exclude", &Raw.Paths.Exclude, &C.Paths.Exclude}}) {
+        {"paths.exclude", &Raw.Paths.Exclude, &C.Paths.Exclude},
+        {"select.triggers", &Raw.Select.Triggers, &C.Select.Triggers},
+        {"select.ignore", &Raw.Select.Ignore, &C.Select.Ignore}}) {
     auto P = PathPatterns::compile(std::move(*From));
     if (!P)
       return makeErrorf("{0}: {1}: {2} (see docs/Config.md)", FileName, Key,

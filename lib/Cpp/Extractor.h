@@ -12,6 +12,7 @@
 
 #include "tia/Support/Hash.h"
 #include "tia/Support/Model.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
@@ -75,6 +76,15 @@ private:
   std::vector<std::string> Excluded;
   std::string Directory;
 };
+
+/// The "Suite.Name" of the GoogleTest test whose body \p TestBody is (a
+/// TestBody() that TEST, TEST_F, TEST_P, TYPED_TEST, TYPED_TEST_P or
+/// GTEST_TEST defined, or a macro that passes them its first two
+/// arguments); std::nullopt for any other method, a disabled test, or when
+/// the macro's arguments do not rebuild the class's name.
+std::optional<std::string> googleTestName(const clang::CXXMethodDecl &TestBody,
+                                          const clang::SourceManager &SM,
+                                          const clang::LangOptions &LangOpts);
 
 /// What the action learnt from the translation unit.
 struct Extracted {

@@ -175,6 +175,10 @@ void Collector::fileIndex(llvm::StringRef Path, FileID FID,
     }
     E.Hash = H.hex();
     F.Elements.push_back(std::move(E));
+    if (const auto *MD = llvm::dyn_cast_or_null<CXXMethodDecl>(C.FD);
+        MD && !C.Lambda && isFunctionKind(C.Kind))
+      if (auto Test = googleTestName(*MD, SM, LangOpts))
+        F.Tests.push_back({"gtest", *Test, C.BeginLine, C.EndLine});
     AllOwned.insert(AllOwned.end(), Sorted.begin(), Sorted.end());
   }
 

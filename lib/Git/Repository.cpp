@@ -346,6 +346,83 @@ llvm::Expected<std::string> Repository::mergeBase(llvm::StringRef A,
   return oidHex(Base);
 }
 
+llvm::Expected<bool> Repository::isAncestor(llvm::StringRef Ancestor,
+                                            llvm::StringRef Descendant) const {
+  auto A = P->lookupCommit(Ancestor);
+  if (!A)
+    return A.takeError();
+  auto D = P->lookupCommit(Descendant);
+  if (!D)
+    return D.takeError();
+  const git_oid *AId = git_commit_id(A->get());
+  const git_oid *DId = git_commit_id(D->get());
+  if (git_oid_equal(AId, DId))
+    return true;
+  int Rc = git_graph_descendant_of(P->Repo.get(), DId, AId);
+  if (llvm::Error E =
+          check(Rc, "cannot tell whether " + shortRev(Ancestor) +
+                        " is an ancestor of " + shortRev(Descendant)))
+    return E;
+  return Rc == 1;
+}
+
+bool Repository::hasCommit(llvm::StringRef Rev) const {
+  auto C = P->lookupCommit(Rev);
+  if (!C) {
+    llvm::consumeError(C.takeError()); // Absent is the answer, not a failure.
+    return false;
+  }
+  return true;
+}
+
+llvm::Expected<std::string>
+Repository::commitMessage(llvm::StringRef Rev) const {
+  auto C = P->lookupCommit(Rev);
+  if (!C)
+    return C.takeError();
+  const char *Message = git_commit_message(C->get());
+  return std::string(Message ? Message : "");
+}
+
+llvm::Expected<int64_t> Repository::commitTime(llvm::StringRef Rev) const {
+  auto C = P->lookupCommit(Rev);
+  if (!C)
+    return C.takeError();
+  return static_cast<int64_t>(git_commit_time(C->get()));
+}
+
+llvm::Expected<unsigned> Repository::countCommits(llvm::StringRef From,
+                                                  llvm::StringRef To) const {
+  auto F = P->lookupCommit(From);
+  if (!F)
+    return F.takeError();
+  auto T = P->lookupCommit(To);
+  if (!T)
+    return T.takeError();
+  git_revwalk *Raw = nullptr;
+  if (llvm::Error E = check(git_revwalk_new(&Raw, P->Repo.get()),
+                            "cannot walk the history"))
+    return E;
+  Owned<git_revwalk, git_revwalk_free> Walk(Raw);
+  if (llvm::Error E =
+          check(git_revwalk_push(Walk.get(), git_commit_id(T->get())),
+                "cannot walk the history of " + shortRev(To)))
+    return E;
+  if (llvm::Error E =
+          check(git_revwalk_hide(Walk.get(), git_commit_id(F->get())),
+                "cannot walk the history of " + shortRev(From)))
+    return E;
+  unsigned N = 0;
+  git_oid Id;
+  int Rc;
+  while ((Rc = git_revwalk_next(&Id, Walk.get())) == 0)
+    ++N;
+  if (Rc != GIT_ITEROVER)
+    if (llvm::Error E = check(Rc, "cannot walk the history of " + shortRev(To)))
+      return E;
+  return N;
+}
+
 llvm::Expected<std::vector<FileChange>>
 Repository::diff(llvm::StringRef Base,
                  std::optional<llvm::StringRef> Head) const {

@@ -1,22 +1,77 @@
-//===- Report.cpp - selection outputs -------------------------------------===//
+//===- Report.cpp - ids, JSON, explain and the summary --------------------===//
 
 #include "tia/Report/Report.h"
+#include "ReportInternal.h"
+#include "tia/Config/Config.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include <map>
+#include <set>
 
 namespace tia {
 namespace report {
 
 using select::ChangedElement;
 using select::Fallback;
-using select::Reason;
-using select::Selection;
+using select::FallbackKind;
+using select::NoIndex;
+using select::Plan;
+using select::PlannedTest;
+using select::ReasonKind;
+using select::TestReason;
 
-namespace {
+std::optional<Format> parseFormat(llvm::StringRef Name) {
+  static const Format Order[] = {
+      Format::Ids,         Format::Json,     Format::Ctest,
+      Format::CtestList,   Format::Gtest,    Format::Pytest,
+      Format::PytestFiles, Format::Markdown, Format::Github};
+  const std::vector<std::string> &Names = config::outputFormatNames();
+  for (size_t I = 0; I < Names.size() && I < std::size(Order); ++I)
+    if (Names[I] == Name)
+      return Order[I];
+  return std::nullopt;
+}
 
 std::string plural(size_t N, llvm::StringRef One, llvm::StringRef Many) {
   return std::to_string(N) + " " + (N == 1 ? One : Many).str();
 }
+
+std::string shortCommit(llvm::StringRef Commit) {
+  return Commit.empty() ? std::string("-") : Commit.take_front(12).str();
+}
+
+std::string where(const ChangedElement &CE) {
+  return CE.Elem.File + ":" + std::to_string(CE.Elem.BeginLine) + "-" +
+         std::to_string(CE.Elem.EndLine);
+}
+
+std::string fallbackText(const Fallback &F) {
+  std::string Scope =
+      F.Scope == select::FallbackScope::All
+          ? "all tests"
+          : "tests of " + plural(F.TranslationUnits.size(), "translation unit",
+                                 "translation units");
+  return Scope + " (" + select::fallbackName(F.Kind).str() +
+         "): " + (F.File.empty() ? std::string() : F.File + ": ") + F.Detail;
+}
+
+std::string uncoveredText(const ChangedElement &CE) {
+  return select::changeName(CE.Change).str() + " " +
+         (isFunctionKind(CE.Elem.Kind) ? std::string()
+                                       : kindName(CE.Elem.Kind).str() + " ") +
+         CE.Elem.Display + " at " + where(CE);
+}
+
+std::vector<std::string> skippedIds(const Plan &P) {
+  std::vector<std::string> Out = P.NotSelected;
+  for (const PlannedTest &T : P.Cut)
+    Out.push_back(T.Id);
+  llvm::sort(Out);
+  return Out;
+}
+
+namespace {
 
 std::string linesText(const std::vector<unsigned> &Lines) {
   std::string Out;
@@ -28,43 +83,43 @@ std::string linesText(const std::vector<unsigned> &Lines) {
   return Out;
 }
 
-std::string where(const ChangedElement &CE) {
-  return CE.Elem.File + ":" + std::to_string(CE.Elem.BeginLine) + "-" +
-         std::to_string(CE.Elem.EndLine);
-}
+} // namespace
 
-std::string fallbackText(const Fallback &F) {
-  std::string Out =
-      F.Scope == select::FallbackScope::All
-          ? "all tests"
-          : "tests of " + plural(F.TranslationUnits.size(), "translation unit",
-                                 "translation units");
-  return Out + " (" + select::fallbackName(F.Kind).str() + "): " + F.File +
-         ": " + F.Detail;
-}
-
-std::string describe(const Selection &Sel, const Reason &R) {
-  if (R.Element == static_cast<size_t>(-1)) {
-    std::string Out = fallbackText(Sel.Fallbacks[R.FallbackIndex]);
-    if (!R.Via.empty())
-      Out += "; test " + R.Via;
+std::string describe(const Plan &P, const TestReason &R) {
+  switch (R.Kind) {
+  case ReasonKind::Fallback: {
+    std::string Out = fallbackText(P.Changes.Fallbacks[R.Fallback]);
+    if (!R.Detail.empty())
+      Out += "; test " + R.Detail;
     return Out;
   }
-  const ChangedElement &CE = Sel.Elements[R.Element];
+  case ReasonKind::PreviouslyFailing:
+    return "previously failing: " + R.Detail;
+  case ReasonKind::NewTest:
+    return "new test: " + R.Detail;
+  case ReasonKind::ChangedTest:
+    return "its own code changed: " + R.Detail;
+  case ReasonKind::Covers:
+  case ReasonKind::Related:
+    break;
+  }
+  const ChangedElement &CE = P.Changes.Elements[R.Element];
   std::string What =
       select::changeName(CE.Change).str() + " " +
       (isFunctionKind(CE.Elem.Kind) ? std::string()
                                     : kindName(CE.Elem.Kind).str() + " ") +
       CE.Elem.Display + " at " + where(CE);
   std::string Out;
-  if (R.Via.empty())
+  if (R.Kind == ReasonKind::Related)
+    Out = What + " may now be called instead: test " + R.Detail;
+  else if (R.Detail.empty())
     Out = "covers " + What;
-  else if (R.Applied == select::Rule::SameName ||
-           (R.Applied == select::Rule::Covers && !R.Via.empty()))
-    Out = What + " may now be called instead: test " + R.Via;
   else
-    Out = What + " (" + select::ruleName(R.Applied).str() + "): test " + R.Via;
-  if (!CE.Lines.empty())
+    Out =
+        What + " (" + select::ruleName(R.Applied).str() + "): test " + R.Detail;
+  if (!CE.Cause.empty())
+    Out += " (" + CE.Cause + ")";
+  else if (!CE.Lines.empty())
     Out += std::string(" (changed line") + (CE.Lines.size() > 1 ? "s " : " ") +
            linesText(CE.Lines) +
            (CE.Change == select::ElementChange::Deleted ? " of the base" : "") +
@@ -72,52 +127,125 @@ std::string describe(const Selection &Sel, const Reason &R) {
   return Out;
 }
 
-} // namespace
-
-void writeIds(const Selection &Sel, llvm::raw_ostream &OS) {
-  for (const select::SelectedTest &T : Sel.Tests)
+void writeIds(const Plan &P, const WriteOptions &O, llvm::raw_ostream &OS) {
+  if (O.Exclusion) {
+    for (const std::string &Id : skippedIds(P))
+      OS << Id << "\n";
+    return;
+  }
+  for (const PlannedTest &T : P.Selected)
     OS << T.Id << "\n";
 }
 
-void writeJson(const Selection &Sel, llvm::raw_ostream &OS) {
+namespace {
+
+void jsonTest(llvm::json::OStream &J, const PlannedTest &T) {
+  J.object([&] {
+    J.attribute("id", T.Id);
+    if (T.FromDefinition)
+      J.attribute("from_definition", true);
+    J.attribute("expected_seconds", T.Seconds);
+    J.attribute("duration_known", T.SecondsKnown);
+    J.attributeArray("reasons", [&] {
+      for (const TestReason &R : T.Reasons)
+        J.object([&] {
+          J.attribute("kind", select::reasonName(R.Kind));
+          if (R.Element != NoIndex || R.Fallback != NoIndex)
+            J.attribute("rule", select::ruleName(R.Applied));
+          if (R.Element != NoIndex)
+            J.attribute("element", static_cast<int64_t>(R.Element));
+          if (R.Fallback != NoIndex)
+            J.attribute("fallback", static_cast<int64_t>(R.Fallback));
+          if (!R.Detail.empty())
+            J.attribute(R.Element != NoIndex || R.Fallback != NoIndex
+                            ? "via"
+                            : "detail",
+                        R.Detail);
+          if (!R.File.empty())
+            J.attribute("file", R.File);
+        });
+    });
+  });
+}
+
+} // namespace
+
+void writeJson(const Plan &P, llvm::raw_ostream &OS) {
+  const select::Selection &C = P.Changes;
   llvm::json::OStream J(OS, 2);
   J.object([&] {
-    J.attribute("version", 1);
-    J.attribute("base", Sel.BaseCommit);
-    J.attribute("diff_base", Sel.DiffBase);
-    if (Sel.HeadCommit.empty())
+    J.attribute("version", JsonVersion);
+    J.attribute("base", C.BaseCommit);
+    J.attribute("diff_base", C.DiffBase);
+    if (C.HeadCommit.empty())
       J.attribute("head", nullptr);
     else
-      J.attribute("head", Sel.HeadCommit);
-    J.attribute("selects_all", Sel.selectsAll());
-    J.attribute("total_tests", static_cast<int64_t>(Sel.TotalTests));
-    J.attribute("selected_tests", static_cast<int64_t>(Sel.Tests.size()));
+      J.attribute("head", C.HeadCommit);
+    J.attribute("selects_all", P.selectsAll());
+    J.attribute("partial", P.partial());
+    J.attribute("total_tests", static_cast<int64_t>(P.TotalTests));
+    J.attribute("selected_tests", static_cast<int64_t>(P.Selected.size()));
+    J.attribute("expected_seconds", P.selectedSeconds());
+    J.attributeObject("reason_counts", [&] {
+      for (ReasonKind K : {ReasonKind::Covers, ReasonKind::Related,
+                           ReasonKind::Fallback, ReasonKind::PreviouslyFailing,
+                           ReasonKind::NewTest, ReasonKind::ChangedTest}) {
+        int64_t N = llvm::count_if(
+            P.Selected, [&](const PlannedTest &T) { return T.has(K); });
+        J.attribute(select::reasonName(K), N);
+      }
+    });
+    J.attributeObject("budget", [&] {
+      if (P.Limits.MaxTests)
+        J.attribute("max_tests", static_cast<int64_t>(P.Limits.MaxTests));
+      else
+        J.attribute("max_tests", nullptr);
+      if (P.Limits.Seconds > 0)
+        J.attribute("seconds", P.Limits.Seconds);
+      else
+        J.attribute("seconds", nullptr);
+      J.attribute("applied", P.Limits.active() && !P.BudgetIgnored);
+      J.attribute("cut_tests", static_cast<int64_t>(P.Cut.size()));
+    });
+    if (P.Snapshot)
+      J.attributeObject("coverage_snapshot", [&] {
+        J.attribute("commit", P.Snapshot->Snapshot.Commit);
+        J.attribute("diff_from", P.Snapshot->DiffFrom);
+        J.attribute("commits_behind_base",
+                    static_cast<int64_t>(P.Snapshot->CommitsBehindBase));
+        J.attribute("commit_time", P.Snapshot->CommitTime);
+        J.attribute("tests", static_cast<int64_t>(P.Snapshot->Snapshot.Tests));
+        J.attributeArray("coverage_commits", [&] {
+          for (const std::string &Commit : P.Snapshot->Snapshot.CoverageCommits)
+            J.value(Commit);
+        });
+      });
+    else
+      J.attribute("coverage_snapshot", nullptr);
     J.attributeArray("tests", [&] {
-      for (const select::SelectedTest &T : Sel.Tests)
+      for (const PlannedTest &T : P.Selected)
+        jsonTest(J, T);
+    });
+    J.attributeArray("cut_tests", [&] {
+      for (const PlannedTest &T : P.Cut)
+        jsonTest(J, T);
+    });
+    J.attributeArray("not_selected", [&] {
+      for (const std::string &Id : P.NotSelected)
+        J.value(Id);
+    });
+    J.attributeArray("changed_files", [&] {
+      for (const select::ChangedFile &F : C.Files)
         J.object([&] {
-          J.attribute("id", T.Id);
-          J.attributeArray("reasons", [&] {
-            for (const Reason &R : T.Reasons)
-              J.object([&] {
-                J.attribute("rule", select::ruleName(R.Applied));
-                if (R.Element == static_cast<size_t>(-1)) {
-                  J.attribute("kind", "fallback");
-                  J.attribute("fallback",
-                              static_cast<int64_t>(R.FallbackIndex));
-                  if (!R.Via.empty())
-                    J.attribute("via", R.Via);
-                  return;
-                }
-                J.attribute("kind", R.Via.empty() ? "covers" : "related");
-                J.attribute("element", static_cast<int64_t>(R.Element));
-                if (!R.Via.empty())
-                  J.attribute("via", R.Via);
-              });
-          });
+          J.attribute("path", F.Path);
+          if (!F.OldPath.empty() && F.OldPath != F.Path)
+            J.attribute("old_path", F.OldPath);
+          J.attribute("status", git::statusName(F.Status));
+          J.attribute("tests", static_cast<int64_t>(testsOfFile(P, F.Path)));
         });
     });
     J.attributeArray("changed_elements", [&] {
-      for (const ChangedElement &CE : Sel.Elements)
+      for (const ChangedElement &CE : C.Elements)
         J.object([&] {
           J.attribute("key", CE.Elem.Key);
           J.attribute("display", CE.Elem.Display);
@@ -130,14 +258,16 @@ void writeJson(const Selection &Sel, llvm::raw_ostream &OS) {
             for (unsigned L : CE.Lines)
               J.value(static_cast<int64_t>(L));
           });
+          if (!CE.Cause.empty())
+            J.attribute("cause", CE.Cause);
         });
     });
     J.attributeArray("uncovered_elements", [&] {
-      for (size_t I : Sel.Uncovered)
+      for (size_t I : C.Uncovered)
         J.value(static_cast<int64_t>(I));
     });
     J.attributeArray("fallbacks", [&] {
-      for (const Fallback &F : Sel.Fallbacks)
+      for (const Fallback &F : C.Fallbacks)
         J.object([&] {
           J.attribute("kind", select::fallbackName(F.Kind));
           J.attribute("file", F.File);
@@ -151,7 +281,7 @@ void writeJson(const Selection &Sel, llvm::raw_ostream &OS) {
         });
     });
     J.attributeArray("notes", [&] {
-      for (const select::Note &N : Sel.Notes)
+      for (const select::Note &N : C.Notes)
         J.object([&] {
           J.attribute("file", N.File);
           J.attribute("text", N.Text);
@@ -161,51 +291,212 @@ void writeJson(const Selection &Sel, llvm::raw_ostream &OS) {
   OS << "\n";
 }
 
-void writeExplain(const Selection &Sel, llvm::raw_ostream &OS) {
-  for (const select::SelectedTest &T : Sel.Tests) {
+unsigned testsOfFile(const Plan &P, llvm::StringRef Path) {
+  unsigned N = 0;
+  for (const PlannedTest &T : P.Selected)
+    if (llvm::any_of(T.Reasons, [&](const TestReason &R) {
+          if (R.Element != NoIndex)
+            return P.Changes.Elements[R.Element].Elem.File == Path;
+          if (R.Fallback != NoIndex)
+            return P.Changes.Fallbacks[R.Fallback].File == Path;
+          return !R.File.empty() && R.File == Path;
+        }))
+      ++N;
+  return N;
+}
+
+void writeExplain(const Plan &P, llvm::raw_ostream &OS) {
+  for (const PlannedTest &T : P.Selected) {
     OS << T.Id << "\n";
-    for (const Reason &R : T.Reasons)
-      OS << "  " << describe(Sel, R) << "\n";
+    for (const TestReason &R : T.Reasons)
+      OS << "  " << describe(P, R) << "\n";
   }
-  for (size_t I : Sel.Uncovered)
-    OS << "no test covers " << select::changeName(Sel.Elements[I].Change) << " "
-       << (isFunctionKind(Sel.Elements[I].Elem.Kind)
-               ? std::string()
-               : kindName(Sel.Elements[I].Elem.Kind).str() + " ")
-       << Sel.Elements[I].Elem.Display << " at " << where(Sel.Elements[I])
-       << "\n";
-  for (const select::Note &N : Sel.Notes)
+  for (const PlannedTest &T : P.Cut)
+    OS << "cut by the budget: " << T.Id << "\n";
+  for (size_t I : P.Changes.Uncovered)
+    OS << "no test covers " << uncoveredText(P.Changes.Elements[I]) << "\n";
+  for (const select::Note &N : P.Changes.Notes)
     OS << "selects nothing: " << N.File << ": " << N.Text << "\n";
 }
 
-void writeSummary(const Selection &Sel, llvm::raw_ostream &OS) {
+namespace {
+
+/// Why every test is selected, for the summary line.
+std::string allBecause(const Plan &P) {
+  // Fallbacks scoped to some translation units do not select everything.
+  std::vector<Fallback> Fs;
+  for (const Fallback &F : P.Changes.Fallbacks)
+    if (F.Scope == select::FallbackScope::All)
+      Fs.push_back(F);
+  const Fallback &F = Fs.front();
+  std::string Why;
+  switch (F.Kind) {
+  case FallbackKind::Requested:
+    Why = "every test was asked for";
+    break;
+  case FallbackKind::FullSuiteMarker:
+    Why = "the head commit asks for the full suite";
+    break;
+  case FallbackKind::StaleCoverage:
+    Why = "the coverage is stale";
+    break;
+  case FallbackKind::NoCoverage:
+    Why = "no coverage was recorded yet";
+    break;
+  default: {
+    std::set<std::string> Files;
+    for (const Fallback &Other : Fs)
+      if (!Other.File.empty())
+        Files.insert(Other.File);
+    Why = F.File +
+          (Files.size() > 1
+               ? " and " + plural(Files.size() - 1, "other file", "other files")
+               : std::string()) +
+          " changed";
+    return Why;
+  }
+  }
+  if (Fs.size() > 1)
+    Why +=
+        " (and " + plural(Fs.size() - 1, "more reason", "more reasons") + ")";
+  return Why;
+}
+
+} // namespace
+
+std::string summaryLine(const Plan &P) {
+  std::string Line;
+  if (P.selectsAll()) {
+    Line = "selected all " + plural(P.Selected.size(), "test", "tests") +
+           " because " + allBecause(P);
+    if (P.BudgetIgnored)
+      Line += " (no budget applies when every test must run)";
+    return Line;
+  }
+  Line = "selected " + std::to_string(P.Selected.size()) + " of " +
+         plural(P.TotalTests, "test", "tests");
+  bool OnlyQuiet = llvm::all_of(P.Selected, [](const PlannedTest &T) {
+    return T.has(ReasonKind::PreviouslyFailing) || T.has(ReasonKind::NewTest);
+  });
+  if (P.Quiet != select::QuietChange::None && P.Selected.empty() && OnlyQuiet) {
+    switch (P.Quiet) {
+    case select::QuietChange::Nothing:
+      Line += " because nothing changed";
+      break;
+    case select::QuietChange::Docs:
+      Line += " because only docs changed";
+      break;
+    case select::QuietChange::Ignored:
+      Line += " because only files select.ignore names changed";
+      break;
+    case select::QuietChange::Comments:
+      Line += " because only comments or whitespace changed";
+      break;
+    case select::QuietChange::NoEffect:
+      Line += " because no change can affect a test";
+      break;
+    case select::QuietChange::None:
+      break;
+    }
+  } else {
+    Line += " for " +
+            plural(P.Changes.Elements.size(), "changed element",
+                   "changed elements") +
+            " in " +
+            plural(P.Changes.ChangedFiles, "changed file", "changed files");
+  }
+  if (P.partial())
+    Line += " (partial: the budget left out " +
+            plural(P.Cut.size(), "more test", "more tests") + ")";
+  return Line;
+}
+
+void writeSummary(const Plan &P, llvm::raw_ostream &OS) {
+  const select::Selection &C = P.Changes;
   std::map<std::string, size_t> ByChange;
-  for (const ChangedElement &CE : Sel.Elements)
+  for (const ChangedElement &CE : C.Elements)
     ++ByChange[select::changeName(CE.Change).str()];
   for (auto &[Change, N] : ByChange)
     OS << "  " << Change << ": " << plural(N, "element", "elements") << "\n";
-  if (!Sel.Uncovered.empty())
+  if (!C.Uncovered.empty())
     OS << "  uncovered: "
-       << plural(Sel.Uncovered.size(), "changed element", "changed elements")
+       << plural(C.Uncovered.size(), "changed element", "changed elements")
        << " no test covers\n";
-  for (const select::Note &N : Sel.Notes)
+  for (const select::Note &N : C.Notes)
     OS << "  no effect: " << N.File << ": " << N.Text << "\n";
-  for (const Fallback &F : Sel.Fallbacks)
+  for (const Fallback &F : C.Fallbacks)
     OS << "  " << fallbackText(F) << "\n";
+  if (!P.selectsAll())
+    for (auto [K, Name] :
+         {std::pair<ReasonKind, llvm::StringRef>{ReasonKind::PreviouslyFailing,
+                                                 "previously failing"},
+          {ReasonKind::NewTest, "new"},
+          {ReasonKind::ChangedTest, "own code changed"}}) {
+      size_t N = llvm::count_if(P.Selected,
+                                [&](const PlannedTest &T) { return T.has(K); });
+      if (N)
+        OS << "  " << Name << ": " << plural(N, "test", "tests") << "\n";
+    }
+  if (P.Snapshot && P.Snapshot->CommitsBehindBase)
+    OS << "  coverage: collected at " << shortCommit(P.Snapshot->DiffFrom)
+       << ", " << plural(P.Snapshot->CommitsBehindBase, "commit", "commits")
+       << " before the base\n";
+  if (P.partial()) {
+    std::string Limits;
+    if (P.Limits.MaxTests)
+      Limits = "--max-tests " + std::to_string(P.Limits.MaxTests);
+    if (P.Limits.Seconds > 0)
+      Limits += (Limits.empty() ? "" : ", ") +
+                llvm::formatv("--time-budget {0}", P.Limits.Seconds).str();
+    OS << "  partial: " << Limits << " left out "
+       << plural(P.Cut.size(), "selected test", "selected tests") << "\n";
+  }
+  OS << summaryLine(P) << "\n";
+}
 
-  OS << "selected ";
-  size_t All = 0;
-  for (const Fallback &F : Sel.Fallbacks)
-    All += F.Scope == select::FallbackScope::All;
-  if (Sel.selectsAll())
-    OS << "all " << plural(Sel.TotalTests, "test", "tests")
-       << ": tia cannot reason about " << plural(All, "change", "changes");
-  else
-    OS << Sel.Tests.size() << " of " << plural(Sel.TotalTests, "test", "tests")
-       << " for "
-       << plural(Sel.Elements.size(), "changed element", "changed elements")
-       << " in " << plural(Sel.ChangedFiles, "changed file", "changed files");
-  OS << "\n";
+void write(const Plan &P, Format F, const WriteOptions &O,
+           llvm::raw_ostream &OS, llvm::raw_ostream &Warn) {
+  RunnerArguments Args;
+  auto Print = [&](const RunnerArguments &A, llvm::StringRef Runner) {
+    for (const std::string &Arg : A.Arguments)
+      OS << Arg << "\n";
+    if (A.Unnamed)
+      Warn << "tia: warning: " << plural(A.Unnamed, "test", "tests")
+           << (O.Exclusion ? " to skip " : " to run ")
+           << (A.Unnamed == 1 ? "is not a " : "are not ") << Runner
+           << (A.Unnamed == 1 ? " test and is" : " tests and are")
+           << " left out of --format " << Runner << "\n";
+  };
+  switch (F) {
+  case Format::Ids:
+    return writeIds(P, O, OS);
+  case Format::Json:
+    return writeJson(P, OS);
+  case Format::Markdown:
+    return writeMarkdown(P, OS);
+  case Format::Github:
+    return writeGithubOutputs(P, O, OS);
+  case Format::Ctest:
+    return Print(ctestArguments(P, O.Exclusion), "ctest");
+  case Format::CtestList:
+    return Print(ctestNames(P, O.Exclusion), "ctest");
+  case Format::Pytest:
+  case Format::PytestFiles:
+    Args = pytestArguments(P, O.Exclusion, F == Format::PytestFiles);
+    Print(Args, "pytest");
+    if (!O.Exclusion && !P.selectsAll() && Args.Arguments.empty())
+      Warn << "tia: warning: no pytest test is selected: do not run pytest "
+              "(without arguments it runs every test)\n";
+    return;
+  case Format::Gtest: {
+    unsigned Unnamed = 0;
+    for (auto &[Binary, Filter] : gtestFilters(P, O.Exclusion, Unnamed))
+      OS << Binary << " --gtest_filter=" << Filter << "\n";
+    RunnerArguments None;
+    None.Unnamed = Unnamed;
+    return Print(None, "gtest");
+  }
+  }
 }
 
 } // namespace report

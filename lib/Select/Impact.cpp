@@ -95,7 +95,8 @@ Impact::covering(llvm::StringRef Key) {
   auto It = Covering.find(Key);
   if (It != Covering.end())
     return &It->second;
-  auto Tests = S.testsCovering(Key);
+  auto Tests =
+      Snapshot ? S.testsCovering(Key, *Snapshot) : S.testsCovering(Key);
   if (!Tests)
     return Tests.takeError();
   return &(Covering[Key.str()] = std::move(*Tests));
@@ -359,7 +360,9 @@ llvm::Error Impact::resolveScoped() {
       for (const FileVersionRef &D : TU.Dependencies) {
         auto It = Cache.find(D);
         if (It == Cache.end()) {
-          auto Tests = S.testsCoveringFile(D.first, D.second);
+          auto Tests = Snapshot
+                           ? S.testsCoveringFile(D.first, D.second, *Snapshot)
+                           : S.testsCoveringFile(D.first, D.second);
           if (!Tests)
             return Tests.takeError();
           It = Cache.emplace(D, std::move(*Tests)).first;

@@ -49,8 +49,12 @@ public:
       std::function<llvm::Expected<std::optional<std::string>>(
           llvm::StringRef Path, llvm::StringRef Hash)>;
 
-  Impact(Store &S, Selection &Sel, TestReasons &ByTest, ContentReader Read)
-      : S(S), Sel(Sel), ByTest(ByTest), Read(std::move(Read)) {}
+  /// \p Snapshot: the coverage snapshot that links elements to tests;
+  /// std::nullopt: the latest coverage of each test.
+  Impact(Store &S, Selection &Sel, TestReasons &ByTest,
+         std::optional<int64_t> Snapshot, ContentReader Read)
+      : S(S), Sel(Sel), ByTest(ByTest), Snapshot(Snapshot),
+        Read(std::move(Read)) {}
 
   /// A version (base or head) of a changed file: its references count
   /// besides the store's, and its elements tell what a key is.
@@ -107,6 +111,7 @@ private:
   Store &S;
   Selection &Sel;
   TestReasons &ByTest;
+  std::optional<int64_t> Snapshot;
   ContentReader Read;
   std::map<std::string, HeadVersion, std::less<>> Heads;
   /// References of the changed files' versions, by target.

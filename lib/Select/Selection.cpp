@@ -33,6 +33,16 @@ llvm::StringRef fallbackName(FallbackKind K) {
     return "compile-time";
   case FallbackKind::IncludeResolution:
     return "include-resolution";
+  case FallbackKind::TriggerPath:
+    return "trigger";
+  case FallbackKind::StaleCoverage:
+    return "stale-coverage";
+  case FallbackKind::FullSuiteMarker:
+    return "full-suite-marker";
+  case FallbackKind::Requested:
+    return "requested";
+  case FallbackKind::NoCoverage:
+    return "no-coverage";
   }
   return "non-source-file";
 }
@@ -532,6 +542,16 @@ llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
     Im.addHead(C.NewPath, {std::move(*Text), *New});
   }
 
+  std::vector<unsigned> Deleted, Added;
+  for (const git::Hunk &H : C.Hunks) {
+    Deleted.insert(Deleted.end(), H.DeletedLines.begin(), H.DeletedLines.end());
+    Added.insert(Added.end(), H.AddedLines.begin(), H.AddedLines.end());
+  }
+  if ((Old && !Old->Tests.empty()) || (New && !New->Tests.empty()))
+    Sel.TestFiles.push_back(
+        {C.NewPath, C.OldPath, Old ? Old->Tests : std::vector<TestDefinition>(),
+         New ? New->Tests : std::vector<TestDefinition>(), Deleted, Added});
+
   // A file that appears, disappears or moves changes what #include
   // directives find; the code outside its elements (its own includes)
   // changes how its readers compile.
@@ -572,11 +592,6 @@ llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
     }
   }
 
-  std::vector<unsigned> Deleted, Added;
-  for (const git::Hunk &H : C.Hunks) {
-    Deleted.insert(Deleted.end(), H.DeletedLines.begin(), H.DeletedLines.end());
-    Added.insert(Added.end(), H.AddedLines.begin(), H.AddedLines.end());
-  }
   FileComparison Cmp = compareVersions(Old ? &*Old : nullptr,
                                        New ? &*New : nullptr, Deleted, Added);
   if (New && New->Python)
@@ -745,6 +760,8 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
       Sel.DiffBase = *MB;
     }
   }
+  if (O.DiffFrom)
+    Sel.DiffBase = *O.DiffFrom;
 
   auto Current = S.currentCommit();
   if (!Current)
@@ -776,7 +793,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
   std::vector<detail::NameScan> Scans;
   detail::TestReasons ByTest;
   detail::Impact Im(
-      S, Sel, ByTest,
+      S, Sel, ByTest, O.Snapshot,
       [&](llvm::StringRef Path,
           llvm::StringRef Hash) -> llvm::Expected<std::optional<std::string>> {
         // The content hash is git's blob id; a version indexed from the work
@@ -793,6 +810,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
       });
   for (const git::FileChange &C : *Changes) {
     llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
+    Sel.Files.push_back({Shown.str(), C.OldPath, C.Status});
     if (isCoverageData(Shown)) {
       Sel.Notes.push_back({Shown.str(), "coverage data, ignored"});
       continue;
@@ -801,6 +819,14 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
       Sel.Notes.push_back({Shown.str(), "Python bytecode cache, ignored"});
       continue;
     }
+    if (O.Classify)
+      if (std::optional<PathVerdict> V = O.Classify(C)) {
+        if (V->Trigger)
+          addFallback(Sel, FallbackKind::TriggerPath, Shown, V->Detail);
+        else
+          Sel.Notes.push_back({Shown.str(), V->Detail});
+        continue;
+      }
     bool Source = isCppSource(C.OldPath) || isCppSource(C.NewPath) ||
                   python::isPythonSource(C.OldPath) ||
                   python::isPythonSource(C.NewPath);
@@ -818,6 +844,18 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
     if (llvm::Error E = examine(Sel, S, R, Im, C, OldVersions, Scans, OwnTests))
       return E;
   }
+
+  // Elements changed by their compile command rather than their text.
+  std::set<std::string> Keys;
+  for (const ChangedElement &CE : Sel.Elements)
+    Keys.insert(CE.Elem.Key);
+  for (const ChangedElement &CE : O.ExtraElements)
+    if (Keys.insert(CE.Elem.Key).second)
+      Sel.Elements.push_back(CE);
+  auto TestsCovering = [&](llvm::StringRef Key) {
+    return O.Snapshot ? S.testsCovering(Key, *O.Snapshot)
+                      : S.testsCovering(Key);
+  };
 
   // Changed element -> the tests it reaches.
   std::set<std::string> OldCompileTime;
@@ -840,7 +878,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
   for (size_t I = 0; I < Sel.Elements.size(); ++I) {
     const ChangedElement &CE = Sel.Elements[I];
     const Element &E = CE.Elem;
-    auto Covering = S.testsCovering(E.Key);
+    auto Covering = TestsCovering(E.Key);
     if (!Covering)
       return Covering.takeError();
     for (const std::string &T : *Covering)
@@ -884,7 +922,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
         if (Function && !SibFunction && Sib.Kind != ElementKind::Class &&
             Sib.Kind != ElementKind::Declaration)
           continue;
-        auto SibTests = S.testsCovering(Sib.Key);
+        auto SibTests = TestsCovering(Sib.Key);
         if (!SibTests)
           return SibTests.takeError();
         for (const std::string &T : *SibTests)

@@ -190,15 +190,60 @@ DELETE FROM revisions;
 )sql");
 }
 
+/// Version 5: coverage snapshots. The coverage table keeps the latest
+/// coverage of each test; a snapshot names, per test, the commit whose
+/// coverage it holds, and coverage_history keeps the rows that later
+/// coverage replaced while a snapshot still refers to them. Existing
+/// coverage becomes one snapshot per commit it was collected at, each
+/// holding every covered test with its own commit.
+llvm::Error addCoverageSnapshots(Database &DB) {
+  return DB.exec(R"sql(
+CREATE TABLE coverage_snapshots(
+  id INTEGER PRIMARY KEY,
+  commit_id TEXT NOT NULL UNIQUE,
+  created_at INTEGER NOT NULL);
+
+CREATE TABLE snapshot_tests(
+  snapshot_id INTEGER NOT NULL
+    REFERENCES coverage_snapshots(id) ON DELETE CASCADE,
+  test_id INTEGER NOT NULL REFERENCES tests(id) ON DELETE CASCADE,
+  coverage_commit TEXT NOT NULL,
+  PRIMARY KEY(snapshot_id, test_id)) WITHOUT ROWID;
+CREATE INDEX snapshot_tests_by_test ON snapshot_tests(test_id, coverage_commit);
+
+CREATE TABLE coverage_history(
+  test_id INTEGER NOT NULL REFERENCES tests(id) ON DELETE CASCADE,
+  commit_id TEXT NOT NULL,
+  key_id INTEGER NOT NULL REFERENCES element_keys(id),
+  PRIMARY KEY(test_id, commit_id, key_id)) WITHOUT ROWID;
+CREATE INDEX coverage_history_by_key
+  ON coverage_history(key_id, test_id, commit_id);
+
+CREATE TEMP TABLE covered_tests AS
+  SELECT id, coverage_commit FROM tests t
+  WHERE coverage_commit != ''
+     OR EXISTS (SELECT 1 FROM coverage c WHERE c.test_id = t.id);
+INSERT INTO coverage_snapshots(commit_id, created_at)
+  SELECT DISTINCT coverage_commit, CAST(strftime('%s', 'now') AS INTEGER)
+  FROM covered_tests ORDER BY coverage_commit;
+INSERT INTO snapshot_tests(snapshot_id, test_id, coverage_commit)
+  SELECT s.id, c.id, c.coverage_commit
+  FROM coverage_snapshots s, covered_tests c;
+DROP TABLE covered_tests;
+)sql");
+}
+
 // A tia that knows version 1 can still read and write version 2: it ignores
 // the new columns and tables. Version 3 holds element kinds (module, class,
 // variable) that older tias reject; version 4 adds more (enum, alias, macro,
-// conditional, declaration).
+// conditional, declaration). From version 5 on, coverage writes must keep the
+// snapshots, which older code does not.
 const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/1, createVersion1},
     {/*CompatibleVersion=*/1, addTestInfoAndResults},
     {/*CompatibleVersion=*/3, addPython},
     {/*CompatibleVersion=*/4, addReferencesAndIncludes},
+    {/*CompatibleVersion=*/5, addCoverageSnapshots},
 };
 
 /// Turns what SQLite says about a file it cannot read as a database (or a

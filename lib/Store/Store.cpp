@@ -304,6 +304,11 @@ llvm::Expected<std::unique_ptr<Store>> Store::open(llvm::StringRef Path,
     return DB.takeError();
   if (llvm::Error E = schema::openSchema(**DB, schema::migrations()))
     return E;
+  // A 64 MiB page cache (SQLite's default is 2 MiB): coverage imports write
+  // to key-ordered indexes at random places. Set once the file is known to
+  // be a database, since the pragma reads it.
+  if (llvm::Error E = (*DB)->exec("PRAGMA cache_size = -65536"))
+    return E;
   return std::unique_ptr<Store>(new Store(std::move(*DB)));
 }
 

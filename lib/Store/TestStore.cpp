@@ -148,6 +148,9 @@ llvm::Error Store::putCoverage(llvm::StringRef Id, llvm::StringRef Commit,
     auto Test = testId(*DB, Id);
     if (!Test)
       return Test.takeError();
+    auto Snapshot = store::beforeCoverageReplaced(*DB, *Test, Commit);
+    if (!Snapshot)
+      return Snapshot.takeError();
     auto Update =
         DB->statement("UPDATE tests SET coverage_commit = ? WHERE id = ?");
     if (!Update)
@@ -178,7 +181,7 @@ llvm::Error Store::putCoverage(llvm::StringRef Id, llvm::StringRef Commit,
       if (llvm::Error E = Add->run())
         return E;
     }
-    return llvm::Error::success();
+    return store::afterCoverageReplaced(*DB, *Snapshot, *Test, Commit);
   });
 }
 

@@ -5,6 +5,7 @@
 
 #include "tia/Config/Config.h"
 #include "tia/Git/Repository.h"
+#include "tia/Select/Policy.h"
 #include "tia/Store/Store.h"
 #include "tia/Tool/Commands.h"
 #include "llvm/Support/CommandLine.h"
@@ -35,6 +36,46 @@ bool isAtOrBelow(llvm::StringRef Path, llvm::StringRef Dir);
 /// Opens the database of \p C for writing; fails, creating nothing, when it
 /// does not exist or is not tia's.
 llvm::Expected<std::unique_ptr<Store>> openForUpdate(const Context &C);
+
+/// The options select and run share, registered for one subcommand.
+struct SelectCommandLine {
+  explicit SelectCommandLine(llvm::cl::SubCommand &Sub);
+  /// Copies the options given into \p O; a usage error's exit code when
+  /// one is wrong.
+  std::optional<int> fill(SelectCommandOptions &O) const;
+
+  llvm::cl::opt<report::Format> Format;
+  llvm::cl::opt<bool> Exclusion;
+  llvm::cl::opt<bool> All;
+  llvm::cl::opt<unsigned> MaxTests;
+  llvm::cl::opt<double> TimeBudget;
+  llvm::cl::opt<std::string> BuildDir;
+};
+
+/// SelectExitCode for \p P.
+int exitCodeOf(const select::Plan &P);
+
+/// A selection, where it was made and the database it was made from.
+struct Planned {
+  Context Ctx;
+  std::unique_ptr<Store> DB;
+  select::Plan Plan;
+};
+
+/// The selection \p O asks for, with the defaults of .tia.yaml and
+/// TIA_ALL, from the database opened to read. Fails for a .tia.yaml that
+/// cannot be read, without a base (in \p O or select.base) unless
+/// \p DefaultBase is given, outside git, for a missing database, and like
+/// select::plan.
+llvm::Expected<Planned> makePlan(const GlobalOptions &G,
+                                 const SelectCommandOptions &O,
+                                 llvm::StringRef DefaultBase = "");
+
+/// The commit results or coverage are recorded at: \p Rev resolved, or
+/// HEAD (empty on an unborn branch or outside git). Fails for an unknown
+/// \p Rev, and for one given outside git.
+llvm::Expected<std::string> recordedCommit(const Context &Ctx,
+                                           llvm::StringRef Rev);
 
 /// \p Path made absolute against \p Base, dots removed.
 std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base);
@@ -68,11 +109,20 @@ extern llvm::cl::SubCommand IndexSubcommand;
 extern llvm::cl::SubCommand CoverageSubcommand;
 extern llvm::cl::SubCommand SelectSubcommand;
 extern llvm::cl::SubCommand DumpSubcommand;
+extern llvm::cl::SubCommand ResultsSubcommand;
+extern llvm::cl::SubCommand ExplainSubcommand;
+extern llvm::cl::SubCommand RunSubcommand;
 int collectMain(const GlobalOptions &G);
 int indexMain(const GlobalOptions &G);
 int coverageMain(const GlobalOptions &G);
 int selectMain(const GlobalOptions &G);
 int dumpMain(const GlobalOptions &G);
+int resultsMain(const GlobalOptions &G);
+int explainMain(const GlobalOptions &G);
+int runMain(const GlobalOptions &G);
+
+/// "8 results (5 passed, 2 failed, 1 skipped)".
+std::string resultsSummary(const results::ImportSummary &Sum);
 
 } // namespace tool
 } // namespace tia

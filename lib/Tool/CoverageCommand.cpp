@@ -26,20 +26,10 @@ llvm::Error runCoverageImport(const GlobalOptions &G,
   Import.Fmt = O.Fmt;
   Import.TestId = O.TestId;
   Import.ProjectRoot = Ctx->Root;
-  if (!O.Commit.empty()) {
-    if (!Ctx->Repo)
-      return makeError("--commit needs a git repository: run tia inside the "
-                       "work tree");
-    auto C = Ctx->Repo->resolveCommit(O.Commit);
-    if (!C)
-      return C.takeError();
-    Import.Commit = *C;
-  } else if (Ctx->Repo) {
-    auto H = Ctx->Repo->headCommit();
-    if (!H)
-      return H.takeError();
-    Import.Commit = H->value_or("");
-  }
+  auto Commit = recordedCommit(*Ctx, O.Commit);
+  if (!Commit)
+    return Commit.takeError();
+  Import.Commit = *Commit;
 
   auto S = openForUpdate(*Ctx);
   if (!S)

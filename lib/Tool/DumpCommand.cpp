@@ -110,6 +110,16 @@ llvm::Error dumpCoverage(Store &S, llvm::raw_ostream &Out) {
   return llvm::Error::success();
 }
 
+llvm::Error dumpDefinitions(Store &S, llvm::raw_ostream &Out) {
+  auto Defs = S.currentTestDefinitions();
+  if (!Defs)
+    return Defs.takeError();
+  for (const auto &[Path, D] : *Defs)
+    Out << Path << ":" << D.BeginLine << "-" << D.EndLine << " " << D.Framework
+        << " " << D.Name << "\n";
+  return llvm::Error::success();
+}
+
 llvm::Error dumpResults(Store &S, llvm::raw_ostream &Out) {
   auto Runs = S.runs();
   if (!Runs)
@@ -153,6 +163,8 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
     return dumpResults(**S, Out);
   case DumpWhat::References:
     return dumpReferences(**S, O, Out);
+  case DumpWhat::Definitions:
+    return dumpDefinitions(**S, Out);
   }
   return llvm::Error::success();
 }
@@ -163,14 +175,16 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
 
 llvm::cl::SubCommand
     DumpSubcommand("dump",
-                   "'tia dump elements|references|tests|coverage|results': "
+                   "'tia dump elements|references|tests|coverage|results|"
+                   "definitions': "
                    "print "
                    "what the database holds, sorted and stable");
 
 namespace {
 llvm::cl::list<std::string>
     Args(llvm::cl::Positional,
-         llvm::cl::desc("elements|references|tests|coverage|results"),
+         llvm::cl::desc("elements|references|tests|coverage|results|"
+                        "definitions"),
          llvm::cl::cat(tiaCategory()), llvm::cl::sub(DumpSubcommand));
 llvm::cl::opt<std::string>
     File("file", llvm::cl::desc("Only this file (repository-relative)"),
@@ -187,7 +201,7 @@ int dumpMain(const GlobalOptions &G) {
   if (Args.size() != 1)
     return usageError(
         "'tia dump' needs one of: elements, references, tests, coverage, "
-        "results");
+        "results, definitions");
   if (Args[0] == "elements")
     O.What = DumpWhat::Elements;
   else if (Args[0] == "tests")
@@ -198,10 +212,12 @@ int dumpMain(const GlobalOptions &G) {
     O.What = DumpWhat::Results;
   else if (Args[0] == "references")
     O.What = DumpWhat::References;
+  else if (Args[0] == "definitions")
+    O.What = DumpWhat::Definitions;
   else
-    return usageError(
-        "unknown dump '" + Args[0] +
-        "': use elements, references, tests, coverage or results");
+    return usageError("unknown dump '" + Args[0] +
+                      "': use elements, references, tests, coverage, results "
+                      "or definitions");
   O.File = File;
   O.Hashes = Hashes;
   return exitCode(runDump(G, O, llvm::outs(), llvm::errs()));

@@ -3,49 +3,64 @@
 #include "CommandsInternal.h"
 #include "PythonInternal.h"
 #include "tia/Report/Report.h"
-#include "tia/Select/Selection.h"
 #include "tia/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
 
 namespace tia {
 namespace tool {
 
-llvm::Error runSelect(const GlobalOptions &G, const SelectCommandOptions &O,
-                      llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
-  if (O.Base.empty())
-    return makeError("no base revision: pass --base REV (for example "
-                     "--base origin/main)");
-  auto Ctx = makeContext(G, /*NeedGit=*/true);
-  if (!Ctx)
-    return Ctx.takeError();
-  auto S = Store::open(Ctx->DbPath, Store::Mode::ReadOnly);
-  if (!S)
-    return S.takeError();
+namespace {
 
-  select::SelectOptions SO;
-  SO.Base = O.Base;
-  SO.Head = O.Head;
-  SO.FrontEnd.ProjectRoot = Ctx->Root;
-  if (!G.ResourceDir.empty())
-    SO.FrontEnd.ResourceDir = G.ResourceDir;
-  auto Python = pythonOptions(*Ctx);
-  if (!Python)
-    return Python.takeError();
-  SO.Python = std::move(*Python);
-  auto Sel = select::selectTests(*Ctx->Repo, **S, SO);
-  if (!Sel)
-    return Sel.takeError();
+/// Appends the Markdown report to $GITHUB_STEP_SUMMARY, when set.
+llvm::Error writeStepSummary(const select::Plan &P) {
+  std::optional<std::string> File =
+      llvm::sys::Process::GetEnv("GITHUB_STEP_SUMMARY");
+  if (!File || File->empty())
+    return llvm::Error::success();
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(*File, EC, llvm::sys::fs::OF_Append);
+  if (EC)
+    return makeErrorf("cannot write the step summary {0}: {1}", *File,
+                      EC.message());
+  report::writeMarkdown(P, OS);
+  return llvm::Error::success();
+}
 
-  if (O.Format == OutputFormat::Json)
-    report::writeJson(*Sel, Out);
-  else if (O.Explain)
-    report::writeExplain(*Sel, Out);
+} // namespace
+
+int exitCodeOf(const select::Plan &P) {
+  if (P.selectsAll())
+    return SelectedAll;
+  if (P.partial())
+    return SelectedPartial;
+  return SelectedSome;
+}
+
+llvm::Expected<int> runSelect(const GlobalOptions &G,
+                              const SelectCommandOptions &O,
+                              llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
+  auto P = makePlan(G, O);
+  if (!P)
+    return P.takeError();
+  const select::Plan &Plan = P->Plan;
+  const config::OutputConfig &Defaults = P->Ctx.Config.Output;
+
+  report::Format F = O.Format.value_or(*report::parseFormat(Defaults.Format));
+  report::WriteOptions W;
+  W.Exclusion = O.Exclusion.value_or(Defaults.Exclusion);
+  if (O.Explain)
+    report::writeExplain(Plan, Out);
   else
-    report::writeIds(*Sel, Out);
+    report::write(Plan, F, W, Out, Err);
+  if (F == report::Format::Github)
+    if (llvm::Error E = writeStepSummary(Plan))
+      return E;
   // The summary comes last, also where stdout and stderr share a terminal.
   Out.flush();
   if (!G.Quiet)
-    report::writeSummary(*Sel, Err);
-  return llvm::Error::success();
+    report::writeSummary(Plan, Err);
+  return exitCodeOf(Plan);
 }
 
 //===----------------------------------------------------------------------===//
@@ -59,8 +74,9 @@ llvm::cl::SubCommand
 namespace {
 llvm::cl::opt<std::string>
     Base("base",
-         llvm::cl::desc("Base revision; the change is base...head (from "
-                        "their merge base)"),
+         llvm::cl::desc("Base revision; the change is read from the coverage "
+                        "snapshot on its history (default: select.base of "
+                        ".tia.yaml)"),
          llvm::cl::value_desc("rev"), llvm::cl::init(""),
          llvm::cl::cat(tiaCategory()), llvm::cl::sub(SelectSubcommand));
 llvm::cl::opt<std::string>
@@ -73,40 +89,116 @@ llvm::cl::opt<bool>
                             "untracked files included (the default)"),
              llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
              llvm::cl::sub(SelectSubcommand));
-llvm::cl::opt<OutputFormat>
-    Format("format", llvm::cl::desc("Output on stdout"),
-           llvm::cl::values(clEnumValN(OutputFormat::Ids, "ids",
-                                       "one test id per line"),
-                            clEnumValN(OutputFormat::Json, "json",
-                                       "the selection with its reasons "
-                                       "(docs/Formats.md)")),
-           llvm::cl::init(OutputFormat::Ids), llvm::cl::cat(tiaCategory()),
-           llvm::cl::sub(SelectSubcommand));
+} // namespace
+
+SelectCommandLine::SelectCommandLine(llvm::cl::SubCommand &Sub)
+    : Format("format",
+             llvm::cl::desc("Output on stdout (default: output.format of "
+                            ".tia.yaml, else ids)"),
+             llvm::cl::values(
+                 clEnumValN(report::Format::Ids, "ids",
+                            "one test id per line, in run order"),
+                 clEnumValN(report::Format::Json, "json",
+                            "the selection with its reasons "
+                            "(docs/Formats.md)"),
+                 clEnumValN(report::Format::Ctest, "ctest",
+                            "ctest arguments, one per line: -R REGEX "
+                            "(-E REGEX with --exclusion)"),
+                 clEnumValN(report::Format::CtestList, "ctest-list",
+                            "ctest test names, for --tests-from-file "
+                            "(--exclude-from-file with --exclusion)"),
+                 clEnumValN(report::Format::Gtest, "gtest",
+                            "per GoogleTest binary: BINARY "
+                            "--gtest_filter=PATTERNS"),
+                 clEnumValN(report::Format::Pytest, "pytest",
+                            "pytest node ids (--deselect=ID with "
+                            "--exclusion)"),
+                 clEnumValN(report::Format::PytestFiles, "pytest-files",
+                            "pytest test files (--ignore=FILE with "
+                            "--exclusion)"),
+                 clEnumValN(report::Format::Markdown, "markdown",
+                            "a pull request comment"),
+                 clEnumValN(report::Format::Github, "github",
+                            "GitHub Actions step outputs; the Markdown "
+                            "goes to $GITHUB_STEP_SUMMARY")),
+             llvm::cl::cat(tiaCategory()), llvm::cl::sub(Sub)),
+      Exclusion("exclusion",
+                llvm::cl::desc("Print the tests to skip instead of the tests "
+                               "to run, so that tests tia never saw still run "
+                               "(default: output.exclusion of .tia.yaml)"),
+                llvm::cl::cat(tiaCategory()), llvm::cl::sub(Sub)),
+      All("all", llvm::cl::desc("Select every test (as TIA_ALL=1 does)"),
+          llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
+          llvm::cl::sub(Sub)),
+      MaxTests("max-tests",
+               llvm::cl::desc("Run at most N tests, the first in run order "
+                              "(default: select.max_tests of .tia.yaml)"),
+               llvm::cl::value_desc("n"), llvm::cl::cat(tiaCategory()),
+               llvm::cl::sub(Sub)),
+      TimeBudget("time-budget",
+                 llvm::cl::desc("Run the first tests in run order whose "
+                                "expected durations add up to at most "
+                                "SECONDS (default: select.time_budget of "
+                                ".tia.yaml)"),
+                 llvm::cl::value_desc("seconds"), llvm::cl::cat(tiaCategory()),
+                 llvm::cl::sub(Sub)),
+      BuildDir("p",
+               llvm::cl::desc("Build directory whose compile_commands.json "
+                              "is compared with the indexed commands: a "
+                              "translation unit whose command changed has "
+                              "all its elements modified"),
+               llvm::cl::value_desc("build-dir"), llvm::cl::init(""),
+               llvm::cl::cat(tiaCategory()), llvm::cl::sub(Sub)) {}
+
+std::optional<int> SelectCommandLine::fill(SelectCommandOptions &O) const {
+  if (Format.getNumOccurrences())
+    O.Format = Format;
+  if (Exclusion.getNumOccurrences())
+    O.Exclusion = Exclusion;
+  O.All = All;
+  if (MaxTests.getNumOccurrences()) {
+    if (MaxTests == 0)
+      return usageError("--max-tests 0 would run nothing: give at least 1, or "
+                        "leave it out");
+    O.MaxTests = MaxTests;
+  }
+  if (TimeBudget.getNumOccurrences()) {
+    if (!(TimeBudget > 0))
+      return usageError("--time-budget needs a number of seconds above 0");
+    O.TimeBudget = TimeBudget;
+  }
+  O.BuildDir = BuildDir;
+  return std::nullopt;
+}
+
+namespace {
+SelectCommandLine Shared(SelectSubcommand);
 llvm::cl::opt<bool>
     Explain("explain",
-            llvm::cl::desc("Print, per selected test, the changed elements "
-                           "and lines that selected it"),
+            llvm::cl::desc("Print, per selected test, every reason that "
+                           "selected it"),
             llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
             llvm::cl::sub(SelectSubcommand));
 } // namespace
 
 int selectMain(const GlobalOptions &G) {
-  if (Base.empty())
-    return usageError("no base revision: pass --base REV (for example --base "
-                      "origin/main)");
   if (!Head.empty() && Worktree)
     return usageError("--head and --worktree cannot be used together: pass "
                       "one");
-  if (Explain && Format == OutputFormat::Json)
-    return usageError("--explain goes with --format ids: the JSON output "
-                      "already carries the reasons");
   SelectCommandOptions O;
+  if (std::optional<int> Bad = Shared.fill(O))
+    return *Bad;
+  if (Explain && O.Format && *O.Format != report::Format::Ids)
+    return usageError("--explain goes with --format ids: the other formats "
+                      "carry the reasons their own way");
   O.Base = Base;
   if (!Head.empty())
     O.Head = Head.getValue();
-  O.Format = Format;
   O.Explain = Explain;
-  return exitCode(runSelect(G, O, llvm::outs(), llvm::errs()));
+  auto RC = runSelect(G, O, llvm::outs(), llvm::errs());
+  if (!RC)
+    return exitCode(RC.takeError());
+  return *RC;
 }
 
 } // namespace tool

@@ -39,11 +39,10 @@ int exitCode(Error E) {
 
 ArrayRef<CommandEntry> commandTable() {
   static const CommandEntry Table[] = {
-      {&CollectSubcommand, collectMain},
-      {&CoverageSubcommand, coverageMain},
-      {&DumpSubcommand, dumpMain},
-      {&IndexSubcommand, indexMain},
-      {&SelectSubcommand, selectMain},
+      {&CollectSubcommand, collectMain}, {&CoverageSubcommand, coverageMain},
+      {&DumpSubcommand, dumpMain},       {&ExplainSubcommand, explainMain},
+      {&IndexSubcommand, indexMain},     {&ResultsSubcommand, resultsMain},
+      {&RunSubcommand, runMain},         {&SelectSubcommand, selectMain},
   };
   return Table;
 }
@@ -117,7 +116,8 @@ int toolMain(int Argc, const char **Argv) {
           "(or import)\n  per-test coverage, then select for a change.\n\n"
           "  tia index -p build\n"
           "  tia collect -p build\n"
-          "  tia select --base origin/main\n",
+          "  tia select --base origin/main\n"
+          "  tia run --base origin/main -- ctest --test-dir build\n",
           &errs()))
     return 2;
   int RC = tool::dispatch();

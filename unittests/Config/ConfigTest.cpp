@@ -53,6 +53,12 @@ TEST(PathPatternsTest, RootedPatternsMatchTheirDirectory) {
   EXPECT_FALSE(P->matches("src/generated_x.cpp"));
 }
 
+TEST(PathPatternsTest, LeadingSlashAnchorsANameToTheRoot) {
+  ASSERT_VALUE(P, PathPatterns::compile({"/conftest.py"}));
+  EXPECT_TRUE(P->matches("conftest.py"));
+  EXPECT_FALSE(P->matches("tests/conftest.py"));
+}
+
 TEST(PathPatternsTest, BadPatterns) {
   EXPECT_EQ(errorText(PathPatterns::compile({"a[b"})),
             "bad pattern 'a[b': '[' without its ']'");
@@ -80,6 +86,75 @@ TEST(ConfigTest, PathsAndPython) {
   EXPECT_FALSE(C->isIncluded("docs/x.md"));
   EXPECT_FALSE(C->isIncluded("src/generated/g.cpp"));
   EXPECT_EQ(C->File, ".tia.yaml");
+}
+
+TEST(ConfigTest, SelectDefaults) {
+  ASSERT_VALUE(C, parseConfig("", ".tia.yaml"));
+  for (llvm::StringRef Trigger :
+       {"CMakeLists.txt", "cmake/Deps.cmake", "CMakePresets.json",
+        "conanfile.py", "vcpkg.json", "meson.build", "Makefile", "BUILD",
+        "WORKSPACE", "tools/defs.bzl", "Dockerfile", ".github/workflows/ci.yml",
+        "requirements-dev.txt", "pyproject.toml", "setup.py", "setup.cfg",
+        "tox.ini", "pytest.ini", "conftest.py"})
+    EXPECT_TRUE(C->Select.Triggers.matches(Trigger)) << Trigger.str();
+  EXPECT_FALSE(C->Select.Triggers.matches("tests/conftest.py"));
+  EXPECT_FALSE(C->Select.Triggers.matches("src/a.cpp"));
+  for (llvm::StringRef Doc : {"README.md", "docs/guide.txt", "LICENSE",
+                              "LICENSE.txt", "src/notes.rst"})
+    EXPECT_TRUE(C->Select.Ignore.matches(Doc)) << Doc.str();
+  EXPECT_FALSE(C->Select.Ignore.matches("src/a.cpp"));
+  EXPECT_EQ(C->Select.MaxCoverageAge, 100u);
+  EXPECT_EQ(C->Select.FullSuiteMarker, "[full-suite]");
+  EXPECT_EQ(C->Output.Format, "ids");
+  EXPECT_FALSE(C->Output.Exclusion);
+}
+
+TEST(ConfigTest, SelectAndOutput) {
+  ASSERT_VALUE(C, parseConfig("select:\n"
+                              "  base: origin/main\n"
+                              "  triggers: [\"data/**\"]\n"
+                              "  default_ignore: false\n"
+                              "  ignore: [\"tools/**\"]\n"
+                              "  max_coverage_age: 0\n"
+                              "  max_tests: 20\n"
+                              "  time_budget: 90.5\n"
+                              "  full_suite_marker: \"[all]\"\n"
+                              "output:\n"
+                              "  format: markdown\n"
+                              "  exclusion: true\n",
+                              ".tia.yaml"));
+  EXPECT_EQ(C->Select.Base, "origin/main");
+  EXPECT_TRUE(C->Select.Triggers.matches("data/x.csv"));
+  EXPECT_TRUE(C->Select.Triggers.matches("CMakeLists.txt"));
+  EXPECT_EQ(C->Select.Triggers.firstMatch("data/x.csv"), "data/**");
+  EXPECT_TRUE(C->Select.Ignore.matches("tools/x.py"));
+  EXPECT_FALSE(C->Select.Ignore.matches("README.md"));
+  EXPECT_EQ(C->Select.MaxCoverageAge, 0u);
+  EXPECT_EQ(C->Select.MaxTests, 20u);
+  EXPECT_DOUBLE_EQ(C->Select.TimeBudget, 90.5);
+  EXPECT_EQ(C->Select.FullSuiteMarker, "[all]");
+  EXPECT_EQ(C->Output.Format, "markdown");
+  EXPECT_TRUE(C->Output.Exclusion);
+}
+
+TEST(ConfigTest, NoDefaultTriggers) {
+  ASSERT_VALUE(C, parseConfig("select:\n  default_triggers: false\n", "c"));
+  EXPECT_TRUE(C->Select.Triggers.empty());
+}
+
+TEST(ConfigTest, BadSelectAndOutputValues) {
+  EXPECT_EQ(errorText(parseConfig("output:\n  format: xml\n", "c.yaml")),
+            "c.yaml:2:11: unknown output format 'xml': use one of ids, json, "
+            "ctest, ctest-list, gtest, pytest, pytest-files, markdown, github "
+            "(see docs/Config.md)");
+  EXPECT_EQ(errorText(parseConfig("select:\n  max_tests: -1\n", "c.yaml")),
+            "c.yaml:2:14: invalid number (see docs/Config.md)");
+  EXPECT_EQ(errorText(parseConfig("select:\n  time_budget: -5\n", "c.yaml")),
+            "c.yaml: select.time_budget is negative: give the seconds, or 0 "
+            "for no limit (see docs/Config.md)");
+  EXPECT_EQ(errorText(parseConfig("select:\n  triggers: ['[x']\n", "c.yaml")),
+            "c.yaml: select.triggers: bad pattern '[x': '[' without its ']' "
+            "(see docs/Config.md)");
 }
 
 TEST(ConfigTest, UnknownKeyNamesItsPosition) {

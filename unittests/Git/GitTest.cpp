@@ -540,6 +540,50 @@ TEST_F(GitTest, MergeBaseOfTwoBranches) {
   EXPECT_NE(*Base, Main);
 }
 
+TEST_F(GitTest, HistoryQueries) {
+  init();
+  write("a.txt", "a\n");
+  std::string First = commit("first");
+  write("a.txt", "b\n");
+  std::string Second = commit("second [full-suite]\n\nbody");
+  git({"checkout", "-q", "-b", "side", First});
+  write("s.txt", "s\n");
+  std::string Side = commit("side");
+
+  std::optional<Repository> R = open();
+  ASSERT_TRUE(R);
+  auto Check = [&](llvm::StringRef A, llvm::StringRef D, bool Want) {
+    auto Is = R->isAncestor(A, D);
+    ASSERT_TRUE(bool(Is)) << errorText(Is.takeError());
+    EXPECT_EQ(*Is, Want) << A.str() << " ancestor of " << D.str();
+  };
+  Check(First, Second, true);
+  Check(Second, Second, true);
+  Check(Second, First, false);
+  Check(Second, Side, false);
+
+  EXPECT_TRUE(R->hasCommit(Second));
+  EXPECT_FALSE(R->hasCommit("0123456789012345678901234567890123456789"));
+
+  auto Message = R->commitMessage(Second);
+  ASSERT_TRUE(bool(Message)) << errorText(Message.takeError());
+  EXPECT_EQ(*Message, "second [full-suite]\n\nbody\n");
+
+  auto Time = R->commitTime(First);
+  ASSERT_TRUE(bool(Time)) << errorText(Time.takeError());
+  EXPECT_GT(*Time, 0);
+
+  auto Count = R->countCommits(First, Second);
+  ASSERT_TRUE(bool(Count)) << errorText(Count.takeError());
+  EXPECT_EQ(*Count, 1u);
+  auto None = R->countCommits(Second, First);
+  ASSERT_TRUE(bool(None)) << errorText(None.takeError());
+  EXPECT_EQ(*None, 0u);
+  auto FromSide = R->countCommits(Side, Second);
+  ASSERT_TRUE(bool(FromSide)) << errorText(FromSide.takeError());
+  EXPECT_EQ(*FromSide, 1u);
+}
+
 TEST_F(GitTest, HeadCommitOnAnUnbornBranch) {
   init();
   std::optional<Repository> R = open();

@@ -435,6 +435,29 @@ TEST(StoreTest, ReferencesAndIncludesFollowTheLatestRevision) {
   EXPECT_TRUE(Gone->empty());
 }
 
+TEST(StoreTest, TestsCoveringAFileFollowTheSnapshot) {
+  auto S = openMemory();
+  ASSERT_TRUE(S);
+  ASSERT_OK(S->putFileIndex(
+      fileIndex("src/a.cpp", "h1", {element("cpp:f", 1, 2, {})})));
+  ASSERT_OK(S->putCoverage("ctest:t", "c1", {"cpp:f"}));
+  ASSERT_OK(S->putCoverage("ctest:u", "c1", {}));
+  // At c2, t no longer covers the file and u does.
+  ASSERT_OK(S->putCoverage("ctest:t", "c2", {}));
+  ASSERT_OK(S->putCoverage("ctest:u", "c2", {"cpp:f"}));
+  ASSERT_VALUE(Snaps, S->coverageSnapshots());
+  ASSERT_EQ(Snaps->size(), 2u);
+  int64_t C2 = (*Snaps)[0].Id, C1 = (*Snaps)[1].Id;
+  ASSERT_VALUE(Latest, S->testsCoveringFile("src/a.cpp", "h1"));
+  EXPECT_EQ(*Latest, (Strings{"ctest:u"}));
+  ASSERT_VALUE(AtC2, S->testsCoveringFile("src/a.cpp", "h1", C2));
+  EXPECT_EQ(*AtC2, (Strings{"ctest:u"}));
+  ASSERT_VALUE(AtC1, S->testsCoveringFile("src/a.cpp", "h1", C1));
+  EXPECT_EQ(*AtC1, (Strings{"ctest:t"}));
+  ASSERT_VALUE(Other, S->testsCoveringFile("src/a.cpp", "h2", C1));
+  EXPECT_TRUE(Other->empty());
+}
+
 TEST(StoreTest, AnotherTranslationUnitAddsReferences) {
   auto S = openMemory();
   ASSERT_TRUE(S);

@@ -25,8 +25,9 @@ namespace config {
 ///    `[abc]` and `[a-z]` match one character of the set;
 ///  - a pattern without '/' matches any one path component: the file name
 ///    or a directory name at any depth ("*.md", "conftest.py", "vendor");
-///  - a pattern with '/' matches from the repository root, the whole path
-///    or a directory above it ("docs", "src/generated/", ".github/**").
+///  - a pattern with '/' (a leading one included) matches from the
+///    repository root, the whole path or a directory above it ("/docs",
+///    "src/generated/", ".github/**", "/conftest.py": only the root's).
 class PathPatterns {
 public:
   PathPatterns() = default;
@@ -67,12 +68,60 @@ struct PythonConfig {
   std::string Interpreter;
 };
 
+/// The build, environment and CI files whose change selects every test
+/// unless `select.default_triggers` is false (docs/Config.md lists them).
+const std::vector<std::string> &defaultTriggers();
+
+/// The files that never affect a test unless `select.default_ignore` is
+/// false: "*.md", "*.rst", "docs/**", "LICENSE*".
+const std::vector<std::string> &defaultIgnored();
+
+/// `select:` how a change becomes tests.
+struct SelectConfig {
+  /// `base:` the --base of select, explain and run when none is given;
+  /// empty: none.
+  std::string Base;
+  /// Paths whose change selects every test: `triggers:` followed by
+  /// defaultTriggers() (unless `default_triggers: false`).
+  PathPatterns Triggers;
+  /// Paths whose change never affects a test: `ignore:` followed by
+  /// defaultIgnored() (unless `default_ignore: false`). A path that is
+  /// also a trigger is a trigger.
+  PathPatterns Ignore;
+  /// `max_coverage_age:` coverage collected more than this many commits
+  /// before the base is stale and selects every test; 0: no limit.
+  unsigned MaxCoverageAge = 100;
+  /// `max_tests:` the --max-tests of select and run; 0: no limit.
+  unsigned MaxTests = 0;
+  /// `time_budget:` the --time-budget of select and run, in seconds; 0: no
+  /// limit.
+  double TimeBudget = 0;
+  /// `full_suite_marker:` a head commit message containing it selects every
+  /// test; empty: never.
+  std::string FullSuiteMarker = "[full-suite]";
+};
+
+/// The names `output.format` and `select --format` accept, in --help order.
+const std::vector<std::string> &outputFormatNames();
+
+/// `output:` how select prints its result when the command line does not
+/// say.
+struct OutputConfig {
+  /// `format:` one of outputFormatNames().
+  std::string Format = "ids";
+  /// `exclusion:` print the tests to skip instead of those to run.
+  bool Exclusion = false;
+};
+
 /// The whole configuration. Sections are added by the features they steer.
 struct Config {
+  Config();
   /// The file it was read from; empty when there was none (defaults).
   std::string File;
   PathsConfig Paths;
   PythonConfig Python;
+  SelectConfig Select;
+  OutputConfig Output;
 
   /// True when \p Path (repository-relative) passes paths.include and
   /// paths.exclude.

@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -78,6 +79,26 @@ public:
   /// The merge base of two commit ids.
   llvm::Expected<std::string> mergeBase(llvm::StringRef A,
                                         llvm::StringRef B) const;
+
+  /// True when commit \p Ancestor is \p Descendant or one of its
+  /// ancestors. Fails when either does not resolve.
+  llvm::Expected<bool> isAncestor(llvm::StringRef Ancestor,
+                                  llvm::StringRef Descendant) const;
+
+  /// True when \p Rev resolves to a commit this repository holds (false,
+  /// for example, for a commit a shallow clone did not fetch).
+  bool hasCommit(llvm::StringRef Rev) const;
+
+  /// The full message of commit \p Rev.
+  llvm::Expected<std::string> commitMessage(llvm::StringRef Rev) const;
+
+  /// The committer time of commit \p Rev, in seconds since the epoch.
+  llvm::Expected<int64_t> commitTime(llvm::StringRef Rev) const;
+
+  /// The number of commits reachable from \p To but not from \p From, as
+  /// `git rev-list --count From..To` counts them.
+  llvm::Expected<unsigned> countCommits(llvm::StringRef From,
+                                        llvm::StringRef To) const;
 
   /// Diffs the tree of commit \p Base against the tree of commit \p Head, or,
   /// when \p Head is std::nullopt, against the work tree (staged, unstaged and

@@ -1,32 +1,126 @@
 //===- tia/Report/Report.h - selection outputs ----------------------------===//
 //
-// Every output format of a selection, from the same Selection object.
-// Output is sorted and stable.
+// Every output format of a selection, from the same Plan. Output is sorted
+// or in run order, and never depends on the clock, the machine or the
+// environment, so that golden tests and users' diffs mean something.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TIA_REPORT_REPORT_H
 #define TIA_REPORT_REPORT_H
 
-#include "tia/Select/Selection.h"
+#include "tia/Select/Policy.h"
 #include "llvm/Support/raw_ostream.h"
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace tia {
 namespace report {
 
-/// One selected test id per line.
-void writeIds(const select::Selection &Sel, llvm::raw_ostream &OS);
+/// The formats of `select --format`, named as config::outputFormatNames().
+enum class Format {
+  Ids,         ///< one test id per line
+  Json,        ///< the whole selection (docs/Formats.md)
+  Ctest,       ///< ctest arguments: -R/-E and a regex
+  CtestList,   ///< ctest test names, for --tests-from-file (CMake 3.29)
+  Gtest,       ///< per binary: "BINARY --gtest_filter=..."
+  Pytest,      ///< pytest arguments: node ids, or --deselect=ID
+  PytestFiles, ///< pytest arguments: test files, or --ignore=FILE
+  Markdown,    ///< the pull request comment
+  Github,      ///< GitHub Actions step outputs
+};
 
-/// The selection as JSON (schema in docs/Formats.md, "version": 1).
-void writeJson(const select::Selection &Sel, llvm::raw_ostream &OS);
+/// Parses a name of config::outputFormatNames().
+std::optional<Format> parseFormat(llvm::StringRef Name);
 
-/// Per selected test, the changed elements and lines (or the fallback)
-/// that selected it; then the changed elements no test covers.
-void writeExplain(const select::Selection &Sel, llvm::raw_ostream &OS);
+/// The version of the JSON output's schema.
+constexpr int JsonVersion = 2;
 
-/// The reasons by kind, one per line, then the one-line summary
-/// ("selected N of M tests ..."). For stderr.
-void writeSummary(const select::Selection &Sel, llvm::raw_ostream &OS);
+/// Options every format shares.
+struct WriteOptions {
+  /// The tests to skip instead of the tests to run (runner formats and
+  /// ids): a test tia has never seen then still runs.
+  bool Exclusion = false;
+};
+
+/// Writes \p P in format \p F to \p OS. Tests a runner format cannot name
+/// (a pytest test in --format gtest, ...) are left out and counted in a
+/// warning on \p Warn.
+void write(const select::Plan &P, Format F, const WriteOptions &O,
+           llvm::raw_ostream &OS, llvm::raw_ostream &Warn);
+
+void writeIds(const select::Plan &P, const WriteOptions &O,
+              llvm::raw_ostream &OS);
+
+/// The selection as JSON (schema in docs/Formats.md, "version": 2).
+void writeJson(const select::Plan &P, llvm::raw_ostream &OS);
+
+/// Per selected test, in run order, every reason that selected it; then the
+/// tests the budget cut, the changed elements no test covers and the
+/// changes with no effect.
+void writeExplain(const select::Plan &P, llvm::raw_ostream &OS);
+
+/// The changes and reasons by kind, one per line, then the one-line
+/// summary ("selected N of M tests ...", "selected all M tests because
+/// CMakeLists.txt changed", "selected 0 of M tests because only docs
+/// changed"). For stderr.
+void writeSummary(const select::Plan &P, llvm::raw_ostream &OS);
+
+/// The last line of writeSummary, without its newline.
+std::string summaryLine(const select::Plan &P);
+
+/// The pull request comment (docs/examples/report.md shows one).
+void writeMarkdown(const select::Plan &P, llvm::raw_ostream &OS);
+
+/// GitHub Actions step outputs ("name=value" lines, multi-line values in
+/// the heredoc form), for `>> "$GITHUB_OUTPUT"`.
+void writeGithubOutputs(const select::Plan &P, const WriteOptions &O,
+                        llvm::raw_ostream &OS);
+
+/// One line for people about \p R of a test.
+std::string describe(const select::Plan &P, const select::TestReason &R);
+
+//===----------------------------------------------------------------------===//
+// Runner arguments, for the formats and for `tia run`
+//===----------------------------------------------------------------------===//
+
+/// A runner's arguments and the tests they could not name.
+struct RunnerArguments {
+  std::vector<std::string> Arguments;
+  /// Selected (or, in the exclusion form, skipped) tests of other runners.
+  unsigned Unnamed = 0;
+};
+
+/// ctest's -R (inclusion) or -E (exclusion) with an anchored regex of test
+/// names: "ctest:NAME" is NAME, "gtest:BINARY:Suite.Name" is Suite.Name
+/// (gtest_discover_tests' names). No arguments when everything runs;
+/// "-R ^$" when nothing does.
+RunnerArguments ctestArguments(const select::Plan &P, bool Exclusion);
+
+/// The ctest names to run (or to skip), one per element, sorted. Tests
+/// known only from a definition (patterns, not names) are counted in
+/// Unnamed.
+RunnerArguments ctestNames(const select::Plan &P, bool Exclusion);
+
+/// True when \p VersionOutput (what `ctest --version` prints) names a ctest
+/// that reads --tests-from-file and --exclude-from-file (CMake 3.29 on).
+bool ctestReadsNameFiles(llvm::StringRef VersionOutput);
+
+/// The --gtest_filter of every known GoogleTest binary: "*" when all its
+/// tests run, "-*" when none does.
+std::vector<std::pair<std::string, std::string>>
+gtestFilters(const select::Plan &P, bool Exclusion, unsigned &Unnamed);
+
+/// The --gtest_filter value for \p Binary.
+std::string gtestFilter(const select::Plan &P, llvm::StringRef Binary,
+                        bool Exclusion);
+
+/// pytest's node ids (or --deselect=ID), or with \p Files the test files
+/// (or --ignore=FILE). No arguments when everything runs, and when nothing
+/// does (pytest cannot be told to run nothing: do not run it).
+RunnerArguments pytestArguments(const select::Plan &P, bool Exclusion,
+                                bool Files);
 
 } // namespace report
 } // namespace tia

@@ -30,6 +30,9 @@ struct ChangedElement {
   /// The changed lines inside it: new-side lines for modified and added
   /// elements, old-side lines for deleted ones; ascending.
   std::vector<unsigned> Lines;
+  /// Empty when its text changed; otherwise what else changed it ("the
+  /// compile command of src/a.cpp changed: -DFAST added").
+  std::string Cause;
 };
 
 /// What differs between two versions of one file.

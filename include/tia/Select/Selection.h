@@ -11,18 +11,18 @@
 #define TIA_SELECT_SELECTION_H
 
 #include "tia/Cpp/FrontEnd.h"
+#include "tia/Git/Repository.h"
 #include "tia/Python/FrontEnd.h"
 #include "tia/Select/Changes.h"
 #include "llvm/Support/Error.h"
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace tia {
 class Store;
-namespace git {
-class Repository;
-}
 
 namespace select {
 
@@ -38,11 +38,17 @@ enum class FallbackKind {
                    ///< the constexpr-caller rule follows the callers)
   IncludeResolution, ///< a file added, deleted or renamed may change what an
                      ///< #include directive finds
+  TriggerPath,       ///< a path configured (or by default) to select all
+  StaleCoverage,     ///< no coverage snapshot fit to compare with the base
+  FullSuiteMarker,   ///< the head commit message asks for every test
+  Requested,         ///< --all or TIA_ALL=1
+  NoCoverage,        ///< no coverage was ever recorded
 };
 
 /// Returns a short stable name: "non-source-file", "binary-file",
 /// "not-indexed", "incomplete", "outside-elements", "compile-time",
-/// "include-resolution".
+/// "include-resolution", "trigger", "stale-coverage", "full-suite-marker",
+/// "requested", "no-coverage".
 llvm::StringRef fallbackName(FallbackKind K);
 
 /// How far a fallback reaches.
@@ -112,11 +118,28 @@ struct SelectedTest {
   std::vector<Reason> Reasons;
 };
 
+/// One changed file of the diff.
+struct ChangedFile {
+  std::string Path;    ///< the new path; the old one for a deleted file
+  std::string OldPath; ///< empty for an added file
+  git::ChangeStatus Status = git::ChangeStatus::Modified;
+};
+
+/// The tests a changed source file defines, in both versions, with the
+/// lines the diff changed.
+struct TestFileChange {
+  std::string Path;    ///< new path; empty when deleted
+  std::string OldPath; ///< empty when added
+  std::vector<TestDefinition> Old, New;
+  std::vector<unsigned> DeletedLines, AddedLines;
+};
+
 struct Selection {
   std::string BaseCommit; ///< as resolved from --base
   std::string DiffBase;   ///< merge base of base and head (or HEAD)
   std::string HeadCommit; ///< empty when the work tree was compared
   unsigned ChangedFiles = 0;
+  std::vector<ChangedFile> Files; ///< in diff order (by path)
   /// Changed elements of every kind (functions, and the classes,
   /// variables, macros ... whose users the rules follow).
   std::vector<ChangedElement> Elements;
@@ -126,6 +149,8 @@ struct Selection {
   unsigned TotalTests = 0;
   /// Changed elements no test covers.
   std::vector<size_t> Uncovered;
+  /// The changed source files that define tests (either version).
+  std::vector<TestFileChange> TestFiles;
 
   /// True when a fallback with scope All applies.
   bool selectsAll() const {
@@ -136,6 +161,12 @@ struct Selection {
   }
 };
 
+/// What a changed path means before any front end looks at it.
+struct PathVerdict {
+  bool Trigger = false; ///< selects every test; else it never affects one
+  std::string Detail;   ///< one line for people
+};
+
 struct SelectOptions {
   std::string Base;
   /// std::nullopt: compare the work tree with Base.
@@ -143,6 +174,18 @@ struct SelectOptions {
   cpp::FrontEndOptions FrontEnd;
   /// How Python versions that are not in the store are parsed.
   python::FrontEndOptions Python;
+  /// Diff from this commit instead of the merge base of base and head (the
+  /// commit the coverage was collected at).
+  std::optional<std::string> DiffFrom;
+  /// The coverage snapshot that links elements to tests; std::nullopt: the
+  /// latest coverage of each test.
+  std::optional<int64_t> Snapshot;
+  /// Decides what a changed file means before its contents are looked at;
+  /// std::nullopt (or no function): nothing special.
+  std::function<std::optional<PathVerdict>(const git::FileChange &)> Classify;
+  /// Elements changed by something other than their text (a translation
+  /// unit's compile command), mapped to tests like the others.
+  std::vector<ChangedElement> ExtraElements;
 };
 
 /// Selects the tests \p Options' change can affect. Fails for an unknown

@@ -53,6 +53,35 @@ struct RunRecord {
   std::string Source;
 };
 
+/// Coverage that selection uses as one map: the coverage every recorded
+/// test had once coverage was last recorded at Commit. Recording coverage at
+/// a new commit starts a snapshot that holds every test of the previous
+/// one; the tests recorded at that commit replace theirs. So after a partial
+/// update some tests' coverage comes from older commits.
+struct CoverageSnapshot {
+  int64_t Id = 0;        ///< grows with every snapshot
+  std::string Commit;    ///< may be empty (coverage recorded outside git)
+  int64_t CreatedAt = 0; ///< seconds since the epoch
+  unsigned Tests = 0;    ///< the tests it holds
+  /// The distinct commits its tests' coverage was collected at, sorted:
+  /// only Commit after a full collection.
+  std::vector<std::string> CoverageCommits;
+};
+
+/// What the recorded results say about one test.
+struct TestStatistics {
+  std::string Id;
+  unsigned Results = 0;  ///< outcomes recorded, retries included
+  unsigned Failures = 0; ///< of those, failures (isFailure)
+  /// The latest outcome (newest run, last attempt), its run and commit.
+  Outcome Last = Outcome::Passed;
+  int64_t LastRun = 0;
+  std::string LastCommit;
+  /// Mean duration of the results that were not skipped; 0 when none.
+  double MeanSeconds = 0;
+  unsigned TimedResults = 0; ///< how many results MeanSeconds is over
+};
+
 /// An element key together with the file it lives in.
 struct KeyInFile {
   std::string Key;
@@ -86,7 +115,11 @@ public:
   };
 
   /// Schema version this tia writes, and the oldest version it can read.
-  static constexpr int SchemaVersion = 4;
+  static constexpr int SchemaVersion = 5;
+
+  /// Coverage snapshots kept: recording coverage at a new commit drops the
+  /// oldest beyond this many, with the coverage only they referred to.
+  static constexpr unsigned KeptSnapshots = 10;
 
   /// Opens the database at \p Path (":memory:" for an in-memory one),
   /// migrating an older schema step by step in ReadWrite mode. Errors, each
@@ -192,7 +225,9 @@ public:
   /// Adds test \p Id if unknown.
   llvm::Error addTest(llvm::StringRef Id);
   /// Replaces the coverage of test \p Id (adding the test if unknown) with
-  /// \p Keys, remembering it was collected at \p Commit.
+  /// \p Keys, remembering it was collected at \p Commit, and records it in
+  /// the snapshot of \p Commit (see CoverageSnapshot), which is started if
+  /// new.
   llvm::Error putCoverage(llvm::StringRef Id, llvm::StringRef Commit,
                           const std::vector<std::string> &Keys);
   /// All tests, sorted by id.
@@ -201,6 +236,32 @@ public:
   llvm::Expected<std::vector<std::string>> testsCovering(llvm::StringRef Key);
   /// The element keys test \p Id covers, sorted.
   llvm::Expected<std::vector<std::string>> coverageOf(llvm::StringRef Id);
+
+  // --- Coverage snapshots ---
+
+  /// Every kept snapshot, newest (greatest id) first.
+  llvm::Expected<std::vector<CoverageSnapshot>> coverageSnapshots();
+  /// The tests whose coverage in snapshot \p Snapshot includes \p Key,
+  /// sorted.
+  llvm::Expected<std::vector<std::string>> testsCovering(llvm::StringRef Key,
+                                                         int64_t Snapshot);
+  /// The tests whose coverage in snapshot \p Snapshot includes an element
+  /// of the file version (\p Path, \p ContentHash), sorted.
+  llvm::Expected<std::vector<std::string>>
+  testsCoveringFile(llvm::StringRef Path, llvm::StringRef ContentHash,
+                    int64_t Snapshot);
+  /// The element keys test \p Id covers in snapshot \p Snapshot, sorted;
+  /// empty when the snapshot does not hold the test.
+  llvm::Expected<std::vector<std::string>> coverageOf(llvm::StringRef Id,
+                                                      int64_t Snapshot);
+  /// The tests snapshot \p Snapshot holds, each with the commit its
+  /// coverage there was collected at and how many elements it covers;
+  /// sorted by id.
+  llvm::Expected<std::vector<TestRecord>> snapshotTests(int64_t Snapshot);
+
+  /// What the recorded results say about every test that has one, sorted
+  /// by id.
+  llvm::Expected<std::vector<TestStatistics>> testStatistics();
 
   // --- What is known of tests besides coverage ---
 

@@ -10,6 +10,8 @@
 #define TIA_TOOL_COMMANDS_H
 
 #include "tia/Coverage/Coverage.h"
+#include "tia/Report/Report.h"
+#include "tia/Results/JUnit.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
@@ -68,16 +70,69 @@ struct CollectCommandOptions {
   std::string CTest;             ///< empty: "ctest"
 };
 
-enum class OutputFormat { Ids, Json };
-
-struct SelectCommandOptions {
-  std::string Base;
-  std::optional<std::string> Head; ///< std::nullopt: the work tree
-  OutputFormat Format = OutputFormat::Ids;
-  bool Explain = false;
+struct ResultsImportOptions {
+  results::Runner Hint = results::Runner::Auto;
+  /// The GoogleTest binary; empty: from each file's name.
+  std::string Binary;
+  /// Where pytest ran, relative to the repository root.
+  std::string PytestDir;
+  /// Revision the tests ran at; empty: HEAD.
+  std::string Commit;
+  std::vector<std::string> Files;
 };
 
-enum class DumpWhat { Elements, Tests, Coverage, Results, References };
+/// What select, explain and run share: which change, which policy limits.
+struct SelectCommandOptions {
+  /// Empty: select.base of .tia.yaml.
+  std::string Base;
+  std::optional<std::string> Head; ///< std::nullopt: the work tree
+  /// std::nullopt: output.format of .tia.yaml.
+  std::optional<report::Format> Format;
+  /// std::nullopt: output.exclusion of .tia.yaml.
+  std::optional<bool> Exclusion;
+  bool Explain = false;
+  /// --all: select every test.
+  bool All = false;
+  /// std::nullopt: select.max_tests / select.time_budget of .tia.yaml.
+  std::optional<unsigned> MaxTests;
+  std::optional<double> TimeBudget;
+  /// Compare the compile commands of BUILD_DIR/compile_commands.json with
+  /// the indexed ones; empty: do not.
+  std::string BuildDir;
+};
+
+/// Exit codes of `tia select` (docs/UserGuide.md).
+enum SelectExitCode {
+  SelectedSome = 0,    ///< the selection tia computed (possibly empty)
+  SelectedAll = 3,     ///< every test, because of a fallback
+  SelectedPartial = 4, ///< the budget cut the selection
+};
+
+struct ExplainOptions {
+  SelectCommandOptions Select;
+  /// The test id (or an unambiguous ending of one, "VectorTest.Length").
+  std::string Test;
+};
+
+struct RunOptions {
+  SelectCommandOptions Select;
+  /// The runner and its arguments: "ctest ...", "build/x_test ...",
+  /// "pytest ...".
+  std::vector<std::string> Command;
+  /// Which runner it is; Auto: from the program's name.
+  results::Runner Kind = results::Runner::Auto;
+  /// Pass the tests to run rather than those to skip.
+  bool Inclusion = false;
+};
+
+enum class DumpWhat {
+  Elements,
+  Tests,
+  Coverage,
+  Results,
+  References,
+  Definitions
+};
 
 struct DumpOptions {
   DumpWhat What = DumpWhat::Elements;
@@ -95,8 +150,18 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
                              llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 llvm::Error runCollect(const GlobalOptions &G, const CollectCommandOptions &O,
                        llvm::raw_ostream &Out, llvm::raw_ostream &Err);
-llvm::Error runSelect(const GlobalOptions &G, const SelectCommandOptions &O,
-                      llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+llvm::Error runResultsImport(const GlobalOptions &G,
+                             const ResultsImportOptions &O,
+                             llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+/// Returns the exit code (SelectExitCode) of a selection that succeeded.
+llvm::Expected<int> runSelect(const GlobalOptions &G,
+                              const SelectCommandOptions &O,
+                              llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+llvm::Error runExplain(const GlobalOptions &G, const ExplainOptions &O,
+                       llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+/// Returns the runner's exit code.
+llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
+                           llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
                     llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 

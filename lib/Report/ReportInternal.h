@@ -1,0 +1,39 @@
+//===- ReportInternal.h - what the report files share -----------*- C++ -*-===//
+
+#ifndef TIA_LIB_REPORT_REPORTINTERNAL_H
+#define TIA_LIB_REPORT_REPORTINTERNAL_H
+
+#include "tia/Select/Policy.h"
+#include <string>
+#include <vector>
+
+namespace tia {
+namespace report {
+
+/// "1 test", "2 tests".
+std::string plural(size_t N, llvm::StringRef One, llvm::StringRef Many);
+
+/// The first 12 hex digits of a commit; "-" for none.
+std::string shortCommit(llvm::StringRef Commit);
+
+/// "FILE:BEGIN-END" of a changed element.
+std::string where(const select::ChangedElement &CE);
+
+/// "all tests (KIND): FILE: DETAIL", or "tests of N translation units
+/// (KIND): FILE: DETAIL" for a scoped fallback.
+std::string fallbackText(const select::Fallback &F);
+
+/// "modified class Shape at FILE:BEGIN-END" (no kind for a function).
+std::string uncoveredText(const select::ChangedElement &CE);
+
+/// The tests the exclusion form skips: not selected, or cut; sorted.
+std::vector<std::string> skippedIds(const select::Plan &P);
+
+/// How many selected tests a change to \p Path selected (by an element of
+/// it or a fallback it caused).
+unsigned testsOfFile(const select::Plan &P, llvm::StringRef Path);
+
+} // namespace report
+} // namespace tia
+
+#endif // TIA_LIB_REPORT_REPORTINTERNAL_H

@@ -1,0 +1,305 @@
+//===- Runners.cpp - selections as ctest, GoogleTest and pytest arguments -===//
+//
+// How tia's test ids become runner arguments:
+//  - ctest runs tests by name: "ctest:NAME" is NAME; "gtest:BINARY:S.N" is
+//    S.N, the name gtest_discover_tests gives a GoogleTest test.
+//  - a GoogleTest binary takes --gtest_filter; "gtest:*:S.N" (a definition
+//    whose binary is unknown) goes into every binary's filter.
+//  - pytest takes node ids ("pytest:NODE").
+// A test known only from its definition ("Suite.Name" of a TEST_P or
+// TYPED_TEST) stands for all its instantiations, so it becomes a pattern.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReportInternal.h"
+#include "tia/Report/Report.h"
+#include "llvm/ADT/StringExtras.h"
+#include <map>
+#include <set>
+
+namespace tia {
+namespace report {
+
+using select::Plan;
+using select::PlannedTest;
+
+namespace {
+
+/// The ctest name of \p Id; std::nullopt when it is no ctest test.
+std::optional<std::string> ctestName(llvm::StringRef Id) {
+  if (Id.consume_front("ctest:"))
+    return Id.str();
+  if (Id.consume_front("gtest:")) {
+    llvm::StringRef Name = Id.split(':').second;
+    if (!Name.empty())
+      return Name.str();
+  }
+  return std::nullopt;
+}
+
+/// \p Name with the characters CMake's regular expressions treat specially
+/// escaped.
+std::string regexEscape(llvm::StringRef Name) {
+  std::string Out;
+  for (char C : Name) {
+    if (llvm::StringRef("^$.[]*+?()|\\").contains(C))
+      Out += '\\';
+    Out += C;
+  }
+  return Out;
+}
+
+/// A regex for the instances of GoogleTest definition "S.N".
+std::string definitionRegex(llvm::StringRef Definition) {
+  auto [Suite, Name] = Definition.split('.');
+  return "([^.]*/)?" + regexEscape(Suite) + "(/[^.]*)?\\." + regexEscape(Name) +
+         "(/.*)?";
+}
+
+/// The --gtest_filter patterns for the instances of definition "S.N".
+std::vector<std::string> definitionPatterns(llvm::StringRef Definition) {
+  auto [Suite, Name] = Definition.split('.');
+  std::string S = Suite.str(), N = Name.str();
+  return {S + "." + N,        S + "." + N + "/*",
+          "*/" + S + "." + N, "*/" + S + "." + N + "/*",
+          S + "/*." + N,      "*/" + S + "/*." + N};
+}
+
+std::string anchored(const std::set<std::string> &Alternatives) {
+  return "^(" + llvm::join(Alternatives, "|") + ")$";
+}
+
+/// The ctest names of the tests the exclusion form skips, but for names a
+/// selected test has too; \p Unnamed counts the skipped tests of other
+/// runners.
+std::set<std::string> ctestNamesToSkip(const Plan &P, unsigned &Unnamed) {
+  std::set<std::string> Keep, Skip;
+  for (const PlannedTest &T : P.Selected)
+    if (std::optional<std::string> Name = ctestName(T.Id))
+      Keep.insert(*Name);
+  for (const std::string &Id : skippedIds(P)) {
+    std::optional<std::string> Name = ctestName(Id);
+    if (!Name)
+      ++Unnamed;
+    else if (!Keep.count(*Name))
+      Skip.insert(*Name);
+  }
+  return Skip;
+}
+
+} // namespace
+
+RunnerArguments ctestArguments(const Plan &P, bool Exclusion) {
+  RunnerArguments Out;
+  if (!Exclusion) {
+    if (P.selectsAll())
+      return Out;
+    std::set<std::string> Alternatives;
+    for (const PlannedTest &T : P.Selected) {
+      std::optional<std::string> Name = ctestName(T.Id);
+      if (!Name) {
+        ++Out.Unnamed;
+        continue;
+      }
+      bool Pattern =
+          T.FromDefinition && llvm::StringRef(T.Id).starts_with("gtest:");
+      Alternatives.insert(Pattern ? definitionRegex(*Name)
+                                  : regexEscape(*Name));
+    }
+    Out.Arguments = {"-R",
+                     Alternatives.empty() ? "^$" : anchored(Alternatives)};
+    return Out;
+  }
+  std::set<std::string> Skip;
+  for (const std::string &Name : ctestNamesToSkip(P, Out.Unnamed))
+    Skip.insert(regexEscape(Name));
+  if (!Skip.empty())
+    Out.Arguments = {"-E", anchored(Skip)};
+  return Out;
+}
+
+RunnerArguments ctestNames(const Plan &P, bool Exclusion) {
+  RunnerArguments Out;
+  std::set<std::string> Names;
+  if (!Exclusion) {
+    for (const PlannedTest &T : P.Selected) {
+      std::optional<std::string> Name = ctestName(T.Id);
+      if (!Name || T.FromDefinition)
+        ++Out.Unnamed;
+      else
+        Names.insert(*Name);
+    }
+  } else {
+    Names = ctestNamesToSkip(P, Out.Unnamed);
+  }
+  Out.Arguments.assign(Names.begin(), Names.end());
+  return Out;
+}
+
+bool ctestReadsNameFiles(llvm::StringRef VersionOutput) {
+  // "ctest version 3.29.2\n\nCMake suite maintained ..."
+  llvm::StringRef Rest = VersionOutput.trim();
+  if (!Rest.consume_front("ctest version "))
+    return false;
+  unsigned Major = 0, Minor = 0;
+  auto [MajorText, Tail] = Rest.split('.');
+  llvm::StringRef MinorText =
+      Tail.take_while([](char C) { return llvm::isDigit(C); });
+  if (MajorText.getAsInteger(10, Major) || MinorText.getAsInteger(10, Minor))
+    return false;
+  return Major > 3 || (Major == 3 && Minor >= 29);
+}
+
+namespace {
+
+struct GtestId {
+  std::string Binary, Name;
+};
+
+std::optional<GtestId> gtestId(llvm::StringRef Id) {
+  if (!Id.consume_front("gtest:"))
+    return std::nullopt;
+  auto [Binary, Name] = Id.split(':');
+  if (Name.empty())
+    return std::nullopt;
+  return GtestId{Binary.str(), Name.str()};
+}
+
+/// What the GoogleTest filters are made of, gathered in one pass.
+struct GtestView {
+  explicit GtestView(const Plan &P) {
+    for (const PlannedTest &T : P.Selected) {
+      std::optional<GtestId> G = gtestId(T.Id);
+      if (!G) {
+        ++UnnamedSelected;
+        continue;
+      }
+      if (G->Binary != "*")
+        Binaries.insert(G->Binary);
+      std::set<std::string> &Patterns = Selected[G->Binary];
+      if (T.FromDefinition)
+        for (std::string &Pattern : definitionPatterns(G->Name))
+          Patterns.insert(std::move(Pattern));
+      else
+        Patterns.insert(G->Name);
+    }
+    for (const std::string &Id : skippedIds(P)) {
+      std::optional<GtestId> G = gtestId(Id);
+      if (!G) {
+        ++UnnamedSkipped;
+        continue;
+      }
+      Binaries.insert(G->Binary);
+      Skipped[G->Binary].insert(G->Name);
+    }
+  }
+
+  std::string filter(const Plan &P, llvm::StringRef Binary,
+                     bool Exclusion) const {
+    if (P.selectsAll())
+      return "*";
+    // A binary tia never saw holds tests it knows nothing about.
+    if (!Binaries.count(Binary.str()))
+      return "*";
+    const std::set<std::string> &Mine = patterns(Selected, Binary);
+    if (!Exclusion) {
+      std::set<std::string> All = Mine;
+      const std::set<std::string> &Everywhere = patterns(Selected, "*");
+      All.insert(Everywhere.begin(), Everywhere.end());
+      return All.empty() ? "-*" : llvm::join(All, ":");
+    }
+    std::set<std::string> Skip;
+    for (const std::string &Name : patterns(Skipped, Binary))
+      if (!Mine.count(Name))
+        Skip.insert(Name);
+    return Skip.empty() ? "*" : "-" + llvm::join(Skip, ":");
+  }
+
+  static const std::set<std::string> &
+  patterns(const std::map<std::string, std::set<std::string>> &Of,
+           llvm::StringRef Binary) {
+    static const std::set<std::string> None;
+    auto It = Of.find(Binary.str());
+    return It == Of.end() ? None : It->second;
+  }
+
+  std::set<std::string> Binaries; ///< known ones, "*" left out
+  /// Per binary ("*": every binary), the filter patterns of the selected
+  /// tests, and the names of the tests the exclusion form skips.
+  std::map<std::string, std::set<std::string>> Selected, Skipped;
+  unsigned UnnamedSelected = 0, UnnamedSkipped = 0;
+};
+
+} // namespace
+
+std::vector<std::pair<std::string, std::string>>
+gtestFilters(const Plan &P, bool Exclusion, unsigned &Unnamed) {
+  GtestView View(P);
+  Unnamed = Exclusion ? View.UnnamedSkipped : View.UnnamedSelected;
+  std::vector<std::pair<std::string, std::string>> Out;
+  for (const std::string &B : View.Binaries)
+    Out.emplace_back(B, View.filter(P, B, Exclusion));
+  if (View.Binaries.empty() && !Exclusion) {
+    const std::set<std::string> &Star = GtestView::patterns(View.Selected, "*");
+    if (!Star.empty())
+      Out.emplace_back("*", llvm::join(Star, ":"));
+  }
+  return Out;
+}
+
+std::string gtestFilter(const Plan &P, llvm::StringRef Binary, bool Exclusion) {
+  return GtestView(P).filter(P, Binary, Exclusion);
+}
+
+RunnerArguments pytestArguments(const Plan &P, bool Exclusion, bool Files) {
+  RunnerArguments Out;
+  auto NodeId = [](llvm::StringRef Id) -> std::optional<std::string> {
+    if (!Id.consume_front("pytest:"))
+      return std::nullopt;
+    return Id.str();
+  };
+  auto FileOf = [](llvm::StringRef Node) {
+    return Node.take_until([](char C) { return C == ':'; }).str();
+  };
+  std::vector<std::string> Selected;
+  for (const PlannedTest &T : P.Selected) {
+    if (std::optional<std::string> N = NodeId(T.Id))
+      Selected.push_back(*N);
+    else if (!Exclusion)
+      ++Out.Unnamed;
+  }
+  if (!Exclusion) {
+    if (P.selectsAll())
+      return Out;
+    if (!Files) {
+      Out.Arguments = Selected;
+      return Out;
+    }
+    std::set<std::string> Paths;
+    for (const std::string &N : Selected)
+      Paths.insert(FileOf(N));
+    Out.Arguments.assign(Paths.begin(), Paths.end());
+    return Out;
+  }
+  std::set<std::string> KeepFiles;
+  for (const std::string &N : Selected)
+    KeepFiles.insert(FileOf(N));
+  std::set<std::string> SkipFiles;
+  for (const std::string &Id : skippedIds(P)) {
+    std::optional<std::string> N = NodeId(Id);
+    if (!N) {
+      ++Out.Unnamed;
+      continue;
+    }
+    if (!Files)
+      Out.Arguments.push_back("--deselect=" + *N);
+    else if (!KeepFiles.count(FileOf(*N)))
+      SkipFiles.insert(FileOf(*N));
+  }
+  for (const std::string &F : SkipFiles)
+    Out.Arguments.push_back("--ignore=" + F);
+  return Out;
+}
+
+} // namespace report
+} // namespace tia

@@ -1,0 +1,120 @@
+//===- Import.cpp - storing JUnit reports as a run ------------------------===//
+
+#include "tia/Results/JUnit.h"
+#include "tia/Store/Store.h"
+#include "tia/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include <algorithm>
+#include <map>
+
+namespace tia {
+namespace results {
+
+namespace {
+
+/// \p File (as a report wrote it) relative to \p Root when it names a file
+/// there; empty otherwise.
+std::string repositoryPath(llvm::StringRef File, llvm::StringRef Root) {
+  if (File.empty() || Root.empty())
+    return std::string();
+  llvm::SmallString<256> Abs;
+  if (llvm::sys::path::is_absolute(File))
+    Abs = File;
+  else
+    llvm::sys::path::append(Abs, Root, File);
+  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  llvm::StringRef Rel = Abs;
+  if (!Rel.consume_front(Root) || !Rel.consume_front("/") ||
+      !llvm::sys::fs::is_regular_file(Abs))
+    return std::string();
+  return Rel.str();
+}
+
+} // namespace
+
+llvm::Expected<ImportSummary> importJUnit(Store &S,
+                                          const std::vector<std::string> &Files,
+                                          const ImportOptions &O) {
+  auto Known = S.tests();
+  if (!Known)
+    return Known.takeError();
+  std::vector<std::string> KnownIds;
+  for (const TestRecord &T : *Known)
+    KnownIds.push_back(T.Id);
+
+  ImportSummary Summary;
+  std::vector<TestResult> Results;
+  std::map<std::string, std::pair<std::string, unsigned>> Sources;
+  for (const std::string &File : Files) {
+    auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/false);
+    if (!Buf)
+      return makeErrorf("cannot read {0}: {1}", File, Buf.getError().message());
+    auto Report = parseJUnit((*Buf)->getBuffer(), File, O.Hint);
+    if (!Report)
+      return Report.takeError();
+
+    NamingOptions Naming;
+    Naming.GtestBinary =
+        O.GtestBinary.empty() ? binaryFromReportName(File) : O.GtestBinary;
+    Naming.PytestDir = O.PytestDir;
+    Naming.KnownIds = KnownIds;
+    std::string Root = O.ProjectRoot;
+    auto IsFile = [&](llvm::StringRef Rel) {
+      return !Root.empty() &&
+             llvm::sys::fs::is_regular_file(Root + "/" + Rel.str());
+    };
+    Naming.IsFile = IsFile;
+    auto Named = testResults(*Report, File, Naming, Summary.Warnings);
+    if (!Named)
+      return Named.takeError();
+
+    // Retries across files of one import count on from the earlier ones.
+    std::map<std::string, unsigned> Earlier;
+    for (const TestResult &R : Results)
+      Earlier[R.TestId] = std::max(Earlier[R.TestId], R.Attempt + 1);
+    for (size_t I = 0; I < Named->size(); ++I) {
+      TestResult &R = (*Named)[I];
+      R.Attempt += Earlier[R.TestId];
+      const JUnitCase &C = Report->Cases[I];
+      if (Report->Kind == Runner::Gtest) {
+        std::string Path = repositoryPath(C.File, Root);
+        if (!Path.empty())
+          Sources[R.TestId] = {Path, C.Line};
+      }
+    }
+    llvm::append_range(Results, std::move(*Named));
+  }
+
+  llvm::Error E = S.transaction([&]() -> llvm::Error {
+    auto Run = S.addRun(O.Commit, O.Source);
+    if (!Run)
+      return Run.takeError();
+    Summary.RunId = *Run;
+    if (llvm::Error E = S.putResults(*Run, Results))
+      return E;
+    for (auto &[Id, Where] : Sources) {
+      auto Info = S.testInfo(Id);
+      if (!Info)
+        return Info.takeError();
+      if (*Info && !(*Info)->File.empty())
+        continue;
+      TestInfo T = Info->value_or(TestInfo{Id, "", 0, std::nullopt});
+      T.File = Where.first;
+      T.Line = Where.second;
+      if (llvm::Error E = S.putTestInfo(T))
+        return E;
+    }
+    return llvm::Error::success();
+  });
+  if (E)
+    return E;
+  Summary.Results = Results.size();
+  for (const TestResult &R : Results)
+    ++Summary.ByOutcome[static_cast<int>(R.Result)];
+  return Summary;
+}
+
+} // namespace results
+} // namespace tia

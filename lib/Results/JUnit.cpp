@@ -1,0 +1,359 @@
+//===- JUnit.cpp - test outcomes from JUnit XML reports -------------------===//
+//
+// The three runners write the same elements with different meanings:
+//  - ctest: one <testsuite>; each <testcase status="run|fail|notrun|
+//    disabled">, a <failure> for a failed test (its message says "Timeout"
+//    or names the exception when ctest knows), a <skipped> for tests that
+//    did not run ("Unable to find executable" is an error, not a skip);
+//  - GoogleTest: <testsuites name="AllTests">, a <testsuite> per suite, each
+//    <testcase status="run|notrun" result="completed|skipped|suppressed">
+//    with <failure> or <skipped> children;
+//  - pytest: a <testsuite name="pytest">, <testcase> with <failure>,
+//    <error> (failed in setup or teardown) or <skipped> (also xfail).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tia/Results/JUnit.h"
+#include "tia/Support/Error.h"
+#include "tia/Support/Xml.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace tia {
+namespace results {
+
+llvm::StringRef runnerName(Runner R) {
+  switch (R) {
+  case Runner::Auto:
+    return "auto";
+  case Runner::Ctest:
+    return "ctest";
+  case Runner::Gtest:
+    return "gtest";
+  case Runner::Pytest:
+    return "pytest";
+  }
+  return "auto";
+}
+
+std::optional<Runner> parseRunner(llvm::StringRef Name) {
+  for (Runner R : {Runner::Auto, Runner::Ctest, Runner::Gtest, Runner::Pytest})
+    if (runnerName(R) == Name)
+      return R;
+  return std::nullopt;
+}
+
+namespace {
+
+/// The first line of \p Text, trimmed and at most 200 bytes long.
+std::string firstLine(llvm::StringRef Text) {
+  Text = Text.trim();
+  llvm::StringRef Line = Text.take_until([](char C) { return C == '\n'; });
+  Line = Line.rtrim();
+  if (Line.size() > 200)
+    return Line.take_front(197).str() + "...";
+  return Line.str();
+}
+
+/// Every <testcase> under \p Root, in document order, without recursion.
+std::vector<const xml::Element *> testCases(const xml::Element &Root) {
+  std::vector<const xml::Element *> Out;
+  std::vector<const xml::Element *> Work{&Root};
+  while (!Work.empty()) {
+    const xml::Element *E = Work.back();
+    Work.pop_back();
+    if (E->Name == "testcase") {
+      Out.push_back(E);
+      continue;
+    }
+    if (E->Name != "testsuites" && E->Name != "testsuite")
+      continue;
+    for (auto It = E->Children.rbegin(); It != E->Children.rend(); ++It)
+      Work.push_back(&*It);
+  }
+  return Out;
+}
+
+bool anySuiteNamed(const xml::Element &Root, llvm::StringRef Name) {
+  if (Root.attribute("name") == Name)
+    return true;
+  return llvm::any_of(Root.Children, [&](const xml::Element &C) {
+    return C.Name == "testsuite" && C.attribute("name") == Name;
+  });
+}
+
+Runner recognise(const xml::Element &Root,
+                 const std::vector<const xml::Element *> &Cases) {
+  if (llvm::any_of(Cases,
+                   [](const xml::Element *C) {
+                     return C->attribute("result").has_value();
+                   }) ||
+      (Root.Name == "testsuites" && Root.attribute("name") == "AllTests"))
+    return Runner::Gtest;
+  if (llvm::any_of(Cases, [](const xml::Element *C) {
+        return C->attribute("status").has_value();
+      }))
+    return Runner::Ctest;
+  if (anySuiteNamed(Root, "pytest"))
+    return Runner::Pytest;
+  return Runner::Auto;
+}
+
+/// The outcome of one test case and its message.
+void outcome(const xml::Element &Case, Runner Kind, JUnitCase &Out) {
+  const xml::Element *Failure = nullptr, *Error = nullptr, *Skipped = nullptr;
+  for (const xml::Element &C : Case.Children) {
+    if (C.Name == "failure" && !Failure)
+      Failure = &C;
+    else if (C.Name == "error" && !Error)
+      Error = &C;
+    else if (C.Name == "skipped" && !Skipped)
+      Skipped = &C;
+  }
+  auto MessageOf = [](const xml::Element *E) {
+    std::optional<llvm::StringRef> M = E->attribute("message");
+    return firstLine(M && !M->trim().empty() ? *M : llvm::StringRef(E->Text));
+  };
+  llvm::StringRef Status = Case.attribute("status").value_or("");
+  llvm::StringRef Result = Case.attribute("result").value_or("");
+
+  if (Failure || Error) {
+    const xml::Element *E = Failure ? Failure : Error;
+    Out.Message = MessageOf(E);
+    Out.Result = Failure ? Outcome::Failed : Outcome::Error;
+    if (Kind == Runner::Ctest) {
+      llvm::StringRef M = Out.Message;
+      if (M.contains_insensitive("timeout"))
+        Out.Result = Outcome::TimedOut;
+      else if (M.starts_with("Exception") || M.contains("SegFault") ||
+               M.contains("Child aborted") || M.contains("signal"))
+        Out.Result = Outcome::Crashed;
+    }
+    return;
+  }
+  if (Skipped) {
+    Out.Message = MessageOf(Skipped);
+    Out.Result = Outcome::Skipped;
+    // ctest reports a test whose program is missing as not run.
+    if (Kind == Runner::Ctest &&
+        (Out.Message.find("find executable") != std::string::npos))
+      Out.Result = Outcome::Error;
+    return;
+  }
+  if (Status == "notrun" || Status == "disabled" || Result == "skipped" ||
+      Result == "suppressed") {
+    Out.Result = Outcome::Skipped;
+    Out.Message = firstLine(Case.Text);
+    if (Out.Message.empty() && (Status == "disabled" || Result == "suppressed"))
+      Out.Message = "disabled";
+    return;
+  }
+  if (Status == "fail") {
+    Out.Result = Outcome::Failed;
+    return;
+  }
+  Out.Result = Outcome::Passed;
+}
+
+} // namespace
+
+llvm::Expected<JUnitReport> parseJUnit(llvm::StringRef Text,
+                                       llvm::StringRef FileName, Runner Hint) {
+  auto Root = xml::parse(Text);
+  if (!Root)
+    return makeErrorf("malformed JUnit file {0}:{1}", FileName,
+                      llvm::toString(Root.takeError()));
+  if (Root->Name != "testsuites" && Root->Name != "testsuite")
+    return makeErrorf("{0} is not a JUnit report: its root element is <{1}>, "
+                      "not <testsuites> or <testsuite>",
+                      FileName, Root->Name);
+  std::vector<const xml::Element *> Cases = testCases(*Root);
+
+  JUnitReport Report;
+  Report.Kind = Hint == Runner::Auto ? recognise(*Root, Cases) : Hint;
+  if (Report.Kind == Runner::Auto && !Cases.empty())
+    return makeErrorf("cannot tell which runner wrote {0}: pass --runner "
+                      "ctest, gtest or pytest",
+                      FileName);
+
+  for (const xml::Element *C : Cases) {
+    JUnitCase Out;
+    Out.ReportLine = C->Line;
+    std::optional<llvm::StringRef> Name = C->attribute("name");
+    if (!Name || Name->empty())
+      return makeErrorf("{0}:{1}: <testcase> has no name: check that the "
+                        "report is complete",
+                        FileName, C->Line);
+    Out.Name = Name->str();
+    Out.ClassName = C->attribute("classname").value_or("").str();
+    Out.File = C->attribute("file").value_or("").str();
+    if (std::optional<llvm::StringRef> L = C->attribute("line"))
+      if (L->trim().getAsInteger(10, Out.Line))
+        Out.Line = 0;
+    if (std::optional<llvm::StringRef> T = C->attribute("time")) {
+      llvm::StringRef Time = T->trim();
+      if (!Time.empty() && (Time.getAsDouble(Out.Seconds) ||
+                            !std::isfinite(Out.Seconds) || Out.Seconds < 0))
+        return makeErrorf("{0}:{1}: the time of test case '{2}' is '{3}', not "
+                          "a number of seconds",
+                          FileName, C->Line, Out.Name, *T);
+    }
+    outcome(*C, Report.Kind, Out);
+    Report.Cases.push_back(std::move(Out));
+  }
+  return Report;
+}
+
+//===----------------------------------------------------------------------===//
+// Naming
+//===----------------------------------------------------------------------===//
+
+std::string binaryFromReportName(llvm::StringRef FileName) {
+  llvm::StringRef Stem = llvm::sys::path::stem(FileName);
+  if (Stem.empty() || Stem == "test_detail")
+    return std::string();
+  return Stem.str();
+}
+
+namespace {
+
+/// "a.b.TestX.test_y" parts as a node id whose module is the first
+/// \p ModuleParts components.
+std::string nodeId(llvm::ArrayRef<llvm::StringRef> Parts, size_t ModuleParts,
+                   llvm::StringRef Name, llvm::StringRef Dir) {
+  std::string Id = Dir.empty() ? std::string() : Dir.str() + "/";
+  for (size_t I = 0; I < ModuleParts; ++I)
+    Id += (I ? "/" : "") + Parts[I].str();
+  Id += ".py";
+  for (size_t I = ModuleParts; I < Parts.size(); ++I)
+    Id += "::" + Parts[I].str();
+  return Id + "::" + Name.str();
+}
+
+/// The JUnit class name pytest writes for a node id: "a/b.py::K::t" ->
+/// "a.b.K"; std::nullopt for a node id without a module.
+std::optional<std::string> junitClassName(llvm::StringRef NodeId,
+                                          llvm::StringRef Dir) {
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  NodeId.split(Parts, "::");
+  if (Parts.size() < 2 || !Parts[0].ends_with(".py"))
+    return std::nullopt;
+  llvm::StringRef Path = Parts[0].drop_back(3);
+  if (!Dir.empty()) {
+    if (!Path.consume_front(Dir) || !Path.consume_front("/"))
+      return std::nullopt;
+  }
+  std::string Out = Path.str();
+  std::replace(Out.begin(), Out.end(), '/', '.');
+  for (size_t I = 1; I + 1 < Parts.size(); ++I)
+    Out += "." + Parts[I].str();
+  return Out;
+}
+
+} // namespace
+
+std::pair<std::string, bool> pytestNodeId(llvm::StringRef ClassName,
+                                          llvm::StringRef Name,
+                                          const NamingOptions &O) {
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  ClassName.split(Parts, '.', -1, /*KeepEmpty=*/false);
+  if (Parts.empty())
+    return {(O.PytestDir.empty() ? "" : O.PytestDir + "/") + Name.str(), true};
+
+  if (O.IsFile)
+    for (size_t K = Parts.size(); K > 0; --K) {
+      std::string Id = nodeId(Parts, K, Name, O.PytestDir);
+      if (O.IsFile(
+              llvm::StringRef(Id).take_until([](char C) { return C == ':'; })))
+        return {Id, false};
+    }
+
+  // A node id the store knows, in the JUnit spelling.
+  for (const std::string &Known : O.KnownIds) {
+    llvm::StringRef Id = Known;
+    if (!Id.consume_front("pytest:"))
+      continue;
+    size_t Last = Id.rfind("::");
+    if (Last == llvm::StringRef::npos || Id.substr(Last + 2) != Name)
+      continue;
+    std::optional<std::string> Class = junitClassName(Id, O.PytestDir);
+    if (Class && *Class == ClassName)
+      return {Id.str(), false};
+  }
+
+  size_t ModuleParts = Parts.size();
+  for (size_t I = 1; I < Parts.size(); ++I)
+    if (Parts[I].starts_with("Test")) {
+      ModuleParts = I;
+      break;
+    }
+  return {nodeId(Parts, ModuleParts, Name, O.PytestDir), true};
+}
+
+llvm::Expected<std::vector<TestResult>>
+testResults(const JUnitReport &Report, llvm::StringRef FileName,
+            const NamingOptions &O, std::vector<std::string> &Warnings) {
+  if (Report.Kind == Runner::Gtest && O.GtestBinary.empty() &&
+      !Report.Cases.empty())
+    return makeErrorf("cannot tell which binary wrote {0}: pass --binary "
+                      "NAME, or let GoogleTest name the file with "
+                      "--gtest_output=xml:DIR/",
+                      FileName);
+
+  // Known GoogleTest ids by "Suite.Name", for ctest names.
+  std::map<std::string, std::vector<std::string>, std::less<>> GtestByName;
+  if (Report.Kind == Runner::Ctest)
+    for (const std::string &Id : O.KnownIds) {
+      llvm::StringRef Rest = Id;
+      if (!Rest.consume_front("gtest:"))
+        continue;
+      size_t Colon = Rest.find(':');
+      if (Colon != llvm::StringRef::npos)
+        GtestByName[Rest.substr(Colon + 1).str()].push_back(Id);
+    }
+
+  std::vector<TestResult> Out;
+  std::map<std::string, unsigned> Attempts;
+  for (const JUnitCase &C : Report.Cases) {
+    std::string Id;
+    switch (Report.Kind) {
+    case Runner::Gtest:
+      Id = "gtest:" + O.GtestBinary + ":" +
+           (C.ClassName.empty() ? C.Name : C.ClassName + "." + C.Name);
+      break;
+    case Runner::Pytest: {
+      auto [NodeId, Guessed] = pytestNodeId(C.ClassName, C.Name, O);
+      if (Guessed)
+        Warnings.push_back("no file holds pytest class '" + C.ClassName +
+                           "' of " + FileName.str() + ":" +
+                           std::to_string(C.ReportLine) + "; named its test " +
+                           NodeId);
+      Id = "pytest:" + NodeId;
+      break;
+    }
+    case Runner::Ctest:
+    case Runner::Auto: {
+      Id = "ctest:" + C.Name;
+      auto It = GtestByName.find(C.Name);
+      if (It != GtestByName.end() && It->second.size() == 1 &&
+          !std::binary_search(O.KnownIds.begin(), O.KnownIds.end(), Id))
+        Id = It->second.front();
+      break;
+    }
+    }
+    TestResult R;
+    R.TestId = Id;
+    R.Result = C.Result;
+    R.Seconds = C.Seconds;
+    R.Message = C.Message;
+    R.Attempt = Attempts[Id]++;
+    Out.push_back(std::move(R));
+  }
+  return Out;
+}
+
+} // namespace results
+} // namespace tia

@@ -1,0 +1,664 @@
+//===- Policy.cpp - from changed elements to the tests to run -------------===//
+//
+// Runs the engine with what only the policy knows (the coverage snapshot to
+// diff from, the trigger and ignored paths, the elements of translation
+// units whose compile command changed), then adds the tests the engine
+// does not see: previously failing, new, and those whose own code changed,
+// and every test when a fallback applies. Order and budget come last.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tia/Select/Policy.h"
+#include "tia/Cpp/FrontEnd.h"
+#include "tia/Support/Error.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace tia {
+namespace select {
+
+namespace {
+
+std::string shortCommit(llvm::StringRef C) { return C.take_front(12).str(); }
+
+Fallback fallback(FallbackKind K, llvm::StringRef File,
+                  const llvm::Twine &Detail) {
+  return {K, File.str(), Detail.str()};
+}
+
+/// Picks the snapshot to select with, and says why none fits.
+class SnapshotChooser {
+public:
+  SnapshotChooser(git::Repository &Repo, Store &S, const PolicyOptions &O,
+                  llvm::StringRef Base, std::optional<std::string> Head)
+      : Repo(Repo), S(S), O(O), Base(Base), Head(std::move(Head)) {}
+
+  /// Fills \p P.Snapshot when a snapshot fits; adds the fallbacks that say
+  /// why it does not (or why its coverage is too old) to \p Problems.
+  /// \p Newest is the newest snapshot, for the tests it holds.
+  llvm::Error choose(Plan &P, std::vector<Fallback> &Problems,
+                     std::optional<CoverageSnapshot> &Newest) {
+    auto Snaps = S.coverageSnapshots();
+    if (!Snaps)
+      return Snaps.takeError();
+    if (Snaps->empty()) {
+      Problems.push_back(fallback(
+          FallbackKind::NoCoverage, "",
+          "no coverage was recorded yet: collect it on the main branch "
+          "('tia collect' or 'tia coverage import')"));
+      return llvm::Error::success();
+    }
+    Newest = Snaps->front();
+
+    std::vector<const CoverageSnapshot *> OnBase, OnBoth;
+    for (const CoverageSnapshot &C : *Snaps) {
+      if (C.Commit.empty() || !Repo.hasCommit(C.Commit))
+        continue;
+      auto Is = Repo.isAncestor(C.Commit, Base);
+      if (!Is)
+        return Is.takeError();
+      if (!*Is)
+        continue;
+      OnBase.push_back(&C);
+      if (Head) {
+        auto InHead = Repo.isAncestor(C.Commit, *Head);
+        if (!InHead)
+          return InHead.takeError();
+        if (*InHead)
+          OnBoth.push_back(&C);
+      }
+    }
+    if (OnBase.empty()) {
+      Problems.push_back(unusable(*Newest));
+      return llvm::Error::success();
+    }
+    auto Picked = newest(OnBoth.empty() ? OnBase : OnBoth);
+    if (!Picked)
+      return Picked.takeError();
+    const CoverageSnapshot &C = **Picked;
+
+    SnapshotUse Use;
+    Use.Snapshot = C;
+    Use.DiffFrom = C.Commit;
+    for (const std::string &Commit : C.CoverageCommits) {
+      if (Commit == C.Commit)
+        continue;
+      bool Fits = !Commit.empty() && Repo.hasCommit(Commit);
+      if (Fits) {
+        auto Is = Repo.isAncestor(Commit, Base);
+        if (!Is)
+          return Is.takeError();
+        Fits = *Is;
+      }
+      if (!Fits) {
+        Problems.push_back(fallback(
+            FallbackKind::StaleCoverage, "",
+            "the coverage snapshot at " + shortCommit(C.Commit) +
+                " holds tests whose coverage was collected at " +
+                (Commit.empty() ? std::string("no commit")
+                                : shortCommit(Commit)) +
+                ", which is not an ancestor of the base: collect coverage "
+                "of every test again"));
+        P.Snapshot = Use;
+        return llvm::Error::success();
+      }
+      auto MB = Repo.mergeBase(Use.DiffFrom, Commit);
+      if (!MB)
+        return MB.takeError();
+      Use.DiffFrom = *MB;
+    }
+    auto Behind = Repo.countCommits(Use.DiffFrom, Base);
+    if (!Behind)
+      return Behind.takeError();
+    Use.CommitsBehindBase = *Behind;
+    auto Time = Repo.commitTime(C.Commit);
+    if (!Time)
+      return Time.takeError();
+    Use.CommitTime = *Time;
+    P.Snapshot = Use;
+    unsigned Limit = O.Config.MaxCoverageAge;
+    if (Limit && *Behind > Limit)
+      Problems.push_back(fallback(
+          FallbackKind::StaleCoverage, "",
+          "the coverage collected at " + shortCommit(Use.DiffFrom) + " is " +
+              llvm::Twine(*Behind) + " commits behind the base (more than " +
+              "select.max_coverage_age: " + llvm::Twine(Limit) +
+              "): collect coverage again"));
+    return llvm::Error::success();
+  }
+
+private:
+  Fallback unusable(const CoverageSnapshot &C) {
+    if (C.Commit.empty())
+      return fallback(FallbackKind::StaleCoverage, "",
+                      "the coverage was recorded outside git, at no commit, "
+                      "so tia cannot tell what changed since: import it "
+                      "inside the repository");
+    if (!Repo.hasCommit(C.Commit))
+      return fallback(FallbackKind::StaleCoverage, "",
+                      "the coverage snapshot's commit " +
+                          shortCommit(C.Commit) +
+                          " is not in this repository (a shallow clone?): "
+                          "fetch the history it was collected on");
+    return fallback(FallbackKind::StaleCoverage, "",
+                    "the coverage snapshot at " + shortCommit(C.Commit) +
+                        " is not an ancestor of the base " + shortCommit(Base) +
+                        ": collect coverage on the base's history, or pick a "
+                        "base that contains it");
+  }
+
+  /// The candidate no other candidate descends from; the greatest id among
+  /// several.
+  llvm::Expected<const CoverageSnapshot *>
+  newest(const std::vector<const CoverageSnapshot *> &Candidates) {
+    const CoverageSnapshot *Best = nullptr;
+    for (const CoverageSnapshot *C : Candidates) {
+      bool Newer = true;
+      for (const CoverageSnapshot *D : Candidates) {
+        if (D == C || D->Commit == C->Commit)
+          continue;
+        auto Is = Repo.isAncestor(C->Commit, D->Commit);
+        if (!Is)
+          return Is.takeError();
+        if (*Is) {
+          Newer = false;
+          break;
+        }
+      }
+      if (Newer && (!Best || C->Id > Best->Id))
+        Best = C;
+    }
+    return Best ? Best : Candidates.front();
+  }
+
+  git::Repository &Repo;
+  Store &S;
+  const PolicyOptions &O;
+  std::string Base;
+  std::optional<std::string> Head;
+};
+
+/// The elements of every translation unit whose compile command in
+/// \p BuildDir differs from the indexed one.
+llvm::Expected<std::vector<ChangedElement>>
+commandChanges(Store &S, llvm::StringRef BuildDir) {
+  auto Commands = cpp::loadCompilationDatabase(BuildDir);
+  if (!Commands)
+    return Commands.takeError();
+  std::map<std::string, const CompileCommand *> ByFile;
+  for (const CompileCommand &C : *Commands)
+    ByFile[C.File] = &C;
+  auto TUs = S.translationUnits();
+  if (!TUs)
+    return TUs.takeError();
+  std::vector<ChangedElement> Out;
+  std::set<std::string> Seen;
+  for (const StoredTranslationUnit &TU : *TUs) {
+    auto It = ByFile.find(TU.Command.File);
+    if (It == ByFile.end())
+      continue;
+    const CompileCommand &Now = *It->second;
+    if (Now.Directory == TU.Command.Directory &&
+        Now.Arguments == TU.Command.Arguments)
+      continue;
+    std::string Cause = "the compile command of " + TU.Path + " changed (" +
+                        commandDifference(TU.Command, Now) + ")";
+    for (const FileVersionRef &Dep : TU.Dependencies) {
+      auto FI = S.getFileIndex(Dep.first, Dep.second);
+      if (!FI)
+        return FI.takeError();
+      if (!*FI)
+        continue;
+      for (const Element &E : (*FI)->Elements)
+        if (Seen.insert(E.Key).second)
+          Out.push_back({ElementChange::Modified, E, {}, Cause});
+    }
+  }
+  return Out;
+}
+
+/// The note on a change to .tia.yaml.
+constexpr llvm::StringLiteral ConfigNote =
+    "tia's configuration, which selection reads as it is now";
+
+/// Decides, from .tia.yaml's select section, which changed paths select
+/// every test and which never affect one.
+std::function<std::optional<PathVerdict>(const git::FileChange &)>
+classifier(const config::SelectConfig &C) {
+  return [&C](const git::FileChange &F) -> std::optional<PathVerdict> {
+    // The configuration in force is the work tree's, whatever changed in it.
+    if ((F.NewPath.empty() || F.NewPath == config::ConfigFileName) &&
+        (F.OldPath.empty() || F.OldPath == config::ConfigFileName))
+      return PathVerdict{false, ConfigNote.str()};
+    for (const std::string *Path : {&F.NewPath, &F.OldPath}) {
+      if (Path->empty())
+        continue;
+      llvm::StringRef Pattern = C.Triggers.firstMatch(*Path);
+      if (Pattern.empty())
+        continue;
+      bool Default = llvm::is_contained(config::defaultTriggers(), Pattern);
+      return PathVerdict{true, (Default ? "a build, environment or CI file "
+                                          "(default trigger '"
+                                        : "a configured trigger path ('") +
+                                   Pattern.str() + "')"};
+    }
+    std::string First;
+    for (const std::string *Path : {&F.NewPath, &F.OldPath}) {
+      if (Path->empty())
+        continue;
+      llvm::StringRef Pattern = C.Ignore.firstMatch(*Path);
+      if (Pattern.empty())
+        return std::nullopt;
+      if (First.empty())
+        First = Pattern.str();
+    }
+    return PathVerdict{false,
+                       "never affects a test (select.ignore '" + First + "')"};
+  };
+}
+
+std::string lineRange(unsigned Begin, unsigned End) {
+  return Begin == End ? std::to_string(Begin)
+                      : std::to_string(Begin) + "-" + std::to_string(End);
+}
+
+bool intersects(const TestDefinition &D, const std::vector<unsigned> &Lines) {
+  return llvm::any_of(
+      Lines, [&](unsigned L) { return D.BeginLine <= L && L <= D.EndLine; });
+}
+
+/// Test ids for test definitions.
+class DefinitionIds {
+public:
+  DefinitionIds(const std::vector<std::string> &Known,
+                const std::vector<TestInfo> &Infos) {
+    for (const std::string &Id : Known) {
+      llvm::StringRef Rest = Id;
+      if (!Rest.consume_front("gtest:"))
+        continue;
+      auto [Binary, Name] = Rest.split(':');
+      if (!Name.empty())
+        ByTestName[testName(Name)].push_back({Binary.str(), Name.str(), Id});
+    }
+    for (const TestInfo &T : Infos) {
+      llvm::StringRef Rest = T.Id;
+      if (!T.File.empty() && Rest.consume_front("gtest:"))
+        Binaries[T.File].insert(Rest.split(':').first.str());
+    }
+  }
+
+  /// Learns the binaries of \p File from the known ids its definitions
+  /// match; call for every file before ids().
+  void learn(llvm::StringRef File, const TestDefinition &D) {
+    if (D.Framework == "gtest")
+      for (const GtestId *G : matching(D.Name))
+        Binaries[File.str()].insert(G->Binary);
+  }
+
+  /// The ids of \p D, defined in \p File, and whether they are only the
+  /// definition's (no recorded test matches it).
+  std::pair<std::vector<std::string>, bool> ids(llvm::StringRef File,
+                                                const TestDefinition &D) const {
+    if (D.Framework != "gtest")
+      return {{D.Framework + ":" + D.Name}, false};
+    std::vector<std::string> Out;
+    for (const GtestId *G : matching(D.Name))
+      Out.push_back(G->Id);
+    if (!Out.empty())
+      return {Out, false};
+    auto It = Binaries.find(File.str());
+    if (It != Binaries.end())
+      for (const std::string &B : It->second)
+        Out.push_back("gtest:" + B + ":" + D.Name);
+    if (Out.empty())
+      Out.push_back("gtest:*:" + D.Name);
+    return {Out, true};
+  }
+
+private:
+  struct GtestId {
+    std::string Binary, Name, Id;
+  };
+
+  /// "Name" of "Suite.Name/2": what a known id shares with its definition.
+  static std::string testName(llvm::StringRef Full) {
+    return Full.split('.').second.split('/').first.str();
+  }
+
+  std::vector<const GtestId *> matching(llvm::StringRef Definition) const {
+    std::vector<const GtestId *> Out;
+    auto It = ByTestName.find(testName(Definition));
+    if (It != ByTestName.end())
+      for (const GtestId &G : It->second)
+        if (gtestNameMatches(G.Name, Definition))
+          Out.push_back(&G);
+    return Out;
+  }
+
+  /// Known GoogleTest ids by their test name, so that a definition is
+  /// matched against the few ids of its name only.
+  std::map<std::string, std::vector<GtestId>> ByTestName;
+  std::map<std::string, std::set<std::string>> Binaries;
+};
+
+/// The engine's note on a file whose edit is only comments or layout.
+constexpr llvm::StringLiteral CommentOnly =
+    "comment or whitespace changes only";
+
+QuietChange quietChange(const Selection &Sel) {
+  if (Sel.Files.empty())
+    return QuietChange::Nothing;
+  if (!Sel.Elements.empty() || !Sel.Fallbacks.empty())
+    return QuietChange::None;
+  bool AllIgnored = true, AllDocs = true, AllComments = true;
+  unsigned Counted = 0;
+  for (const ChangedFile &F : Sel.Files) {
+    auto Found = llvm::find_if(
+        Sel.Notes, [&](const select::Note &N) { return N.File == F.Path; });
+    if (Found == Sel.Notes.end())
+      return QuietChange::None;
+    llvm::StringRef Text = Found->Text;
+    // tia's own configuration says nothing about what kind of change it is.
+    if (Text == ConfigNote)
+      continue;
+    ++Counted;
+    if (Text != CommentOnly)
+      AllComments = false;
+    if (!Text.consume_front("never affects a test (select.ignore '")) {
+      AllIgnored = AllDocs = false;
+      continue;
+    }
+    if (!llvm::is_contained(config::defaultIgnored(), Text.drop_back(2).str()))
+      AllDocs = false;
+  }
+  if (!Counted)
+    return QuietChange::NoEffect;
+  if (AllIgnored)
+    return AllDocs ? QuietChange::Docs : QuietChange::Ignored;
+  return AllComments ? QuietChange::Comments : QuietChange::NoEffect;
+}
+
+} // namespace
+
+llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
+                          const PolicyOptions &O) {
+  auto Base = Repo.resolveCommit(O.Select.Base);
+  if (!Base)
+    return Base.takeError();
+  std::optional<std::string> Head;
+  if (O.Select.Head) {
+    auto H = Repo.resolveCommit(*O.Select.Head);
+    if (!H)
+      return H.takeError();
+    Head = *H;
+  } else {
+    auto H = Repo.headCommit();
+    if (!H)
+      return H.takeError();
+    Head = *H;
+  }
+
+  Plan P;
+  P.Limits = O.Limits;
+  std::vector<Fallback> Problems;
+  if (!O.AllRequestedBy.empty())
+    Problems.push_back(
+        fallback(FallbackKind::Requested, "",
+                 "every test was asked for (" + O.AllRequestedBy + ")"));
+  if (Head && !O.Config.FullSuiteMarker.empty()) {
+    auto Message = Repo.commitMessage(*Head);
+    if (!Message)
+      return Message.takeError();
+    if (llvm::StringRef(*Message).contains(O.Config.FullSuiteMarker))
+      Problems.push_back(fallback(FallbackKind::FullSuiteMarker, "",
+                                  "the head commit's message holds " +
+                                      O.Config.FullSuiteMarker));
+  }
+  std::optional<CoverageSnapshot> Newest;
+  SnapshotChooser Chooser(Repo, S, O, *Base, Head);
+  if (llvm::Error E = Chooser.choose(P, Problems, Newest))
+    return E;
+
+  SelectOptions SO = O.Select;
+  SO.Classify = classifier(O.Config);
+  if (P.Snapshot) {
+    SO.Snapshot = P.Snapshot->Snapshot.Id;
+    if (llvm::none_of(Problems, [](const Fallback &F) {
+          return F.Kind == FallbackKind::StaleCoverage;
+        }))
+      SO.DiffFrom = P.Snapshot->DiffFrom;
+  }
+  if (!O.BuildDir.empty()) {
+    auto Extra = commandChanges(S, O.BuildDir);
+    if (!Extra)
+      return Extra.takeError();
+    SO.ExtraElements = std::move(*Extra);
+  }
+  auto Sel = selectTests(Repo, S, SO);
+  if (!Sel)
+    return Sel.takeError();
+  P.Changes = std::move(*Sel);
+  Selection &C = P.Changes;
+  // What concerns the whole selection comes before what one file caused.
+  C.Fallbacks.insert(C.Fallbacks.begin(), Problems.begin(), Problems.end());
+
+  // What is known of tests.
+  auto Known = S.tests();
+  if (!Known)
+    return Known.takeError();
+  std::vector<std::string> KnownIds;
+  for (const TestRecord &T : *Known)
+    KnownIds.push_back(T.Id);
+  auto Infos = S.testInfos();
+  if (!Infos)
+    return Infos.takeError();
+  std::set<std::string> Recorded;
+  std::optional<int64_t> MembersOf =
+      P.Snapshot ? std::optional<int64_t>(P.Snapshot->Snapshot.Id)
+                 : (Newest ? std::optional<int64_t>(Newest->Id) : std::nullopt);
+  if (MembersOf) {
+    auto Members = S.snapshotTests(*MembersOf);
+    if (!Members)
+      return Members.takeError();
+    for (const TestRecord &T : *Members)
+      Recorded.insert(T.Id);
+  }
+  auto Stats = S.testStatistics();
+  if (!Stats)
+    return Stats.takeError();
+
+  // The head's test definitions: the index's, with the changed files' own.
+  std::set<std::string> ChangedPaths;
+  for (const ChangedFile &F : C.Files) {
+    ChangedPaths.insert(F.Path);
+    if (!F.OldPath.empty())
+      ChangedPaths.insert(F.OldPath);
+  }
+  auto Indexed = S.currentTestDefinitions();
+  if (!Indexed)
+    return Indexed.takeError();
+  std::vector<std::pair<std::string, TestDefinition>> Definitions;
+  for (auto &Def : *Indexed)
+    if (!ChangedPaths.count(Def.first))
+      Definitions.push_back(std::move(Def));
+  for (const TestFileChange &T : C.TestFiles)
+    for (const TestDefinition &D : T.New)
+      Definitions.push_back({T.Path, D});
+  DefinitionIds Naming(KnownIds, *Infos);
+  for (const auto &[File, D] : Definitions)
+    Naming.learn(File, D);
+
+  std::map<std::string, PlannedTest> Tests;
+  auto Add = [&](const std::string &Id, TestReason R, bool FromDefinition) {
+    PlannedTest &T = Tests[Id];
+    if (T.Id.empty()) {
+      T.Id = Id;
+      T.FromDefinition = FromDefinition;
+    }
+    T.Reasons.push_back(std::move(R));
+  };
+
+  // The body of a new test is run by its framework for that test alone: it
+  // takes no calls from the other tests' bodies, whatever its name.
+  std::set<size_t> NewTestBodies;
+  for (size_t I = 0; I < C.Elements.size(); ++I) {
+    const ChangedElement &CE = C.Elements[I];
+    if (CE.Change != ElementChange::Added)
+      continue;
+    for (const TestFileChange &T : C.TestFiles)
+      if (T.Path == CE.Elem.File &&
+          llvm::any_of(T.New, [&](const TestDefinition &D) {
+            return D.BeginLine == CE.Elem.BeginLine &&
+                   D.EndLine == CE.Elem.EndLine;
+          }))
+        NewTestBodies.insert(I);
+  }
+
+  // Impacted: the engine's covering tests.
+  for (const SelectedTest &T : C.Tests)
+    for (const Reason &R : T.Reasons) {
+      if (R.Element == NoIndex) {
+        // A fallback scoped to some translation units; the policy's own
+        // fallbacks come first in C.Fallbacks.
+        if (R.FallbackIndex != NoIndex &&
+            C.Fallbacks[R.FallbackIndex + Problems.size()].Scope !=
+                FallbackScope::All)
+          Add(T.Id,
+              {ReasonKind::Fallback, NoIndex, R.FallbackIndex + Problems.size(),
+               R.Via, "", R.Applied},
+              false);
+        continue;
+      }
+      if (!R.Via.empty() && NewTestBodies.count(R.Element))
+        continue;
+      bool Related = R.Applied == Rule::SameName ||
+                     (R.Applied == Rule::Covers && !R.Via.empty());
+      Add(T.Id,
+          {Related ? ReasonKind::Related : ReasonKind::Covers, R.Element,
+           NoIndex, R.Via, "", R.Applied},
+          false);
+    }
+
+  // Previously failing.
+  for (const TestStatistics &T : *Stats)
+    if (isFailure(T.Last))
+      Add(T.Id,
+          {ReasonKind::PreviouslyFailing, NoIndex, NoIndex,
+           "its latest result was " + outcomeName(T.Last).str() + " (run " +
+               std::to_string(T.LastRun) +
+               (T.LastCommit.empty() ? std::string()
+                                     : " at " + shortCommit(T.LastCommit)) +
+               ")",
+           ""},
+          false);
+
+  // Newly added: in the head, never seen by the coverage map.
+  std::set<std::string> AllIds(KnownIds.begin(), KnownIds.end());
+  std::set<std::string> FromDefinitions;
+  std::set<std::string> NewInChange;
+  for (const TestFileChange &T : C.TestFiles)
+    for (const TestDefinition &D : T.New)
+      if (llvm::none_of(T.Old, [&](const TestDefinition &Old) {
+            return Old.Framework == D.Framework && Old.Name == D.Name;
+          }))
+        NewInChange.insert(T.Path + "\n" + D.Framework + ":" + D.Name);
+  std::set<std::string> Seen;
+  for (const auto &[File, D] : Definitions) {
+    auto [Ids, Derived] = Naming.ids(File, D);
+    bool Added = NewInChange.count(File + "\n" + D.Framework + ":" + D.Name);
+    for (const std::string &Id : Ids) {
+      AllIds.insert(Id);
+      if (Derived)
+        FromDefinitions.insert(Id);
+      if (Recorded.count(Id) || !Seen.insert(Id).second)
+        continue;
+      Add(Id,
+          {ReasonKind::NewTest, NoIndex, NoIndex,
+           (Added ? "added in this change at " : "defined at ") + File + ":" +
+               std::to_string(D.BeginLine) +
+               (Added ? std::string() : std::string(", never covered")),
+           File},
+          Derived);
+    }
+  }
+  for (const std::string &Id : KnownIds)
+    if (!Recorded.count(Id) && !Seen.count(Id))
+      Add(Id,
+          {ReasonKind::NewTest, NoIndex, NoIndex, "no coverage recorded for it",
+           ""},
+          false);
+
+  // Tests whose own code changed.
+  for (const TestFileChange &T : C.TestFiles)
+    for (const TestDefinition &D : T.New) {
+      auto Old = llvm::find_if(T.Old, [&](const TestDefinition &O) {
+        return O.Framework == D.Framework && O.Name == D.Name;
+      });
+      if (Old == T.Old.end())
+        continue; // a new test, above
+      if (!intersects(D, T.AddedLines) && !intersects(*Old, T.DeletedLines))
+        continue;
+      for (const std::string &Id : Naming.ids(T.Path, D).first)
+        Add(Id,
+            {ReasonKind::ChangedTest, NoIndex, NoIndex,
+             T.Path + ":" + lineRange(D.BeginLine, D.EndLine), T.Path},
+            FromDefinitions.count(Id) != 0);
+    }
+
+  // A fallback: every test.
+  if (C.selectsAll())
+    for (const std::string &Id : AllIds)
+      for (size_t F = 0; F < C.Fallbacks.size(); ++F)
+        if (C.Fallbacks[F].Scope == FallbackScope::All)
+          Add(Id, {ReasonKind::Fallback, NoIndex, F, "", "", Rule::Fallback},
+              FromDefinitions.count(Id) != 0);
+
+  // What orders them.
+  std::map<std::string, const TestStatistics *> StatsOf;
+  std::vector<double> Means;
+  for (const TestStatistics &T : *Stats) {
+    StatsOf[T.Id] = &T;
+    if (T.TimedResults)
+      Means.push_back(T.MeanSeconds);
+  }
+  std::sort(Means.begin(), Means.end());
+  double Estimate = Means.empty() ? 1.0 : Means[Means.size() / 2];
+  for (auto &[Id, T] : Tests) {
+    std::set<size_t> Elements;
+    for (const TestReason &R : T.Reasons)
+      if (R.Element != NoIndex)
+        Elements.insert(R.Element);
+    T.ChangedElementsCovered = Elements.size();
+    T.PreviouslyFailing = T.has(ReasonKind::PreviouslyFailing);
+    T.Seconds = Estimate;
+    auto It = StatsOf.find(Id);
+    if (It != StatsOf.end()) {
+      const TestStatistics &St = *It->second;
+      T.FailureRate = St.Results ? double(St.Failures) / St.Results : 0;
+      if (St.TimedResults) {
+        T.Seconds = St.MeanSeconds;
+        T.SecondsKnown = true;
+      }
+    }
+    P.Selected.push_back(std::move(T));
+  }
+  orderTests(P.Selected);
+  applyBudget(P);
+
+  P.TotalTests = AllIds.size();
+  std::set<std::string> Chosen;
+  for (const std::vector<PlannedTest> *List : {&P.Selected, &P.Cut})
+    for (const PlannedTest &T : *List)
+      Chosen.insert(T.Id);
+  for (const std::string &Id : AllIds)
+    if (!Chosen.count(Id))
+      P.NotSelected.push_back(Id);
+  P.Quiet = quietChange(C);
+  return P;
+}
+
+} // namespace select
+} // namespace tia

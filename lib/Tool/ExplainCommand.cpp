@@ -1,0 +1,223 @@
+//===- ExplainCommand.cpp - tia explain -----------------------------------===//
+//
+// Why one test is or is not selected: the chain from changed lines to an
+// element to the test, the other rules that selected it, or why nothing
+// did ("never recorded" against "recorded, depends on nothing changed").
+//
+//===----------------------------------------------------------------------===//
+
+#include "CommandsInternal.h"
+#include "tia/Report/Report.h"
+#include "tia/Support/Error.h"
+#include "llvm/ADT/StringExtras.h"
+
+namespace tia {
+namespace tool {
+
+namespace {
+
+using select::Plan;
+using select::PlannedTest;
+using select::ReasonKind;
+
+std::string shortCommit(llvm::StringRef C) {
+  return C.empty() ? std::string("-") : C.take_front(12).str();
+}
+
+std::string lineList(const std::vector<unsigned> &Lines) {
+  std::vector<std::string> Parts;
+  for (unsigned L : Lines)
+    Parts.push_back(std::to_string(L));
+  return llvm::join(Parts, ",");
+}
+
+std::string snapshotText(const Plan &P) {
+  if (!P.Snapshot)
+    return "the latest coverage";
+  return "the coverage snapshot at " + shortCommit(P.Snapshot->Snapshot.Commit);
+}
+
+/// The chain of one reason, indented.
+void chain(const Plan &P, const PlannedTest &T, const select::TestReason &R,
+           llvm::raw_ostream &OS) {
+  if (R.Kind != ReasonKind::Covers && R.Kind != ReasonKind::Related) {
+    OS << "  " << report::describe(P, R) << "\n";
+    return;
+  }
+  const select::ChangedElement &CE = P.Changes.Elements[R.Element];
+  const Element &E = CE.Elem;
+  std::string Range = E.File + ":" + std::to_string(E.BeginLine) + "-" +
+                      std::to_string(E.EndLine);
+  if (!CE.Cause.empty())
+    OS << "  " << CE.Cause << "\n";
+  else if (!CE.Lines.empty())
+    OS << "  " << E.File << ": changed line"
+       << (CE.Lines.size() > 1 ? "s " : " ") << lineList(CE.Lines)
+       << (CE.Change == select::ElementChange::Deleted ? " of the base" : "")
+       << "\n";
+  else
+    OS << "  " << E.File << ": changed\n";
+  OS << "    -> " << select::changeName(CE.Change) << " " << E.Display << " ("
+     << Range << ")\n";
+  if (R.Kind == ReasonKind::Related)
+    OS << "    -> may take the calls of an element " << T.Id << " covers (it "
+       << R.Detail << ")\n";
+  else
+    OS << "    -> covered by " << T.Id << " in " << snapshotText(P) << "\n";
+}
+
+/// The test \p Wanted names: an id, or the unique id ending in ":" or "."
+/// and it.
+llvm::Expected<std::string> findTest(const Plan &P, llvm::StringRef Wanted) {
+  std::vector<std::string> All;
+  for (const PlannedTest &T : P.Selected)
+    All.push_back(T.Id);
+  for (const PlannedTest &T : P.Cut)
+    All.push_back(T.Id);
+  llvm::append_range(All, P.NotSelected);
+  if (llvm::is_contained(All, Wanted))
+    return Wanted.str();
+  std::vector<std::string> Endings;
+  for (const std::string &Id : All) {
+    llvm::StringRef R = Id;
+    if (R.size() > Wanted.size() && R.ends_with(Wanted) &&
+        (R[R.size() - Wanted.size() - 1] == ':'))
+      Endings.push_back(Id);
+  }
+  llvm::sort(Endings);
+  if (Endings.size() == 1)
+    return Endings.front();
+  if (Endings.size() > 1)
+    return makeErrorf("'{0}' could be {1}: give the whole test id", Wanted,
+                      llvm::join(Endings, ", "));
+  return Wanted.str();
+}
+
+} // namespace
+
+llvm::Error runExplain(const GlobalOptions &G, const ExplainOptions &O,
+                       llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
+  if (O.Test.empty())
+    return makeError("no test given: tia explain TEST (an id from 'tia dump "
+                     "tests' or 'tia select')");
+  auto Made = makePlan(G, O.Select, "HEAD");
+  if (!Made)
+    return Made.takeError();
+  const Plan &P = Made->Plan;
+  auto Id = findTest(P, O.Test);
+  if (!Id)
+    return Id.takeError();
+
+  auto InList = [&](const std::vector<PlannedTest> &L) {
+    return llvm::find_if(L, [&](const PlannedTest &T) { return T.Id == *Id; });
+  };
+  auto Sel = InList(P.Selected);
+  if (Sel != P.Selected.end()) {
+    Out << *Id << " is selected (" << (Sel - P.Selected.begin()) + 1 << " of "
+        << P.Selected.size() << " in run order):\n";
+    for (const select::TestReason &R : Sel->Reasons)
+      chain(P, *Sel, R, Out);
+    return llvm::Error::success();
+  }
+  auto Cut = InList(P.Cut);
+  if (Cut != P.Cut.end()) {
+    Out << *Id << " is selected but the budget left it out (it would run "
+        << P.Selected.size() + (Cut - P.Cut.begin()) + 1 << " of "
+        << P.Selected.size() + P.Cut.size() << "):\n";
+    for (const select::TestReason &R : Cut->Reasons)
+      chain(P, *Cut, R, Out);
+    return llvm::Error::success();
+  }
+
+  Store &S = *Made->DB;
+  std::vector<std::string> Covered;
+  bool Recorded = false;
+  if (P.Snapshot) {
+    auto Members = S.snapshotTests(P.Snapshot->Snapshot.Id);
+    if (!Members)
+      return Members.takeError();
+    Recorded = llvm::any_of(*Members,
+                            [&](const TestRecord &T) { return T.Id == *Id; });
+    if (Recorded) {
+      auto Keys = S.coverageOf(*Id, P.Snapshot->Snapshot.Id);
+      if (!Keys)
+        return Keys.takeError();
+      Covered = std::move(*Keys);
+    }
+  }
+  if (!Recorded) {
+    Out << *Id << " is not selected: never recorded (tia has no coverage, "
+        << "results or definition of it): check the id with 'tia dump "
+           "tests', or collect its coverage\n";
+    const std::vector<select::Fallback> &Fs = P.Changes.Fallbacks;
+    auto All = llvm::find_if(Fs, [](const select::Fallback &F) {
+      return F.Scope == select::FallbackScope::All;
+    });
+    if (All != Fs.end())
+      Out << "  every test runs anyway: "
+          << report::describe(P,
+                              {ReasonKind::Fallback, select::NoIndex,
+                               static_cast<size_t>(All - Fs.begin()), "", ""})
+          << "\n";
+    return llvm::Error::success();
+  }
+  Out << *Id << " is not selected: recorded (it covers " << Covered.size()
+      << " element" << (Covered.size() == 1 ? "" : "s") << " in "
+      << snapshotText(P) << "), depends on nothing changed\n";
+  size_t Shown = 0;
+  for (const select::ChangedElement &CE : P.Changes.Elements) {
+    if (Shown++ == 10) {
+      Out << "  ... and " << P.Changes.Elements.size() - 10
+          << " more changed elements\n";
+      break;
+    }
+    Out << "  changed, not covered by it: " << select::changeName(CE.Change)
+        << " "
+        << (isFunctionKind(CE.Elem.Kind) ? std::string()
+                                         : kindName(CE.Elem.Kind).str() + " ")
+        << CE.Elem.Display << " (" << CE.Elem.File << ":" << CE.Elem.BeginLine
+        << "-" << CE.Elem.EndLine << ")\n";
+  }
+  for (const select::Note &N : P.Changes.Notes)
+    Out << "  no effect: " << N.File << ": " << N.Text << "\n";
+  return llvm::Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Command line
+//===----------------------------------------------------------------------===//
+
+llvm::cl::SubCommand ExplainSubcommand("explain",
+                                       "'tia explain TEST': why a test is or "
+                                       "is not selected for a change");
+
+namespace {
+llvm::cl::list<std::string> Args(llvm::cl::Positional, llvm::cl::desc("TEST"),
+                                 llvm::cl::cat(tiaCategory()),
+                                 llvm::cl::sub(ExplainSubcommand));
+llvm::cl::opt<std::string>
+    Base("base",
+         llvm::cl::desc("Base revision (default: select.base of .tia.yaml, "
+                        "else HEAD)"),
+         llvm::cl::value_desc("rev"), llvm::cl::init(""),
+         llvm::cl::cat(tiaCategory()), llvm::cl::sub(ExplainSubcommand));
+llvm::cl::opt<std::string>
+    Head("head", llvm::cl::desc("Head revision (default: the work tree)"),
+         llvm::cl::value_desc("rev"), llvm::cl::init(""),
+         llvm::cl::cat(tiaCategory()), llvm::cl::sub(ExplainSubcommand));
+} // namespace
+
+int explainMain(const GlobalOptions &G) {
+  if (Args.size() != 1)
+    return usageError("'tia explain' needs one test: tia explain TEST "
+                      "[--base REV]");
+  ExplainOptions O;
+  O.Test = Args[0];
+  O.Select.Base = Base;
+  if (!Head.empty())
+    O.Select.Head = Head.getValue();
+  return exitCode(runExplain(G, O, llvm::outs(), llvm::errs()));
+}
+
+} // namespace tool
+} // namespace tia

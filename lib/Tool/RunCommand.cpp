@@ -1,0 +1,351 @@
+//===- RunCommand.cpp - tia run -------------------------------------------===//
+//
+// Selects, runs the runner with the selection, and imports the JUnit report
+// it was asked to write, so that the previously-failing set stays current.
+// The selection goes to the runner in its exclusion form by default (the
+// tests to skip), so that a test tia has never seen still runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CommandsInternal.h"
+#include "tia/Report/Report.h"
+#include "tia/Results/JUnit.h"
+#include "tia/Support/Error.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+namespace tia {
+namespace tool {
+
+namespace {
+
+/// Linux refuses a single argument longer than 128 KiB.
+constexpr size_t MaxArgument = 128 * 1024 - 1;
+
+results::Runner recogniseRunner(const std::vector<std::string> &Command) {
+  llvm::StringRef Name = llvm::sys::path::filename(Command.front());
+  if (Name == "ctest")
+    return results::Runner::Ctest;
+  if (Name == "pytest" || Name == "py.test" || Name == "pytest-3")
+    return results::Runner::Pytest;
+  if (Name.starts_with("python") && Command.size() > 2 && Command[1] == "-m" &&
+      Command[2] == "pytest")
+    return results::Runner::Pytest;
+  return results::Runner::Gtest;
+}
+
+std::string shellQuoted(llvm::StringRef Arg) {
+  if (!Arg.empty() && Arg.find_first_not_of(
+                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
+                          "WXYZ0123456789-_./=:,+@%^") == llvm::StringRef::npos)
+    return Arg.str();
+  std::string Out = "'";
+  for (char C : Arg)
+    Out += C == '\'' ? std::string("'\\''") : std::string(1, C);
+  return Out + "'";
+}
+
+/// The command line for people; long arguments shortened.
+std::string shown(const std::vector<std::string> &Args) {
+  std::vector<std::string> Parts;
+  for (const std::string &A : Args)
+    Parts.push_back(A.size() > 200 ? shellQuoted(A.substr(0, 120)) + "...(" +
+                                         std::to_string(A.size()) + " bytes)"
+                                   : shellQuoted(A));
+  return llvm::join(Parts, " ");
+}
+
+/// The selection's arguments for the runner; \p Unnamed counts the tests
+/// of other runners.
+std::vector<std::string> selectionArguments(const select::Plan &P,
+                                            results::Runner Kind,
+                                            llvm::StringRef Binary,
+                                            bool Exclusion, unsigned &Unnamed) {
+  Unnamed = 0;
+  switch (Kind) {
+  case results::Runner::Ctest: {
+    report::RunnerArguments A = report::ctestArguments(P, Exclusion);
+    Unnamed = A.Unnamed;
+    return A.Arguments;
+  }
+  case results::Runner::Pytest: {
+    report::RunnerArguments A = report::pytestArguments(P, Exclusion, false);
+    Unnamed = A.Unnamed;
+    return A.Arguments;
+  }
+  case results::Runner::Gtest:
+  case results::Runner::Auto:
+    return {"--gtest_filter=" + report::gtestFilter(P, Binary, Exclusion)};
+  }
+  return {};
+}
+
+/// What `PROGRAM --version` prints on stdout; empty when it cannot run.
+std::string versionOf(llvm::StringRef Program) {
+  llvm::SmallString<128> Out;
+  if (llvm::sys::fs::createTemporaryFile("tia-version", "txt", Out))
+    return std::string();
+  std::optional<llvm::StringRef> Redirects[] = {
+      llvm::StringRef(""), llvm::StringRef(Out), llvm::StringRef("")};
+  int RC = llvm::sys::ExecuteAndWait(Program, {Program, "--version"},
+                                     std::nullopt, Redirects, 30);
+  std::string Text;
+  if (RC == 0)
+    if (auto Buf = llvm::MemoryBuffer::getFile(Out))
+      Text = (*Buf)->getBuffer().str();
+  llvm::sys::fs::remove(Out);
+  return Text;
+}
+
+/// With a ctest that reads lists of names (CMake 3.29), the names go to a
+/// file instead of a regex on the command line, which has no length limit.
+/// Keeps \p Selection when a selected test is a definition's pattern, when
+/// nothing is passed, or when the file cannot be written.
+void useNameFile(const select::Plan &P, bool Exclusion, llvm::StringRef Program,
+                 std::vector<std::string> &Selection, std::string &NameFile) {
+  if (Selection.empty() || Selection == std::vector<std::string>{"-R", "^$"})
+    return;
+  if (!Exclusion && llvm::any_of(P.Selected, [](const select::PlannedTest &T) {
+        return T.FromDefinition;
+      }))
+    return;
+  if (!report::ctestReadsNameFiles(versionOf(Program)))
+    return;
+  llvm::SmallString<128> Path;
+  int FD;
+  if (llvm::sys::fs::createTemporaryFile("tia-tests", "txt", FD, Path))
+    return;
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    for (const std::string &Name : report::ctestNames(P, Exclusion).Arguments)
+      OS << Name << "\n";
+  }
+  NameFile = std::string(Path);
+  Selection = {Exclusion ? "--exclude-from-file" : "--tests-from-file",
+               NameFile};
+}
+
+bool tooLong(const std::vector<std::string> &Args) {
+  return llvm::any_of(
+      Args, [](const std::string &A) { return A.size() > MaxArgument; });
+}
+
+} // namespace
+
+llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
+                           llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
+  if (O.Command.empty())
+    return makeError("no test runner given: tia run [OPTIONS] -- ctest|"
+                     "pytest|BINARY [ARGS...]");
+  auto Made = makePlan(G, O.Select, "HEAD");
+  if (!Made)
+    return Made.takeError();
+  const select::Plan &P = Made->Plan;
+  const Context &Ctx = Made->Ctx;
+  // Results are written later, with the database opened for writing.
+  Made->DB.reset();
+
+  results::Runner Kind =
+      O.Kind == results::Runner::Auto ? recogniseRunner(O.Command) : O.Kind;
+  std::string Binary = llvm::sys::path::filename(O.Command.front()).str();
+  bool Exclusion = !O.Inclusion;
+  unsigned Unnamed = 0;
+  std::vector<std::string> Selection =
+      selectionArguments(P, Kind, Binary, Exclusion, Unnamed);
+  if (tooLong(Selection)) {
+    Selection = selectionArguments(P, Kind, Binary, !Exclusion, Unnamed);
+    if (tooLong(Selection)) {
+      Err << "tia: warning: the selection is too long to pass to " << Binary
+          << "; running every test\n";
+      Selection.clear();
+    } else {
+      Exclusion = !Exclusion;
+    }
+  }
+  if (!G.Quiet) {
+    report::writeSummary(P, Err);
+    if (Unnamed)
+      Err << "note: " << Unnamed
+          << (Exclusion ? " test to skip" : " test to run")
+          << (Unnamed == 1 ? " is" : "s are") << " not for "
+          << results::runnerName(Kind) << "\n";
+  }
+  bool NoPytestSelected =
+      !P.selectsAll() &&
+      llvm::none_of(P.Selected, [](const select::PlannedTest &T) {
+        return llvm::StringRef(T.Id).starts_with("pytest:");
+      });
+  if (Kind == results::Runner::Pytest && !Exclusion && NoPytestSelected) {
+    if (!G.Quiet)
+      Err << "nothing to run: no pytest test is selected\n";
+    return 0;
+  }
+
+  std::string Program = O.Command.front();
+  if (!llvm::StringRef(Program).contains('/')) {
+    auto Found = llvm::sys::findProgramByName(Program);
+    if (!Found)
+      return makeErrorf("cannot find {0} on PATH: install it or give its "
+                        "path",
+                        Program);
+    Program = *Found;
+  } else {
+    Program = absolutePath(Program, Ctx.WorkingDir);
+  }
+  std::string NameFile;
+  if (Kind == results::Runner::Ctest)
+    useNameFile(P, Exclusion, Program, Selection, NameFile);
+
+  llvm::SmallString<128> Report;
+  if (std::error_code EC =
+          llvm::sys::fs::createTemporaryFile("tia-run", "xml", Report))
+    return makeErrorf("cannot make a temporary file: {0}", EC.message());
+  llvm::sys::fs::remove(Report);
+  std::vector<std::string> Args = O.Command;
+  llvm::append_range(Args, Selection);
+  switch (Kind) {
+  case results::Runner::Ctest:
+    Args.push_back("--output-junit");
+    Args.push_back(std::string(Report));
+    break;
+  case results::Runner::Pytest:
+    Args.push_back("--junitxml=" + std::string(Report));
+    break;
+  case results::Runner::Gtest:
+  case results::Runner::Auto:
+    Args.push_back("--gtest_output=xml:" + std::string(Report));
+    break;
+  }
+
+  if (!G.Quiet)
+    Err << "running " << shown(Args) << "\n";
+  Err.flush();
+  Out.flush();
+  std::vector<llvm::StringRef> Argv(Args.begin(), Args.end());
+  std::string Message;
+  bool Failed = false;
+  int RC = llvm::sys::ExecuteAndWait(Program, Argv, std::nullopt, {}, 0, 0,
+                                     &Message, &Failed);
+  if (!NameFile.empty())
+    llvm::sys::fs::remove(NameFile);
+  if (Failed)
+    return makeErrorf("cannot run {0}: {1}", Program, Message);
+  if (RC < 0) {
+    Err << "tia: warning: " << Binary << " did not exit normally (" << Message
+        << ")\n";
+    RC = 1;
+  }
+  // pytest says "no tests ran" (5) when every test it found was deselected.
+  if (Kind == results::Runner::Pytest && RC == 5 && NoPytestSelected)
+    RC = 0;
+
+  int Imported = 0;
+  if (llvm::sys::fs::exists(Report)) {
+    results::ImportOptions Import;
+    Import.Hint = Kind == results::Runner::Auto ? results::Runner::Gtest : Kind;
+    Import.GtestBinary = Binary;
+    Import.ProjectRoot = Ctx.Root;
+    Import.Source = "run";
+    auto Commit = recordedCommit(Ctx, P.Changes.HeadCommit);
+    if (!Commit)
+      return Commit.takeError();
+    Import.Commit = *Commit;
+    auto S = openForUpdate(Ctx);
+    if (!S)
+      return S.takeError();
+    auto Sum = results::importJUnit(**S, {std::string(Report)}, Import);
+    llvm::sys::fs::remove(Report);
+    if (!Sum) {
+      Err << "tia: warning: the results of " << Binary
+          << " were not imported: " << llvm::toString(Sum.takeError()) << "\n";
+    } else {
+      for (const std::string &W : Sum->Warnings)
+        Err << "tia: warning: " << W << "\n";
+      Imported = Sum->Results;
+      if (!G.Quiet)
+        Err << "imported " << resultsSummary(*Sum) << " as run " << Sum->RunId
+            << "\n";
+    }
+  } else {
+    Err << "tia: warning: " << Binary
+        << " wrote no JUnit report, so no results were imported\n";
+  }
+  if (!G.Quiet)
+    Err << "ran " << Binary << ": " << P.Selected.size() << " of "
+        << P.TotalTests << " tests selected, "
+        << (Exclusion ? "the others skipped" : "named") << ": exit code " << RC
+        << (Imported ? "" : ", no results imported") << "\n";
+  return RC;
+}
+
+//===----------------------------------------------------------------------===//
+// Command line
+//===----------------------------------------------------------------------===//
+
+llvm::cl::SubCommand
+    RunSubcommand("run", "'tia run [OPTIONS] -- RUNNER ARGS...': run the "
+                         "selected tests with ctest, a GoogleTest binary or "
+                         "pytest, and import their results");
+
+namespace {
+llvm::cl::opt<std::string>
+    Base("base",
+         llvm::cl::desc("Base revision (default: select.base of .tia.yaml, "
+                        "else HEAD)"),
+         llvm::cl::value_desc("rev"), llvm::cl::init(""),
+         llvm::cl::cat(tiaCategory()), llvm::cl::sub(RunSubcommand));
+llvm::cl::opt<std::string>
+    Head("head", llvm::cl::desc("Head revision (default: the work tree)"),
+         llvm::cl::value_desc("rev"), llvm::cl::init(""),
+         llvm::cl::cat(tiaCategory()), llvm::cl::sub(RunSubcommand));
+llvm::cl::opt<bool> Inclusion(
+    "inclusion",
+    llvm::cl::desc("Name the tests to run instead of the tests to skip (tests "
+                   "tia never saw then do not run)"),
+    llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
+    llvm::cl::sub(RunSubcommand));
+llvm::cl::opt<results::Runner> Runner(
+    "runner",
+    llvm::cl::desc("The kind of runner (default: from the program's name; "
+                   "anything but ctest and pytest is a GoogleTest binary)"),
+    llvm::cl::values(clEnumValN(results::Runner::Ctest, "ctest", "ctest"),
+                     clEnumValN(results::Runner::Gtest, "gtest",
+                                "a GoogleTest binary"),
+                     clEnumValN(results::Runner::Pytest, "pytest", "pytest")),
+    llvm::cl::init(results::Runner::Auto), llvm::cl::cat(tiaCategory()),
+    llvm::cl::sub(RunSubcommand));
+SelectCommandLine Shared(RunSubcommand);
+llvm::cl::list<std::string> Command(llvm::cl::Positional,
+                                    llvm::cl::desc("-- RUNNER ARGS..."),
+                                    llvm::cl::cat(tiaCategory()),
+                                    llvm::cl::sub(RunSubcommand));
+} // namespace
+
+int runMain(const GlobalOptions &G) {
+  RunOptions O;
+  if (std::optional<int> Bad = Shared.fill(O.Select))
+    return *Bad;
+  if (Shared.Format.getNumOccurrences() || Shared.Exclusion.getNumOccurrences())
+    return usageError("tia run passes the selection to the runner itself: "
+                      "leave out --format and --exclusion (--inclusion names "
+                      "the tests to run)");
+  O.Select.Base = Base;
+  if (!Head.empty())
+    O.Select.Head = Head.getValue();
+  O.Inclusion = Inclusion;
+  O.Kind = Runner;
+  O.Command.assign(Command.begin(), Command.end());
+  if (O.Command.empty())
+    return usageError("no test runner given: tia run [OPTIONS] -- ctest|"
+                      "pytest|BINARY [ARGS...]");
+  auto RC = runRun(G, O, llvm::outs(), llvm::errs());
+  if (!RC)
+    return exitCode(RC.takeError());
+  return *RC;
+}
+
+} // namespace tool
+} // namespace tia

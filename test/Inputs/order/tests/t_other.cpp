@@ -1,0 +1,2 @@
+int h(int);
+int main() { return h(1) == 0 ? 0 : 1; }

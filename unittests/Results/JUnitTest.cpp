@@ -1,0 +1,207 @@
+//===- JUnitTest.cpp - JUnit reports of ctest, GoogleTest and pytest ------===//
+
+#include "tia/Results/JUnit.h"
+#include "tia/Testing/Assertions.h"
+#include "gtest/gtest.h"
+#include <set>
+
+using namespace tia;
+using namespace tia::results;
+using tia::testing::errorText;
+
+namespace {
+
+// Shortened from what GoogleTest 1.12 writes.
+const char *GtestReport = R"xml(<?xml version="1.0" encoding="UTF-8"?>
+<testsuites tests="5" failures="1" disabled="1" errors="0" time="0" name="AllTests">
+  <testsuite name="Suite" tests="3" failures="1" disabled="1" skipped="1">
+    <testcase name="Pass" file="t.cpp" line="3" status="run" result="completed" time="0.25" classname="Suite" />
+    <testcase name="Fail" file="t.cpp" line="4" status="run" result="completed" time="0" classname="Suite">
+      <failure message="t.cpp:4&#x0A;Expected equality" type=""><![CDATA[t.cpp:4
+Expected equality]]></failure>
+    </testcase>
+    <testcase name="DISABLED_Off" file="t.cpp" line="5" status="notrun" result="suppressed" time="0" classname="Suite" />
+    <testcase name="Skip" file="t.cpp" line="6" status="run" result="skipped" time="0" classname="Suite">
+      <skipped message="t.cpp:6&#x0A;not here"><![CDATA[t.cpp:6
+not here]]></skipped>
+    </testcase>
+  </testsuite>
+  <testsuite name="Nums/P" tests="1">
+    <testcase name="Even/1" value_param="3" file="t.cpp" line="8" status="run" result="completed" time="0" classname="Nums/P" />
+  </testsuite>
+</testsuites>
+)xml";
+
+// What ctest 3.25 writes with --output-junit.
+const char *CtestReport = R"xml(<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="(empty)"
+	tests="5"
+	failures="1"
+	>
+	<testcase name="pass" classname="pass" time="0.00413255" status="run">
+		<system-out></system-out>
+	</testcase>
+	<testcase name="fail" classname="fail" time="0.00281084" status="fail">
+		<failure message=""/>
+		<system-out>bad &lt;thing&gt; &amp;
+</system-out>
+	</testcase>
+	<testcase name="disabled" classname="disabled" time="0" status="disabled">
+		<system-out>Disabled</system-out>
+	</testcase>
+	<testcase name="skip" classname="skip" time="0.00248755" status="notrun">
+		<skipped message="SKIP_RETURN_CODE=77"/>
+	</testcase>
+	<testcase name="missing" classname="missing" time="0" status="notrun">
+		<skipped message="Unable to find executable"/>
+	</testcase>
+	<testcase name="Suite.Name" classname="Suite.Name" time="1" status="run"/>
+</testsuite>)xml";
+
+// What pytest 7 writes with --junitxml (xunit2).
+const char *PytestReport =
+    R"xml(<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" errors="1" failures="1" skipped="1" tests="5"><testcase classname="tests.test_a" name="test_pass" time="0.001" /><testcase classname="tests.test_a" name="test_fail" time="0.001"><failure message="AssertionError: a &lt;b&gt;&#10;assert 1 == 2">details</failure></testcase><testcase classname="tests.test_a" name="test_skip" time="0.000"><skipped type="pytest.skip" message="nope">x</skipped></testcase><testcase classname="tests.test_a.TestK.TestInner" name="test_n[a b]" time="0.000" /><testcase classname="tests.test_a" name="test_err" time="0.001"><error message="failed on setup with &quot;RuntimeError: fixture&quot;">trace</error></testcase></testsuite></testsuites>)xml";
+
+TEST(JUnitTest, GoogleTest) {
+  ASSERT_VALUE(R, parseJUnit(GtestReport, "out/t_test.xml"));
+  EXPECT_EQ(R->Kind, Runner::Gtest);
+  ASSERT_EQ(R->Cases.size(), 5u);
+  EXPECT_EQ(R->Cases[0].Result, Outcome::Passed);
+  EXPECT_DOUBLE_EQ(R->Cases[0].Seconds, 0.25);
+  EXPECT_EQ(R->Cases[0].File, "t.cpp");
+  EXPECT_EQ(R->Cases[0].Line, 3u);
+  EXPECT_EQ(R->Cases[1].Result, Outcome::Failed);
+  EXPECT_EQ(R->Cases[1].Message, "t.cpp:4");
+  EXPECT_EQ(R->Cases[2].Result, Outcome::Skipped);
+  EXPECT_EQ(R->Cases[2].Message, "disabled");
+  EXPECT_EQ(R->Cases[3].Result, Outcome::Skipped);
+
+  NamingOptions O;
+  O.GtestBinary = binaryFromReportName("out/t_test.xml");
+  std::vector<std::string> Warnings;
+  ASSERT_VALUE(Results, testResults(*R, "out/t_test.xml", O, Warnings));
+  EXPECT_EQ((*Results)[0].TestId, "gtest:t_test:Suite.Pass");
+  EXPECT_EQ((*Results)[4].TestId, "gtest:t_test:Nums/P.Even/1");
+}
+
+TEST(JUnitTest, GoogleTestNeedsItsBinary) {
+  ASSERT_VALUE(R, parseJUnit(GtestReport, "test_detail.xml"));
+  std::vector<std::string> Warnings;
+  EXPECT_EQ(binaryFromReportName("build/test_detail.xml"), "");
+  EXPECT_EQ(errorText(testResults(*R, "test_detail.xml", {}, Warnings)),
+            "cannot tell which binary wrote test_detail.xml: pass --binary "
+            "NAME, or let GoogleTest name the file with "
+            "--gtest_output=xml:DIR/");
+}
+
+TEST(JUnitTest, Ctest) {
+  ASSERT_VALUE(R, parseJUnit(CtestReport, "ctest.xml"));
+  EXPECT_EQ(R->Kind, Runner::Ctest);
+  ASSERT_EQ(R->Cases.size(), 6u);
+  std::vector<Outcome> Outcomes;
+  for (const JUnitCase &C : R->Cases)
+    Outcomes.push_back(C.Result);
+  EXPECT_EQ(Outcomes, (std::vector<Outcome>{Outcome::Passed, Outcome::Failed,
+                                            Outcome::Skipped, Outcome::Skipped,
+                                            Outcome::Error, Outcome::Passed}));
+  EXPECT_EQ(R->Cases[4].Message, "Unable to find executable");
+
+  // A ctest name that is the Suite.Name of one known GoogleTest id is it.
+  std::vector<std::string> Known = {"ctest:pass", "gtest:bin:Suite.Name"};
+  NamingOptions O;
+  O.KnownIds = Known;
+  std::vector<std::string> Warnings;
+  ASSERT_VALUE(Results, testResults(*R, "ctest.xml", O, Warnings));
+  EXPECT_EQ((*Results)[0].TestId, "ctest:pass");
+  EXPECT_EQ((*Results)[5].TestId, "gtest:bin:Suite.Name");
+}
+
+TEST(JUnitTest, CtestTimeoutsAndCrashesByMessage) {
+  ASSERT_VALUE(
+      R, parseJUnit("<testsuite><testcase name='a' status='fail'><failure "
+                    "message='Timeout'/></testcase><testcase name='b' "
+                    "status='fail'><failure message='Exception: SegFault'/>"
+                    "</testcase></testsuite>",
+                    "c.xml"));
+  EXPECT_EQ(R->Cases[0].Result, Outcome::TimedOut);
+  EXPECT_EQ(R->Cases[1].Result, Outcome::Crashed);
+}
+
+TEST(JUnitTest, Pytest) {
+  ASSERT_VALUE(R, parseJUnit(PytestReport, "py.xml"));
+  EXPECT_EQ(R->Kind, Runner::Pytest);
+  ASSERT_EQ(R->Cases.size(), 5u);
+  EXPECT_EQ(R->Cases[1].Result, Outcome::Failed);
+  EXPECT_EQ(R->Cases[1].Message, "AssertionError: a <b>");
+  EXPECT_EQ(R->Cases[2].Result, Outcome::Skipped);
+  EXPECT_EQ(R->Cases[4].Result, Outcome::Error);
+
+  std::set<std::string> Files = {"tests/test_a.py"};
+  auto IsFile = [&](llvm::StringRef P) { return Files.count(P.str()) != 0; };
+  NamingOptions O;
+  O.IsFile = IsFile;
+  std::vector<std::string> Warnings;
+  ASSERT_VALUE(Results, testResults(*R, "py.xml", O, Warnings));
+  EXPECT_EQ((*Results)[0].TestId, "pytest:tests/test_a.py::test_pass");
+  EXPECT_EQ((*Results)[3].TestId,
+            "pytest:tests/test_a.py::TestK::TestInner::test_n[a b]");
+  EXPECT_TRUE(Warnings.empty());
+}
+
+TEST(JUnitTest, PytestNodeIdsWithoutTheFiles) {
+  NamingOptions O;
+  O.PytestDir = "py";
+  // The store knows the node id: its module has a dot in a folder name.
+  std::vector<std::string> Known = {"pytest:py/v1.2/test_x.py::TestA::test_b"};
+  O.KnownIds = Known;
+  EXPECT_EQ(
+      pytestNodeId("v1.2.test_x.TestA", "test_b", O),
+      std::make_pair(std::string("py/v1.2/test_x.py::TestA::test_b"), false));
+  // Else classes are the components from the first "Test..." on.
+  EXPECT_EQ(
+      pytestNodeId("pkg.test_m.TestC", "test_d", O),
+      std::make_pair(std::string("py/pkg/test_m.py::TestC::test_d"), true));
+  EXPECT_EQ(pytestNodeId("pkg.test_m", "test_d", O),
+            std::make_pair(std::string("py/pkg/test_m.py::test_d"), true));
+}
+
+TEST(JUnitTest, RetriesAreAttempts) {
+  ASSERT_VALUE(R, parseJUnit("<testsuite><testcase name='a' status='fail'/>"
+                             "<testcase name='a' status='run'/></testsuite>",
+                             "c.xml"));
+  std::vector<std::string> Warnings;
+  ASSERT_VALUE(Results, testResults(*R, "c.xml", {}, Warnings));
+  ASSERT_EQ(Results->size(), 2u);
+  EXPECT_EQ((*Results)[0].Attempt, 0u);
+  EXPECT_EQ((*Results)[0].Result, Outcome::Failed);
+  EXPECT_EQ((*Results)[1].Attempt, 1u);
+  EXPECT_EQ((*Results)[1].Result, Outcome::Passed);
+}
+
+TEST(JUnitTest, BadReports) {
+  EXPECT_EQ(errorText(parseJUnit("<testsuite><testcase name='a'>", "r.xml")),
+            "malformed JUnit file r.xml:1:31: unexpected end of file: "
+            "<testcase> (line 1) is not closed");
+  EXPECT_EQ(errorText(parseJUnit("<html/>", "r.xml")),
+            "r.xml is not a JUnit report: its root element is <html>, not "
+            "<testsuites> or <testsuite>");
+  EXPECT_EQ(errorText(parseJUnit("<testsuite>\n<testcase/></testsuite>",
+                                 "r.xml", Runner::Ctest)),
+            "r.xml:2: <testcase> has no name: check that the report is "
+            "complete");
+  EXPECT_EQ(errorText(parseJUnit("<testsuite><testcase name='a' time='x'/>"
+                                 "</testsuite>",
+                                 "r.xml", Runner::Ctest)),
+            "r.xml:1: the time of test case 'a' is 'x', not a number of "
+            "seconds");
+  EXPECT_EQ(errorText(parseJUnit("<testsuite name='other'><testcase "
+                                 "name='a'/></testsuite>",
+                                 "r.xml")),
+            "cannot tell which runner wrote r.xml: pass --runner ctest, gtest "
+            "or pytest");
+  // An empty report is fine: nothing ran.
+  ASSERT_VALUE(Empty, parseJUnit("<testsuites/>", "r.xml"));
+  EXPECT_TRUE(Empty->Cases.empty());
+}
+
+} // namespace
