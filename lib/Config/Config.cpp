@@ -6,6 +6,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/YAMLTraits.h"
+#include <optional>
 
 namespace tia {
 namespace config {
@@ -195,6 +196,13 @@ template <> struct MappingTraits<tia::config::PythonConfig> {
     IO.mapOptional("docstrings", P.Docstrings);
     IO.mapOptional("max-file-size", P.MaxFileSize);
     IO.mapOptional("interpreter", P.Interpreter);
+    IO.mapOptional("critical-functions", P.CriticalFunctions);
+    // A list given replaces the default one (mapping into the defaults
+    // would keep those past the list's end).
+    std::optional<std::vector<std::string>> Registry;
+    IO.mapOptional("registry-decorators", Registry);
+    if (Registry)
+      P.RegistryDecorators = std::move(*Registry);
   }
 };
 
@@ -235,6 +243,11 @@ llvm::Expected<Config> parseConfig(llvm::StringRef Text,
   Config C;
   C.File = FileName.str();
   C.Python = Raw.Python;
+  for (const std::string &K : C.Python.RegistryDecorators)
+    if (llvm::StringRef(K).trim().empty())
+      return makeErrorf("{0}: python.registry-decorators: an empty keyword "
+                        "would match every decorator (see docs/Config.md)",
+                        FileName);
   for (auto [Key, From, To] :
        {std::tuple<llvm::StringRef, std::vector<std::string> *, PathPatterns *>{
             "paths.include", &Raw.Paths.Include, &C.Paths.Include},

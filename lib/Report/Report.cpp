@@ -42,7 +42,13 @@ std::string describe(const Selection &Sel, const Reason &R) {
   const ChangedElement &CE = Sel.Elements[R.Element];
   std::string Out = "covers " + select::changeName(CE.Change).str() + " " +
                     CE.Elem.Display + " at " + where(CE);
-  if (!R.Via.empty())
+  if (R.By == select::Evidence::Source)
+    Out = "its own code: " + select::changeName(CE.Change).str() + " " +
+          CE.Elem.Display + " at " + where(CE);
+  else if (R.By == select::Evidence::Static)
+    Out = "reaches " + select::changeName(CE.Change).str() + " " +
+          CE.Elem.Display + " at " + where(CE) + " (static: " + R.Via + ")";
+  else if (!R.Via.empty())
     Out = select::changeName(CE.Change).str() + " " + CE.Elem.Display + " at " +
           where(CE) + " may now be called instead: test " + R.Via;
   if (!CE.Lines.empty())
@@ -70,6 +76,11 @@ void writeJson(const Selection &Sel, llvm::raw_ostream &OS) {
       J.attribute("head", nullptr);
     else
       J.attribute("head", Sel.HeadCommit);
+    J.attribute("mode", select::modeName(Sel.Mode));
+    J.attributeArray("mode_notes", [&] {
+      for (const std::string &N : Sel.ModeNotes)
+        J.value(N);
+    });
     J.attribute("selects_all", Sel.selectsAll());
     J.attribute("total_tests", static_cast<int64_t>(Sel.TotalTests));
     J.attribute("selected_tests", static_cast<int64_t>(Sel.Tests.size()));
@@ -82,11 +93,18 @@ void writeJson(const Selection &Sel, llvm::raw_ostream &OS) {
               J.object([&] {
                 if (R.Element == static_cast<size_t>(-1)) {
                   J.attribute("kind", "fallback");
+                  J.attribute("evidence", "fallback");
                   J.attribute("fallback",
                               static_cast<int64_t>(R.FallbackIndex));
                   return;
                 }
-                J.attribute("kind", R.Via.empty() ? "covers" : "related");
+                J.attribute("kind", R.By == select::Evidence::Static
+                                        ? "reaches"
+                                    : R.By == select::Evidence::Source
+                                        ? "own-code"
+                                    : R.Via.empty() ? "covers"
+                                                    : "related");
+                J.attribute("evidence", select::evidenceName(R.By));
                 J.attribute("element", static_cast<int64_t>(R.Element));
                 if (!R.Via.empty())
                   J.attribute("via", R.Via);
@@ -140,7 +158,9 @@ void writeExplain(const Selection &Sel, llvm::raw_ostream &OS) {
       OS << "  " << describe(Sel, R) << "\n";
   }
   for (size_t I : Sel.Uncovered)
-    OS << "no test covers " << select::changeName(Sel.Elements[I].Change) << " "
+    OS << (Sel.Mode != select::SelectionMode::Static ? "no test covers "
+                                                       : "no test reaches ")
+       << select::changeName(Sel.Elements[I].Change) << " "
        << Sel.Elements[I].Elem.Display << " at " << where(Sel.Elements[I])
        << "\n";
   for (const select::Note &N : Sel.Notes)
@@ -162,6 +182,8 @@ void writeSummary(const Selection &Sel, llvm::raw_ostream &OS) {
   for (const Fallback &F : Sel.Fallbacks)
     OS << "  all tests (" << select::fallbackName(F.Kind) << "): " << F.File
        << ": " << F.Detail << "\n";
+  for (const std::string &N : Sel.ModeNotes)
+    OS << "  " << N << "\n";
 
   OS << "selected ";
   if (Sel.selectsAll())

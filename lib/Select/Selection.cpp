@@ -1,6 +1,7 @@
 //===- Selection.cpp - which tests a change can affect --------------------===//
 
 #include "tia/Select/Selection.h"
+#include "Modes.h"
 #include "PythonSelect.h"
 #include "tia/Git/Repository.h"
 #include "tia/Store/Store.h"
@@ -30,6 +31,8 @@ llvm::StringRef fallbackName(FallbackKind K) {
     return "outside-elements";
   case FallbackKind::CompileTime:
     return "compile-time";
+  case FallbackKind::Registry:
+    return "registry";
   }
   return "non-source-file";
 }
@@ -286,6 +289,7 @@ void addFallback(Selection &Sel, FallbackKind K, llvm::StringRef File,
 llvm::Error examine(Selection &Sel, VersionResolver &R,
                     const git::FileChange &C,
                     std::vector<FileIndex> &OldVersions,
+                    std::vector<FileIndex> &NewVersions,
                     std::vector<std::pair<size_t, std::string>> &OwnTests) {
   llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
   std::optional<FileIndex> Old, New;
@@ -412,6 +416,8 @@ llvm::Error examine(Selection &Sel, VersionResolver &R,
   }
   if (Old)
     OldVersions.push_back(std::move(*Old));
+  if (New && New->Python)
+    NewVersions.push_back(std::move(*New));
   return llvm::Error::success();
 }
 
@@ -543,7 +549,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
   Sel.ChangedFiles = Changes->size();
 
   VersionResolver R(Repo, S, O, *Changes);
-  std::vector<FileIndex> OldVersions;
+  std::vector<FileIndex> OldVersions, NewVersions;
   std::vector<std::pair<size_t, std::string>> OwnTests;
   for (const git::FileChange &C : *Changes) {
     llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
@@ -569,7 +575,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
                       llvm::sys::path::filename(Shown) + " affects");
       continue;
     }
-    if (llvm::Error E = examine(Sel, R, C, OldVersions, OwnTests))
+    if (llvm::Error E = examine(Sel, R, C, OldVersions, NewVersions, OwnTests))
       return std::move(E);
   }
 
@@ -577,7 +583,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
   std::map<std::string, std::vector<Reason>> ByTest;
   // A test whose own code changed covers that change, coverage or not.
   for (auto &[I, Id] : OwnTests)
-    ByTest[Id].push_back({I, static_cast<size_t>(-1), ""});
+    ByTest[Id].push_back({I, static_cast<size_t>(-1), "", Evidence::Source});
   SiblingFinder Finder(S, OldVersions);
   for (size_t I = 0; I < Sel.Elements.size(); ++I) {
     const ChangedElement &CE = Sel.Elements[I];
@@ -611,14 +617,18 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
     if (!Any && CE.Change != ElementChange::Added)
       Sel.Uncovered.push_back(I);
   }
-  if (Sel.selectsAll())
-    for (const TestRecord &T : *Tests)
-      for (size_t F = 0; F < Sel.Fallbacks.size(); ++F)
-        ByTest[T.Id].push_back({static_cast<size_t>(-1), F, ""});
-
   std::set<std::string> Known;
   for (const TestRecord &T : *Tests)
     Known.insert(T.Id);
+  if (llvm::Error E = applyMode(Repo, S, O, *Changes, OldVersions,
+                                NewVersions, Sel, ByTest, Known))
+    return std::move(E);
+  if (Sel.selectsAll())
+    for (const TestRecord &T : *Tests)
+      for (size_t F = 0; F < Sel.Fallbacks.size(); ++F)
+        ByTest[T.Id].push_back(
+            {static_cast<size_t>(-1), F, "", Evidence::Fallback});
+
   for (auto &[Id, Reasons] : ByTest) {
     // Tests defined by the change itself are not in the store yet.
     if (!Known.count(Id))

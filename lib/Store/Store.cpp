@@ -370,7 +370,8 @@ llvm::Error Store::putFileIndex(const FileIndex &F) {
       // keys stay, since more names only let more coverage find its
       // element.
       for (llvm::StringRef Table :
-           {"elements", "test_definitions", "python_files", "python_imports"}) {
+           {"elements", "test_definitions", "python_files", "python_imports",
+            "python_nodes", "python_bindings"}) {
         auto Delete = DB->statement(("DELETE FROM " + Table +
                                      " WHERE file_version_id = ?")
                                         .str());
@@ -514,6 +515,8 @@ Store::getFileIndex(llvm::StringRef Path, llvm::StringRef ContentHash) {
               {Imports->columnText(1), Imports->columnText(2),
                static_cast<unsigned>(Imports->columnInt64(0))});
         }))
+      return E;
+    if (llvm::Error E = store::readNameGraph(*DB, Id, Info))
       return E;
     F.Python = std::move(Info);
   }

@@ -5,6 +5,7 @@
 
 #include "CommandsInternal.h"
 #include "tia/Python/FrontEnd.h"
+#include "tia/Select/Static.h"
 #include "llvm/Support/raw_ostream.h"
 #include <string>
 #include <vector>
@@ -16,6 +17,11 @@ namespace tool {
 /// settings from the configuration files at the repository root (read
 /// from the work tree).
 llvm::Expected<python::FrontEndOptions> pythonOptions(const Context &C);
+
+/// The settings of static selection: .tia.yaml's python section and
+/// pytest's python_functions from \p Python.
+select::StaticOptions staticOptions(const Context &C,
+                                    const python::FrontEndOptions &Python);
 
 /// What indexing the repository's Python files produced.
 struct PythonIndexResult {

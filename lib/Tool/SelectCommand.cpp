@@ -31,6 +31,10 @@ llvm::Error runSelect(const GlobalOptions &G, const SelectCommandOptions &O,
   if (!Python)
     return Python.takeError();
   SO.Python = std::move(*Python);
+  SO.Mode = O.Mode;
+  SO.Static = staticOptions(*Ctx, SO.Python);
+  const config::Config &Config = Ctx->Config;
+  SO.Included = [&Config](llvm::StringRef P) { return Config.isIncluded(P); };
   auto Sel = select::selectTests(*Ctx->Repo, **S, SO);
   if (!Sel)
     return Sel.takeError();
@@ -82,6 +86,20 @@ llvm::cl::opt<OutputFormat>
                                        "(docs/Formats.md)")),
            llvm::cl::init(OutputFormat::Ids), llvm::cl::cat(tiaCategory()),
            llvm::cl::sub(SelectSubcommand));
+llvm::cl::opt<select::SelectionMode> Mode(
+    "mode", llvm::cl::desc("How changed elements map to tests"),
+    llvm::cl::values(
+        clEnumValN(select::SelectionMode::Combined, "combined",
+                   "coverage where the map has evidence, static analysis "
+                   "for new elements, tests without coverage and stale "
+                   "coverage (default)"),
+        clEnumValN(select::SelectionMode::Coverage, "coverage",
+                   "the coverage map only"),
+        clEnumValN(select::SelectionMode::Static, "static",
+                   "static analysis only (Python: name-based propagation; "
+                   "C++ keeps coverage)")),
+    llvm::cl::init(select::SelectionMode::Combined),
+    llvm::cl::cat(tiaCategory()), llvm::cl::sub(SelectSubcommand));
 llvm::cl::opt<bool>
     Explain("explain",
             llvm::cl::desc("Print, per selected test, the changed elements "
@@ -106,6 +124,7 @@ int selectMain(const GlobalOptions &G) {
     O.Head = Head.getValue();
   O.Format = Format;
   O.Explain = Explain;
+  O.Mode = Mode;
   return exitCode(runSelect(G, O, llvm::outs(), llvm::errs()));
 }
 

@@ -13,7 +13,10 @@
 #include "tia/Cpp/FrontEnd.h"
 #include "tia/Python/FrontEnd.h"
 #include "tia/Select/Changes.h"
+#include "tia/Select/Static.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,10 +38,13 @@ enum class FallbackKind {
   OutsideElements, ///< tokens outside every element changed
   CompileTime,     ///< a constexpr/consteval function changed: compile-time
                    ///< calls are invisible to coverage
+  Registry,        ///< a registry decorator changed (static selection): what
+                   ///< it registers may run from anywhere
 };
 
 /// Returns a short stable name: "non-source-file", "binary-file",
-/// "not-indexed", "incomplete", "outside-elements", "compile-time".
+/// "not-indexed", "incomplete", "outside-elements", "compile-time",
+/// "registry".
 llvm::StringRef fallbackName(FallbackKind K);
 
 struct Fallback {
@@ -54,6 +60,17 @@ struct Note {
   std::string Text;
 };
 
+/// What links a test to a reason.
+enum class Evidence {
+  Coverage, ///< the coverage map
+  Static,   ///< static analysis (Python: name-based propagation)
+  Source,   ///< the test's own code changed, or it is new
+  Fallback, ///< tia cannot reason about a change
+};
+
+/// Returns "coverage", "static", "source" or "fallback".
+llvm::StringRef evidenceName(Evidence E);
+
 /// One reason a test was selected.
 struct Reason {
   /// Index into Selection::Elements; npos for a fallback reason.
@@ -61,8 +78,10 @@ struct Reason {
   /// Index into Selection::Fallbacks when Element is npos.
   size_t FallbackIndex = static_cast<size_t>(-1);
   /// Empty when the test covers the element itself; otherwise how it is
-  /// linked ("covers overload ns::f(int)").
+  /// linked ("covers overload ns::f(int)"; for static evidence, the names
+  /// that lead from the test to the element).
   std::string Via;
+  Evidence By = Evidence::Coverage;
 };
 
 struct SelectedTest {
@@ -82,6 +101,12 @@ struct Selection {
   unsigned TotalTests = 0;
   /// Changed elements no test covers.
   std::vector<size_t> Uncovered;
+  /// The mode that mapped elements to tests.
+  SelectionMode Mode = SelectionMode::Combined;
+  /// What the mode did that the reader should know (tests decided by
+  /// static analysis because their coverage is stale, test files without
+  /// runtime evidence...), one line each.
+  std::vector<std::string> ModeNotes;
 
   bool selectsAll() const { return !Fallbacks.empty(); }
 };
@@ -93,6 +118,11 @@ struct SelectOptions {
   cpp::FrontEndOptions FrontEnd;
   /// How Python versions that are not in the store are parsed.
   python::FrontEndOptions Python;
+  SelectionMode Mode = SelectionMode::Combined;
+  StaticOptions Static;
+  /// Which repository-relative paths tia indexes (paths.include and
+  /// paths.exclude); null: all.
+  std::function<bool(llvm::StringRef)> Included;
 };
 
 /// Selects the tests \p Options' change can affect. Fails for an unknown

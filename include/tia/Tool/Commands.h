@@ -10,6 +10,7 @@
 #define TIA_TOOL_COMMANDS_H
 
 #include "tia/Coverage/Coverage.h"
+#include "tia/Select/Static.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
@@ -63,6 +64,7 @@ struct SelectCommandOptions {
   std::optional<std::string> Head; ///< std::nullopt: the work tree
   OutputFormat Format = OutputFormat::Ids;
   bool Explain = false;
+  select::SelectionMode Mode = select::SelectionMode::Combined;
 };
 
 enum class DumpWhat { Elements, Tests, Coverage, Results };
