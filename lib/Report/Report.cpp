@@ -93,9 +93,9 @@ void writeJson(const Selection &Sel, llvm::raw_ostream &OS) {
               J.object([&] {
                 if (R.Element == static_cast<size_t>(-1)) {
                   J.attribute("kind", "fallback");
-                  J.attribute("evidence", "fallback");
                   J.attribute("fallback",
                               static_cast<int64_t>(R.FallbackIndex));
+                  J.attribute("evidence", "fallback");
                   return;
                 }
                 J.attribute("kind", R.By == select::Evidence::Static
@@ -104,10 +104,10 @@ void writeJson(const Selection &Sel, llvm::raw_ostream &OS) {
                                         ? "own-code"
                                     : R.Via.empty() ? "covers"
                                                     : "related");
-                J.attribute("evidence", select::evidenceName(R.By));
                 J.attribute("element", static_cast<int64_t>(R.Element));
                 if (!R.Via.empty())
                   J.attribute("via", R.Via);
+                J.attribute("evidence", select::evidenceName(R.By));
               });
           });
         });

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tia/Select/Static.h"
+#include "tia/Support/Model.h"
 #include "NameRTS.h"
 #include "tia/Python/FrontEnd.h"
 #include "tia/Store/Store.h"

@@ -6,7 +6,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "CommandsInternal.h"
+#include "PythonInternal.h"
 #include "tia/Collect/Pytest.h"
+#include "tia/Select/Static.h"
 #include "tia/Support/Error.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -34,6 +36,9 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
     P.Commit = H->value_or("");
   }
 
+  P.Isolate = O.Isolate;
+  P.Jobs = O.Jobs;
+
   auto S = Store::open(Ctx->DbPath, Store::Mode::ReadOnly);
   if (!S)
     return S.takeError();
@@ -41,6 +46,15 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
   S = Store::open(Ctx->DbPath, Store::Mode::ReadWrite);
   if (!S)
     return S.takeError();
+  // What static selection wants observed: the index's critical functions,
+  // operator methods and registered functions.
+  auto Python = pythonOptions(*Ctx);
+  if (!Python)
+    return Python.takeError();
+  auto Plan = select::probePlan(**S, staticOptions(*Ctx, *Python));
+  if (!Plan)
+    return Plan.takeError();
+  P.Plan = std::move(*Plan);
   auto Sum = collect::collectPytest(**S, P, Err);
   if (!Sum)
     return Sum.takeError();
@@ -51,10 +65,16 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
     unsigned Total = Sum->Passed + Sum->Failed + Sum->Errors + Sum->Skipped;
     Err << llvm::formatv("collected {0} pytest tests in {1:f1}s with {2}: {3} "
                          "passed, {4} failed, {5} errors, {6} skipped; {7} "
-                         "test-element links ({8} through imports)\n",
+                         "test-element links ({8} through imports); {9} test "
+                         "files {10}, {11} functions probed, {12} runtime "
+                         "accesses\n",
                          Total, Sum->Seconds, Sum->Python, Sum->Passed,
                          Sum->Failed, Sum->Errors, Sum->Skipped,
-                         Sum->Coverage.Links, Sum->Coverage.ImportTimeLinks);
+                         Sum->Coverage.Links, Sum->Coverage.ImportTimeLinks,
+                         Sum->TestFiles,
+                         Sum->Isolated ? "each in its own process"
+                                       : "in one process",
+                         Sum->Probed, Sum->Accesses);
   }
   return llvm::Error::success();
 }
@@ -88,6 +108,20 @@ llvm::cl::opt<std::string>
              llvm::cl::desc("Also write pytest's JUnit XML report to FILE"),
              llvm::cl::value_desc("file"), llvm::cl::init(""),
              llvm::cl::cat(tiaCategory()), llvm::cl::sub(CollectSubcommand));
+llvm::cl::opt<bool> NoIsolation(
+    "no-isolation",
+    llvm::cl::desc("Run all test files in one pytest process (faster; the "
+                   "runtime evidence of static selection is then shared by "
+                   "all files and prunes less)"),
+    llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
+    llvm::cl::sub(CollectSubcommand));
+llvm::cl::opt<unsigned>
+    Jobs("jobs",
+         llvm::cl::desc("Test files run at once, each in its own process "
+                        "(default 1: one after the other, as the tests may "
+                        "share files or ports)"),
+         llvm::cl::init(1), llvm::cl::cat(tiaCategory()),
+         llvm::cl::sub(CollectSubcommand));
 llvm::cl::list<std::string> PytestArgs(llvm::cl::Positional,
                                        llvm::cl::desc("[-- PYTEST_ARGS...]"),
                                        llvm::cl::cat(tiaCategory()),
@@ -101,6 +135,13 @@ int collectMain(const GlobalOptions &G) {
   O.Python = Python;
   O.JunitXml = JunitXml;
   O.PytestArgs.assign(PytestArgs.begin(), PytestArgs.end());
+  O.Isolate = !NoIsolation;
+  if (Jobs == 0)
+    return usageError("--jobs must be at least 1");
+  if (Jobs > 1 && NoIsolation)
+    return usageError("--jobs runs test files in processes of their own: it "
+                      "cannot go with --no-isolation");
+  O.Jobs = Jobs;
   return exitCode(runCollectPytest(G, O, llvm::outs(), llvm::errs()));
 }
 

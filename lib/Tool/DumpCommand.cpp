@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CommandsInternal.h"
+#include "PythonInternal.h"
 #include "tia/Support/Error.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -128,6 +129,10 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
     return dumpCoverage(**S, Out);
   case DumpWhat::Results:
     return dumpResults(**S, Out);
+  case DumpWhat::Names:
+    return dumpNames(**S, O, Out);
+  case DumpWhat::Evidence:
+    return dumpEvidence(**S, Out);
   }
   return llvm::Error::success();
 }
@@ -137,12 +142,14 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
 //===----------------------------------------------------------------------===//
 
 llvm::cl::SubCommand
-    DumpSubcommand("dump", "'tia dump elements|tests|coverage|results': print "
-                           "what the database holds, sorted and stable");
+    DumpSubcommand("dump", "'tia dump elements|tests|coverage|results|names|"
+                           "evidence': print what the database holds, sorted "
+                           "and stable");
 
 namespace {
 llvm::cl::list<std::string> Args(llvm::cl::Positional,
-                                 llvm::cl::desc("elements|tests|coverage|results"),
+                                 llvm::cl::desc("elements|tests|coverage|results|"
+                                                "names|evidence"),
                                  llvm::cl::cat(tiaCategory()),
                                  llvm::cl::sub(DumpSubcommand));
 llvm::cl::opt<std::string>
@@ -150,7 +157,8 @@ llvm::cl::opt<std::string>
          llvm::cl::value_desc("path"), llvm::cl::init(""),
          llvm::cl::cat(tiaCategory()), llvm::cl::sub(DumpSubcommand));
 llvm::cl::opt<bool> Hashes("hashes",
-                           llvm::cl::desc("Print element token hashes"),
+                           llvm::cl::desc("Print element token hashes (names: "
+                                          "bytecode checksums)"),
                            llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
                            llvm::cl::sub(DumpSubcommand));
 } // namespace
@@ -158,8 +166,8 @@ llvm::cl::opt<bool> Hashes("hashes",
 int dumpMain(const GlobalOptions &G) {
   DumpOptions O;
   if (Args.size() != 1)
-    return usageError(
-        "'tia dump' needs one of: elements, tests, coverage, results");
+    return usageError("'tia dump' needs one of: elements, tests, coverage, "
+                      "results, names, evidence");
   if (Args[0] == "elements")
     O.What = DumpWhat::Elements;
   else if (Args[0] == "tests")
@@ -168,9 +176,14 @@ int dumpMain(const GlobalOptions &G) {
     O.What = DumpWhat::Coverage;
   else if (Args[0] == "results")
     O.What = DumpWhat::Results;
+  else if (Args[0] == "names")
+    O.What = DumpWhat::Names;
+  else if (Args[0] == "evidence")
+    O.What = DumpWhat::Evidence;
   else
     return usageError("unknown dump '" + Args[0] +
-                      "': use elements, tests, coverage or results");
+                      "': use elements, tests, coverage, results, names or "
+                      "evidence");
   O.File = File;
   O.Hashes = Hashes;
   return exitCode(runDump(G, O, llvm::outs(), llvm::errs()));

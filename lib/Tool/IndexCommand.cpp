@@ -107,6 +107,11 @@ void ignoreDatabaseDir(const Context &C) {
     OS << "# tia's database; not for version control\n*\n";
 }
 
+/// ", N critical names" for the summary; empty without any.
+std::string criticalText(size_t N) {
+  return N ? ", " + std::to_string(N) + " critical names" : std::string();
+}
+
 } // namespace
 
 llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
@@ -364,7 +369,7 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
     std::string Python;
     if (!Py->Files.empty())
       Python = llvm::formatv("; {0} Python files ({1} parsed, {2} unchanged): "
-                             "{3} elements, {4} tests, {6} critical names{5}",
+                             "{3} elements, {4} tests{6}{5}",
                              Py->Files.size(), Py->Parsed.size(), Py->Unchanged,
                              Py->Elements, Py->Tests,
                              Py->Incomplete.empty()
@@ -372,19 +377,19 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
                                  : llvm::formatv(", {0} incomplete",
                                                  Py->Incomplete.size())
                                        .str(),
-                             CriticalCount)
+                             criticalText(CriticalCount))
                    .str();
     if (Wanted.empty() && BuildDirPath.empty())
       Err << llvm::formatv(
           "indexed {0} Python files ({1} parsed, {2} "
           "unchanged) in {3:f1}s: {4} elements, {5} "
-          "tests, {7} critical names{6}\n",
+          "tests{7}{6}\n",
           Py->Files.size(), Py->Parsed.size(), Py->Unchanged, Seconds,
           Py->Elements, Py->Tests,
           Py->Incomplete.empty()
               ? std::string()
               : llvm::formatv("; {0} incomplete", Py->Incomplete.size()).str(),
-          CriticalCount);
+          criticalText(CriticalCount));
     else
       Err << llvm::formatv(
           "indexed {0} translation units ({1} parsed, {2} "

@@ -49,6 +49,14 @@ indexPythonFiles(const Context &C, Store &S,
                  const std::vector<std::string> &Files, bool Quiet,
                  llvm::raw_ostream &Err);
 
+/// `tia dump names`: the name graph of each Python file of the latest
+/// index (only \p O.File when given; fails when it is not one).
+llvm::Error dumpNames(Store &S, const DumpOptions &O, llvm::raw_ostream &Out);
+
+/// `tia dump evidence`: the critical names, then each run of runtime
+/// evidence with the test files it holds, what it probed and recorded.
+llvm::Error dumpEvidence(Store &S, llvm::raw_ostream &Out);
+
 } // namespace tool
 } // namespace tia
 

@@ -12,6 +12,7 @@
 #ifndef TIA_SELECT_STATIC_H
 #define TIA_SELECT_STATIC_H
 
+#include "tia/Support/Model.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -68,27 +69,6 @@ struct StaticOptions {
 /// expanding first.
 llvm::Expected<std::vector<std::pair<std::string, uint64_t>>>
 computeCriticalNames(Store &S, const StaticOptions &O);
-
-/// One function a test run should probe.
-struct Probe {
-  std::string File;      ///< repository-relative
-  std::string Qualified; ///< "Class.method", "function"
-  unsigned Line = 0;     ///< first line of the definition (decorators)
-  std::string Key;       ///< "py:<module>:<qualified name>", what to report
-};
-
-/// What a test run should observe for static selection.
-struct ProbePlan {
-  /// Functions of critical names, double-underscore methods and
-  /// registry-decorated functions of the current revision, sorted by
-  /// (file, line).
-  std::vector<Probe> Probes;
-  /// Every name the project defines: dynamic accesses of other names are
-  /// not recorded.
-  std::vector<std::string> Names;
-  /// The test files of the current revision, sorted.
-  std::vector<std::string> TestFiles;
-};
 
 /// Collect time: the plan for the store's current revision.
 llvm::Expected<ProbePlan> probePlan(Store &S, const StaticOptions &O);

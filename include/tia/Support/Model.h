@@ -142,6 +142,27 @@ struct NameBinding {
   std::string Name;
 };
 
+/// One function a test run should probe for static selection.
+struct Probe {
+  std::string File;      ///< repository-relative
+  std::string Qualified; ///< "Class.method", "function"
+  unsigned Line = 0;     ///< first line of the definition (decorators)
+  std::string Key;       ///< "py:<module>:<qualified name>", what to report
+};
+
+/// What a test run should observe for static selection (see
+/// RuntimeEvidence in tia/Store/Store.h for what it records).
+struct ProbePlan {
+  /// Functions of critical names, double-underscore methods and
+  /// registry-decorated functions, sorted by (file, line).
+  std::vector<Probe> Probes;
+  /// Every name the project defines: dynamic accesses of other names are
+  /// not recorded.
+  std::vector<std::string> Names;
+  /// The test files of the index, sorted.
+  std::vector<std::string> TestFiles;
+};
+
 /// What the Python front end learnt about a file besides its elements.
 struct PythonFileInfo {
   /// The dotted module name the file is imported as ("pkg.mod"; a

@@ -55,6 +55,10 @@ struct CollectPytestOptions {
   std::string JunitXml;
   /// After `--`: passed to pytest.
   std::vector<std::string> PytestArgs;
+  /// One pytest process per test file (--no-isolation: one for all).
+  bool Isolate = true;
+  /// Test files run at once.
+  unsigned Jobs = 1;
 };
 
 enum class OutputFormat { Ids, Json };
@@ -67,7 +71,7 @@ struct SelectCommandOptions {
   select::SelectionMode Mode = select::SelectionMode::Combined;
 };
 
-enum class DumpWhat { Elements, Tests, Coverage, Results };
+enum class DumpWhat { Elements, Tests, Coverage, Results, Names, Evidence };
 
 struct DumpOptions {
   DumpWhat What = DumpWhat::Elements;
