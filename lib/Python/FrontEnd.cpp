@@ -213,6 +213,7 @@ llvm::Expected<FileIndex> indexFile(llvm::StringRef Path,
         Node.BeginLine = integer(*N, "begin");
         Node.EndLine = integer(*N, "end");
         Node.Checksum = text(*N, "checksum");
+        Node.HeaderChecksum = text(*N, "header");
         Node.Uses = text(*N, "uses");
         Node.Decorators = strings(*N, "decorators");
         Node.Flags = strings(*N, "flags");

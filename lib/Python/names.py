@@ -196,6 +196,9 @@ class _Node:
         self.begin = begin
         self.end = end
         self.tokens = []
+        # The tokens without a function's body: its decorators, defaults and
+        # binding (what registers it, for a registry decorator).
+        self.header = []
         self.uses = {}  # (kind, name) -> None, in order of first use
         self.decorators = []
         self.flags = set()
@@ -213,6 +216,10 @@ class _Node:
                 _uses(i.argval, in_method, self.uses)
             elif self.kind == "class":
                 tok = "LOAD_CONST classbody"  # its members are elements
+            else:
+                self.header.append("LOAD_CONST body")
+                self.tokens.append(tok)
+                return
             # A function's own body: its uses are added by the caller (as a
             # method's, with self); its checksum is in the token.
         elif i.opcode in _NAME_OPS and i.opname not in _NOT_USES \
@@ -220,6 +227,7 @@ class _Node:
             prev = code.instrs[n - 1] if n else None
             self.uses.setdefault((_kind(i, prev, in_method), i.argval))
         self.tokens.append(tok)
+        self.header.append(tok)
 
     def json(self):
         uses = ["%s:%s" % u for u in self.uses
@@ -227,6 +235,7 @@ class _Node:
         return {"kind": self.kind, "name": self.name, "class": self.cls,
                 "qual": self.qual, "key": self.key, "begin": self.begin,
                 "end": self.end, "checksum": _hash([self.kind] + self.tokens),
+                "header": _hash([self.kind] + self.header),
                 "uses": " ".join(uses), "decorators": self.decorators,
                 "flags": sorted(self.flags), "aliases": self.aliases,
                 "bases": self.bases}

@@ -102,6 +102,15 @@ llvm::Error applyMode(git::Repository &Repo, Store &S, const SelectOptions &O,
   }
   for (auto It = ByTest.begin(); It != ByTest.end();)
     It = It->second.empty() ? ByTest.erase(It) : std::next(It);
+  // Selecting all selects the tests known from their source too (the
+  // store's tests get their fallback reasons from the caller).
+  if (Sel.selectsAll())
+    for (const std::string &T : A->Tests)
+      if (!Mapped.count(T) &&
+          !llvm::any_of(*Tests, [&](const TestRecord &R) { return R.Id == T; }))
+        for (size_t F = 0; F < Sel.Fallbacks.size(); ++F)
+          ByTest[T].push_back(
+              {static_cast<size_t>(-1), F, "", Evidence::Fallback});
 
   // Changed elements no test reaches, by any evidence.
   std::vector<bool> Reached(Sel.Elements.size(), false);

@@ -106,6 +106,7 @@ void Graph::buildNodes(const GraphOptions &O) {
     GraphFile &GF = Files[F];
     GF.Changes.resize(GF.Nodes.size(), NodeChange::None);
     GF.ChangeNotes.resize(GF.Nodes.size());
+    GF.HeaderChanged.resize(GF.Nodes.size(), 0);
     Info[F].Test = !GF.Tests.empty() && !GF.BaseOnly;
     std::map<std::string, uint32_t> ClassNodes;
     for (uint32_t I = 0; I < GF.Nodes.size(); ++I) {
@@ -131,6 +132,8 @@ void Graph::buildNodes(const GraphOptions &O) {
       }
       if (Registry)
         N.Flags |= N.K == Kind::Class ? FRoot : FRegistryFunction;
+      if (Registry && (N.Change == NodeChange::Added || GF.HeaderChanged[I]))
+        N.Flags |= FReregistered;
       if (N.K == Kind::Function && N.Class != None && isDunder(NN.Name))
         N.Flags |= FDunder;
       if (N.K == Kind::Function && Critical.count(NN.Name))
@@ -821,7 +824,7 @@ void Graph::seedShared(State &S, uint32_t F, const FileEvidence &E) const {
     if (!(*S.Visible)[Nodes[N].File])
       continue;
     uint8_t Bits = (*S.Evidence)[N];
-    if (!E.Present || !(Bits & 1) || Nodes[N].Change != NodeChange::None)
+    if (!E.Present || !(Bits & 1) || (Nodes[N].Flags & FReregistered))
       reach(S, N, RegistryUnknown, ~0u, ~0u);
     else if (Bits & 2)
       reach(S, N, RegistryRan, ~0u, ~0u);

@@ -52,6 +52,9 @@ struct GraphFile {
   /// Why a node counts as changed besides its checksum ("the import of X
   /// changed"), parallel to Nodes; may be empty.
   std::vector<std::string> ChangeNotes;
+  /// Per node: its header (decorators, defaults) changed, so a registry
+  /// decorator may register it differently; may be empty.
+  std::vector<uint8_t> HeaderChanged;
   std::vector<NameBinding> Bindings;
   std::vector<ImportRecord> Imports;
   /// The tests it defines (pytest node ids without "pytest:").
@@ -166,6 +169,8 @@ private:
     FDunder = 4,
     FCritical = 8,
     FNeverPrune = 16,
+    /// A registered function that is new or registered differently.
+    FReregistered = 32,
   };
   enum class Kind : uint8_t { Module, Class, Function, Variable };
   enum class Use : uint8_t { NonAttr, SureAttr, AmbAttr };

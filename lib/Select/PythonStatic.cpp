@@ -101,12 +101,16 @@ void compare(const FileIndex &Old, const FileIndex &New, GraphFile &GF) {
   std::map<std::string, size_t> OldIds = byId(O), NewIds = byId(GF.Nodes);
   GF.Changes.assign(GF.Nodes.size(), NodeChange::None);
   GF.ChangeNotes.assign(GF.Nodes.size(), "");
+  GF.HeaderChanged.assign(GF.Nodes.size(), 0);
   for (size_t I = 0; I < GF.Nodes.size(); ++I) {
     auto It = OldIds.find(GF.Nodes[I].Id);
     if (It == OldIds.end())
       GF.Changes[I] = NodeChange::Added;
-    else if (O[It->second].Checksum != GF.Nodes[I].Checksum)
+    else if (O[It->second].Checksum != GF.Nodes[I].Checksum) {
       GF.Changes[I] = NodeChange::Modified;
+      GF.HeaderChanged[I] =
+          O[It->second].HeaderChecksum != GF.Nodes[I].HeaderChecksum;
+    }
   }
   // A name whose import changed means something else where it is used.
   std::map<std::string, std::set<std::pair<std::string, std::string>>> OldB,
@@ -139,6 +143,7 @@ void compare(const FileIndex &Old, const FileIndex &New, GraphFile &GF) {
       GF.Nodes.push_back(O[I]);
       GF.Changes.push_back(NodeChange::Deleted);
       GF.ChangeNotes.push_back("");
+      GF.HeaderChanged.push_back(0);
     }
 }
 

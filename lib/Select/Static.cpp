@@ -105,7 +105,7 @@ computeCriticalNames(Store &S, const StaticOptions &O) {
         Functions.insert(N.Name);
   std::vector<std::pair<std::string, uint64_t>> Ranked;
   for (auto &[Name, N] : Gain)
-    if (N > 0 && Functions.count(Name))
+    if (Functions.count(Name))
       Ranked.emplace_back(Name, N);
   std::sort(Ranked.begin(), Ranked.end(), [](const auto &A, const auto &B) {
     return A.second != B.second ? A.second > B.second : A.first < B.first;

@@ -45,9 +45,9 @@ llvm::Error insertPythonInfo(Database &DB, int64_t FileVersionId,
   }
   auto Node = DB.statement(
       "INSERT INTO python_nodes(file_version_id, ordinal, node_id, kind, "
-      "name, class, element_key, begin_line, end_line, checksum, uses, "
-      "decorators, flags, aliases, bases) "
-      "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "name, class, element_key, begin_line, end_line, checksum, "
+      "header_checksum, uses, decorators, flags, aliases, bases) "
+      "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   if (!Node)
     return Node.takeError();
   for (size_t I = 0; I < Info->Nodes.size(); ++I) {
@@ -63,11 +63,12 @@ llvm::Error insertPythonInfo(Database &DB, int64_t FileVersionId,
     Node->bindInt64(7, N.BeginLine);
     Node->bindInt64(8, N.EndLine);
     Node->bindText(9, N.Checksum);
-    Node->bindText(10, N.Uses);
-    Node->bindText(11, llvm::join(N.Decorators, " "));
-    Node->bindText(12, llvm::join(N.Flags, " "));
-    Node->bindText(13, llvm::join(N.Aliases, " "));
-    Node->bindText(14, llvm::join(N.Bases, " "));
+    Node->bindText(10, N.HeaderChecksum);
+    Node->bindText(11, N.Uses);
+    Node->bindText(12, llvm::join(N.Decorators, " "));
+    Node->bindText(13, llvm::join(N.Flags, " "));
+    Node->bindText(14, llvm::join(N.Aliases, " "));
+    Node->bindText(15, llvm::join(N.Bases, " "));
     if (llvm::Error E = Node->run())
       return E;
   }
@@ -102,7 +103,8 @@ llvm::Error readNameGraph(Database &DB, int64_t FileVersionId,
                           PythonFileInfo &Info) {
   auto Nodes = DB.statement(
       "SELECT node_id, kind, name, class, element_key, begin_line, end_line, "
-      "checksum, uses, decorators, flags, aliases, bases FROM python_nodes "
+      "checksum, header_checksum, uses, decorators, flags, aliases, bases "
+      "FROM python_nodes "
       "WHERE file_version_id = ? ORDER BY ordinal");
   if (!Nodes)
     return Nodes.takeError();
@@ -117,11 +119,12 @@ llvm::Error readNameGraph(Database &DB, int64_t FileVersionId,
         N.BeginLine = static_cast<unsigned>(Nodes->columnInt64(5));
         N.EndLine = static_cast<unsigned>(Nodes->columnInt64(6));
         N.Checksum = Nodes->columnText(7);
-        N.Uses = Nodes->columnText(8);
-        N.Decorators = words(Nodes->columnText(9));
-        N.Flags = words(Nodes->columnText(10));
-        N.Aliases = words(Nodes->columnText(11));
-        N.Bases = words(Nodes->columnText(12));
+        N.HeaderChecksum = Nodes->columnText(8);
+        N.Uses = Nodes->columnText(9);
+        N.Decorators = words(Nodes->columnText(10));
+        N.Flags = words(Nodes->columnText(11));
+        N.Aliases = words(Nodes->columnText(12));
+        N.Bases = words(Nodes->columnText(13));
         Info.Nodes.push_back(std::move(N));
       }))
     return E;

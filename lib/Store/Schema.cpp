@@ -175,6 +175,7 @@ CREATE TABLE python_nodes(
   begin_line INTEGER NOT NULL,
   end_line INTEGER NOT NULL,
   checksum TEXT NOT NULL,
+  header_checksum TEXT NOT NULL,
   uses TEXT NOT NULL,
   decorators TEXT NOT NULL,
   flags TEXT NOT NULL,

@@ -33,6 +33,8 @@ llvm::Error runSelect(const GlobalOptions &G, const SelectCommandOptions &O,
   SO.Python = std::move(*Python);
   SO.Mode = O.Mode;
   SO.Static = staticOptions(*Ctx, SO.Python);
+  SO.Static.ContextMatching = O.ContextMatching;
+  SO.Static.CriticalPruning = O.CriticalPruning;
   const config::Config &Config = Ctx->Config;
   SO.Included = [&Config](llvm::StringRef P) { return Config.isIncluded(P); };
   auto Sel = select::selectTests(*Ctx->Repo, **S, SO);
@@ -100,6 +102,19 @@ llvm::cl::opt<select::SelectionMode> Mode(
                    "C++ keeps coverage)")),
     llvm::cl::init(select::SelectionMode::Combined),
     llvm::cl::cat(tiaCategory()), llvm::cl::sub(SelectSubcommand));
+// Ablations of name-based selection, for benchmarks (hidden).
+llvm::cl::opt<bool> NoContextMatching(
+    "static-no-context-matching",
+    llvm::cl::desc("Static selection: every definition of a name is a "
+                   "candidate (measures Algorithm 2's context matching)"),
+    llvm::cl::init(false), llvm::cl::Hidden, llvm::cl::cat(tiaCategory()),
+    llvm::cl::sub(SelectSubcommand));
+llvm::cl::opt<bool> NoCriticalPruning(
+    "static-no-critical-pruning",
+    llvm::cl::desc("Static selection: follow critical functions without "
+                   "runtime evidence (measures critical pruning)"),
+    llvm::cl::init(false), llvm::cl::Hidden, llvm::cl::cat(tiaCategory()),
+    llvm::cl::sub(SelectSubcommand));
 llvm::cl::opt<bool>
     Explain("explain",
             llvm::cl::desc("Print, per selected test, the changed elements "
@@ -125,6 +140,8 @@ int selectMain(const GlobalOptions &G) {
   O.Format = Format;
   O.Explain = Explain;
   O.Mode = Mode;
+  O.ContextMatching = !NoContextMatching;
+  O.CriticalPruning = !NoCriticalPruning;
   return exitCode(runSelect(G, O, llvm::outs(), llvm::errs()));
 }
 

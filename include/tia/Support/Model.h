@@ -118,6 +118,10 @@ struct NameNode {
   unsigned BeginLine = 0, EndLine = 0;
   /// Hash of its bytecode with positions normalised away.
   std::string Checksum;
+  /// The same without a function's body: its decorators, default values
+  /// and binding. A registered function whose header changed is
+  /// registered differently.
+  std::string HeaderChecksum;
   /// The external names it uses, in order of first use, space-separated,
   /// each prefixed by its kind: "n:" (no dot), "s:" (attribute of self or
   /// cls), "a:" (any other attribute): "n:compute a:magnify s:get_value".

@@ -69,6 +69,8 @@ struct SelectCommandOptions {
   OutputFormat Format = OutputFormat::Ids;
   bool Explain = false;
   select::SelectionMode Mode = select::SelectionMode::Combined;
+  /// Ablations of static selection (hidden options, for benchmarks).
+  bool ContextMatching = true, CriticalPruning = true;
 };
 
 enum class DumpWhat { Elements, Tests, Coverage, Results, Names, Evidence };
