@@ -37,6 +37,9 @@ config.substitutions.append(("%llvm-cov", os.path.join(config.llvm_tools_dir, "l
 config.substitutions.append(("%examples", os.path.join(config.tia_src_root, "examples")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%resource-dir", config.clang_resource_dir))
+# The collect fixture (test/CMakeLists.txt): a git repository with a clang
+# and a gcc build of its tests, and its index.
+config.substitutions.append(("%fixture", config.collect_fixture))
 
 # The Python that runs pytest in the tests: Debian's, which has pytest,
 # pytest-cov and coverage (utils/install-deps.sh), whatever is first on PATH.

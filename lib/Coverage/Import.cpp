@@ -117,6 +117,20 @@ public:
   /// path matches the report; when none matches, to all of them, since
   /// selecting too many tests is safe and too few is not.
   llvm::Expected<std::vector<std::string>> byFunction(const FunctionHit &H) {
+    // Every test of a binary reports the same functions: look each up once.
+    std::string CacheKey = H.Name + '\n' + H.File + '\n' +
+                           std::to_string(H.Line) + '\n' + H.LocalPrefix;
+    auto Cached = ByFunction.find(CacheKey);
+    if (Cached != ByFunction.end())
+      return Cached->second;
+    auto Found = lookUp(H);
+    if (Found)
+      ByFunction[CacheKey] = *Found;
+    return Found;
+  }
+
+private:
+  llvm::Expected<std::vector<std::string>> lookUp(const FunctionHit &H) {
     std::string Rel = relative(H.File);
     auto Keys = S.keysForName(H.Name);
     if (!Keys)
@@ -143,6 +157,7 @@ public:
     return Out;
   }
 
+public:
   /// The key of the innermost element containing the line; empty when none.
   llvm::Expected<std::string> byLine(llvm::StringRef Rel, unsigned Line) {
     auto FI = fileIndex(Rel);
@@ -169,6 +184,7 @@ private:
 
   Store &S;
   IndexedFiles Indexed;
+  std::map<std::string, std::vector<std::string>> ByFunction;
 };
 
 llvm::Expected<std::vector<TestCoverage>> readReport(llvm::StringRef File,
@@ -190,17 +206,50 @@ llvm::Expected<std::vector<TestCoverage>> readReport(llvm::StringRef File,
 } // namespace
 
 llvm::Expected<ImportSummary>
-importCoverage(Store &S, const std::vector<std::string> &Files,
-               const ImportOptions &Options) {
-  if (Options.Fmt == Format::CoveragePy)
-    return importCoveragePy(S, Files, Options);
+importReports(Store &S, const std::vector<TestCoverage> &Reports,
+              const ImportOptions &Options) {
   ElementMatcher Matcher(S, Options.ProjectRoot);
   if (llvm::Error E = Matcher.init())
     return std::move(E);
 
-  // Read and match everything first, so a bad file writes nothing.
+  // Match everything first, so a failure writes nothing.
   std::map<std::string, std::set<std::string>> Keys;
   ImportSummary Summary;
+  for (const TestCoverage &T : Reports) {
+    std::string Id = Options.TestId.empty() ? T.TestId : Options.TestId;
+    if (Id.empty())
+      return makeError("a coverage report does not name its test: pass "
+                       "--test ID");
+    std::set<std::string> &Covered = Keys[Id];
+    for (const FunctionHit &H : T.Functions) {
+      auto Found = Matcher.byFunction(H);
+      if (!Found)
+        return Found.takeError();
+      if (Found->empty())
+        ++Summary.UnmatchedNames;
+      Covered.insert(Found->begin(), Found->end());
+    }
+    for (const LineHit &L : T.Lines) {
+      auto Key = Matcher.byLine(Matcher.relative(L.File), L.Line);
+      if (!Key)
+        return Key.takeError();
+      if (!Key->empty())
+        Covered.insert(std::move(*Key));
+    }
+  }
+
+  if (llvm::Error E = storeCoverage(S, Keys, Options.Commit, Summary))
+    return std::move(E);
+  return Summary;
+}
+
+llvm::Expected<ImportSummary>
+importCoverage(Store &S, const std::vector<std::string> &Files,
+               const ImportOptions &Options) {
+  if (Options.Fmt == Format::CoveragePy)
+    return importCoveragePy(S, Files, Options);
+  // Read everything first, so a bad file writes nothing.
+  std::vector<TestCoverage> All;
   for (const std::string &File : Files) {
     auto Reports = readReport(File, Options.Fmt);
     if (!Reports)
@@ -210,33 +259,14 @@ importCoverage(Store &S, const std::vector<std::string> &Files,
                         "that it is the tracefile of a test run",
                         File);
     for (TestCoverage &T : *Reports) {
-      std::string Id = Options.TestId.empty() ? T.TestId : Options.TestId;
-      if (Id.empty())
+      if (Options.TestId.empty() && T.TestId.empty())
         return makeErrorf("coverage file {0} does not name its test: pass "
                           "--test ID",
                           File);
-      std::set<std::string> &Covered = Keys[Id];
-      for (const FunctionHit &H : T.Functions) {
-        auto Found = Matcher.byFunction(H);
-        if (!Found)
-          return Found.takeError();
-        if (Found->empty())
-          ++Summary.UnmatchedNames;
-        Covered.insert(Found->begin(), Found->end());
-      }
-      for (const LineHit &L : T.Lines) {
-        auto Key = Matcher.byLine(Matcher.relative(L.File), L.Line);
-        if (!Key)
-          return Key.takeError();
-        if (!Key->empty())
-          Covered.insert(std::move(*Key));
-      }
+      All.push_back(std::move(T));
     }
   }
-
-  if (llvm::Error E = storeCoverage(S, Keys, Options.Commit, Summary))
-    return std::move(E);
-  return Summary;
+  return importReports(S, All, Options);
 }
 
 } // namespace coverage

@@ -98,7 +98,7 @@ llvm::Error applyMode(git::Repository &Repo, Store &S, const SelectOptions &O,
     });
     if (!Have)
       Rs.push_back({It->second, static_cast<size_t>(-1), H.Chain,
-                    Evidence::Static});
+                    Rule::NameUse, Evidence::Static});
   }
   for (auto It = ByTest.begin(); It != ByTest.end();)
     It = It->second.empty() ? ByTest.erase(It) : std::next(It);
@@ -109,8 +109,9 @@ llvm::Error applyMode(git::Repository &Repo, Store &S, const SelectOptions &O,
       if (!Mapped.count(T) &&
           !llvm::any_of(*Tests, [&](const TestRecord &R) { return R.Id == T; }))
         for (size_t F = 0; F < Sel.Fallbacks.size(); ++F)
-          ByTest[T].push_back(
-              {static_cast<size_t>(-1), F, "", Evidence::Fallback});
+          if (Sel.Fallbacks[F].Scope == FallbackScope::All)
+            ByTest[T].push_back({static_cast<size_t>(-1), F, "",
+                                 Rule::Fallback, Evidence::Fallback});
 
   // Changed elements no test reaches, by any evidence.
   std::vector<bool> Reached(Sel.Elements.size(), false);

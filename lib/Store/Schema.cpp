@@ -153,7 +153,44 @@ CREATE TABLE python_imports(
 )sql");
 }
 
-/// Version 4: name-based static selection for Python (NameRTS). Each
+/// Version 4: elements that are not functions (variables, classes, enums,
+/// aliases, declarations, macros, conditional regions), the reference
+/// graph between elements and the #include directives of each file
+/// version. File versions indexed before hold functions only and a residual
+/// hash over everything else, which no longer compares with what the front
+/// end produces: they are dropped, with the translation units and index
+/// revisions, so that the next 'tia index' parses everything again. Tests,
+/// coverage (keyed by element key) and results stay.
+llvm::Error addReferencesAndIncludes(Database &DB) {
+  return DB.exec(R"sql(
+CREATE TABLE element_references(
+  file_version_id INTEGER NOT NULL
+    REFERENCES file_versions(id) ON DELETE CASCADE,
+  from_key_id INTEGER NOT NULL REFERENCES element_keys(id),
+  to_key_id INTEGER NOT NULL REFERENCES element_keys(id),
+  kind TEXT NOT NULL,
+  PRIMARY KEY(file_version_id, from_key_id, to_key_id, kind)) WITHOUT ROWID;
+CREATE INDEX element_references_by_target
+  ON element_references(to_key_id, file_version_id);
+
+CREATE TABLE include_directives(
+  file_version_id INTEGER NOT NULL
+    REFERENCES file_versions(id) ON DELETE CASCADE,
+  line INTEGER NOT NULL,
+  spelling TEXT NOT NULL,
+  file_name TEXT NOT NULL,
+  angled INTEGER NOT NULL,
+  resolved TEXT NOT NULL,
+  PRIMARY KEY(file_version_id, line, spelling)) WITHOUT ROWID;
+CREATE INDEX include_directives_by_name ON include_directives(file_name);
+
+DELETE FROM file_versions;
+DELETE FROM translation_units;
+DELETE FROM revisions;
+)sql");
+}
+
+/// Version 5: name-based static selection for Python (NameRTS). Each
 /// Python file version gains the elements of the name graph and the names
 /// its imports bind; the store keeps the critical names (those whose
 /// definitions expand the most, followed only with runtime evidence) and
@@ -225,14 +262,16 @@ CREATE TABLE python_accesses(
 
 // A tia that knows version 1 can still read and write version 2: it ignores
 // the new columns and tables. Version 3 holds element kinds (module, class,
-// variable) that older tias reject. A version 3 tia can use version 4: a
-// Python version it stores has no name graph, which tia parses again when
-// it needs one.
+// variable) that older tias reject; version 4 adds more (enum, alias, macro,
+// conditional, declaration). A version 4 tia can use version 5: a Python
+// version it stores has no name graph, which tia parses again when it needs
+// one.
 const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/1, createVersion1},
     {/*CompatibleVersion=*/1, addTestInfoAndResults},
     {/*CompatibleVersion=*/3, addPython},
-    {/*CompatibleVersion=*/3, addNameGraph},
+    {/*CompatibleVersion=*/4, addReferencesAndIncludes},
+    {/*CompatibleVersion=*/4, addNameGraph},
 };
 
 /// Turns what SQLite says about a file it cannot read as a database (or a
@@ -364,8 +403,18 @@ llvm::Error migrate(Database &DB, llvm::ArrayRef<Migration> Steps) {
                         llvm::toString(std::move(E)));
     if (llvm::Error E = writeMeta(DB, "schema_version", *Version + 1))
       return E;
+    // The oldest tia that can read the result is the newest any applied
+    // step asks for: a later step that older tias could read does not make
+    // an earlier one readable to them.
+    auto Compatible = readMeta(DB, "compatible_version");
+    if (!Compatible)
+      return Compatible.takeError();
+    int64_t Oldest = 0;
+    if (*Compatible)
+      llvm::StringRef(**Compatible).getAsInteger(10, Oldest);
     if (llvm::Error E =
-            writeMeta(DB, "compatible_version", Step.CompatibleVersion))
+            writeMeta(DB, "compatible_version",
+                      std::max<int64_t>(Oldest, Step.CompatibleVersion)))
       return E;
     if (llvm::Error E = T.commit())
       return E;

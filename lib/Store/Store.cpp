@@ -122,6 +122,15 @@ llvm::Error insertTestDefinitions(Database &DB, int64_t FileVersionId,
   return llvm::Error::success();
 }
 
+/// Adds what a file version holds besides its elements (test definitions,
+/// references, includes); rows already stored stay.
+llvm::Error insertContents(Database &DB, int64_t FileVersionId,
+                           const FileIndex &F) {
+  if (llvm::Error E = insertTestDefinitions(DB, FileVersionId, F.Tests))
+    return E;
+  return store::insertReferencesAndIncludes(DB, FileVersionId, F);
+}
+
 /// The names of \p Element, sorted.
 llvm::Expected<std::vector<std::string>> namesOf(Database &DB,
                                                  int64_t ElementId) {
@@ -346,7 +355,7 @@ llvm::Error Store::putFileIndex(const FileIndex &F) {
       for (const Element &E : F.Elements)
         if (llvm::Error Err = insertElement(*DB, Id, E, E.Names))
           return Err;
-      if (llvm::Error E = insertTestDefinitions(*DB, Id, F.Tests))
+      if (llvm::Error E = insertContents(*DB, Id, F))
         return E;
       return insertPythonInfo(*DB, Id, F.Python);
     }
@@ -371,7 +380,8 @@ llvm::Error Store::putFileIndex(const FileIndex &F) {
       // element.
       for (llvm::StringRef Table :
            {"elements", "test_definitions", "python_files", "python_imports",
-            "python_nodes", "python_bindings"}) {
+            "element_references", "include_directives", "python_nodes",
+            "python_bindings"}) {
         auto Delete = DB->statement(("DELETE FROM " + Table +
                                      " WHERE file_version_id = ?")
                                         .str());
@@ -397,7 +407,7 @@ llvm::Error Store::putFileIndex(const FileIndex &F) {
         if (llvm::Error Err = insertElement(*DB, Id, E, Names))
           return Err;
       }
-      if (llvm::Error E = insertTestDefinitions(*DB, Id, F.Tests))
+      if (llvm::Error E = insertContents(*DB, Id, F))
         return E;
       return insertPythonInfo(*DB, Id, F.Python);
     }
@@ -419,8 +429,7 @@ llvm::Error Store::putFileIndex(const FileIndex &F) {
         if (llvm::Error Err = insertNames(*DB, ElementId, E.Names))
           return Err;
     }
-    return MayAdd ? insertTestDefinitions(*DB, Id, F.Tests)
-                  : llvm::Error::success();
+    return MayAdd ? insertContents(*DB, Id, F) : llvm::Error::success();
   });
 }
 
@@ -520,6 +529,8 @@ Store::getFileIndex(llvm::StringRef Path, llvm::StringRef ContentHash) {
       return E;
     F.Python = std::move(Info);
   }
+  if (llvm::Error E = store::readReferencesAndIncludes(*DB, Id, F))
+    return E;
   normalize(F);
   return F;
 }

@@ -47,6 +47,16 @@ llvm::Error insertPythonInfo(Database &DB, int64_t FileVersionId,
 llvm::Error readNameGraph(Database &DB, int64_t FileVersionId,
                           PythonFileInfo &Info);
 
+/// Adds \p F's references and includes to file version \p FileVersionId;
+/// rows already stored stay (ReferenceStore.cpp).
+llvm::Error insertReferencesAndIncludes(Database &DB, int64_t FileVersionId,
+                                        const FileIndex &F);
+
+/// Reads the references and includes of file version \p FileVersionId
+/// into \p F.
+llvm::Error readReferencesAndIncludes(Database &DB, int64_t FileVersionId,
+                                      FileIndex &F);
+
 } // namespace store
 } // namespace tia
 

@@ -26,6 +26,16 @@ std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base) {
   return std::string(P);
 }
 
+llvm::Expected<std::unique_ptr<Store>> openForUpdate(const Context &C) {
+  // A missing database is an error here, not a new empty one: the read-only
+  // opening says so. An existing one is opened for writing straight away,
+  // which checks that it is tia's before touching it and upgrades an older
+  // schema.
+  if (!llvm::sys::fs::exists(C.DbPath))
+    return Store::open(C.DbPath, Store::Mode::ReadOnly);
+  return Store::open(C.DbPath, Store::Mode::ReadWrite);
+}
+
 llvm::Expected<Context> makeContext(const GlobalOptions &G, bool NeedGit) {
   Context C;
   if (G.WorkingDir.empty()) {

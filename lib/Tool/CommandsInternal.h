@@ -32,6 +32,10 @@ llvm::Expected<Context> makeContext(const GlobalOptions &G, bool NeedGit);
 /// True when \p Path is \p Dir or lies below it ('/' separators).
 bool isAtOrBelow(llvm::StringRef Path, llvm::StringRef Dir);
 
+/// Opens the database of \p C for writing; fails, creating nothing, when it
+/// does not exist or is not tia's.
+llvm::Expected<std::unique_ptr<Store>> openForUpdate(const Context &C);
+
 /// \p Path made absolute against \p Base, dots removed.
 std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base);
 

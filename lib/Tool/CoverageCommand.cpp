@@ -41,11 +41,7 @@ llvm::Error runCoverageImport(const GlobalOptions &G,
     Import.Commit = H->value_or("");
   }
 
-  auto S = Store::open(Ctx->DbPath, Store::Mode::ReadOnly);
-  if (!S)
-    return S.takeError();
-  // Reopen for writing only once the database is known to be tia's.
-  S = Store::open(Ctx->DbPath, Store::Mode::ReadWrite);
+  auto S = openForUpdate(*Ctx);
   if (!S)
     return S.takeError();
 

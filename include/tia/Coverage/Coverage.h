@@ -126,6 +126,14 @@ llvm::Expected<ImportSummary>
 importCoveragePy(Store &S, const std::vector<std::string> &Files,
                  const ImportOptions &Options);
 
+/// Maps \p Reports (each naming its test, unless Options.TestId is given)
+/// onto the current index and replaces the coverage of each test they name,
+/// in one transaction (which joins the caller's, if any). Several reports of
+/// one test are united. Fails like importCoverage, writing nothing.
+llvm::Expected<ImportSummary>
+importReports(Store &S, const std::vector<TestCoverage> &Reports,
+              const ImportOptions &Options);
+
 } // namespace coverage
 } // namespace tia
 

@@ -37,20 +37,37 @@ enum class FallbackKind {
   Incomplete,      ///< a version that parsed with errors
   OutsideElements, ///< tokens outside every element changed
   CompileTime,     ///< a constexpr/consteval function changed: compile-time
-                   ///< calls are invisible to coverage
-  Registry,        ///< a registry decorator changed (static selection): what
-                   ///< it registers may run from anywhere
+                   ///< calls are invisible to coverage (no longer produced:
+                   ///< the constexpr-caller rule follows the callers)
+  IncludeResolution, ///< a file added, deleted or renamed may change what an
+                     ///< #include directive finds
+  Registry,          ///< a registry decorator changed (static selection): what
+                     ///< it registers may run from anywhere
 };
 
 /// Returns a short stable name: "non-source-file", "binary-file",
 /// "not-indexed", "incomplete", "outside-elements", "compile-time",
-/// "registry".
+/// "include-resolution", "registry".
 llvm::StringRef fallbackName(FallbackKind K);
+
+/// How far a fallback reaches.
+enum class FallbackScope {
+  All,       ///< every known test
+  Includers, ///< the tests covering code of the translation units (main
+             ///< file and every project header they read) that read the
+             ///< file
+};
+
+/// Returns "all" or "includers".
+llvm::StringRef scopeName(FallbackScope S);
 
 struct Fallback {
   FallbackKind Kind;
   std::string File;   ///< repository-relative
   std::string Detail; ///< one line for people
+  FallbackScope Scope = FallbackScope::All;
+  /// For Includers: the translation units (main files), sorted.
+  std::vector<std::string> TranslationUnits;
 };
 
 /// A file whose change selects nothing, and why ("comment or whitespace
@@ -71,6 +88,30 @@ enum class Evidence {
 /// Returns "coverage", "static", "source" or "fallback".
 llvm::StringRef evidenceName(Evidence E);
 
+/// The rule that links a changed element to a test (docs/Safety.md).
+enum class Rule {
+  Covers,          ///< the test covers the changed function itself
+  SameName,        ///< a new element may take calls from a same-named one
+  Declaration,     ///< the test covers the function a declaration declares
+  TypeUse,         ///< ... a function that uses the changed class, enum or
+                   ///< alias (by value, its members, its name)
+  VariableUse,     ///< ... a function that reads or writes the variable
+  Initializer,     ///< ... a function the variable's initialiser calls
+  MacroUse,        ///< ... a function that expands or tests the macro
+  MacroName,       ///< ... a function that spells a newly defined name
+  Region,          ///< ... a function inside the changed #if region
+  ConstexprCaller, ///< ... a function that calls the changed constexpr
+                   ///< function (compile-time calls leave no coverage)
+  Fallback,        ///< a fallback (FallbackIndex) selected it
+  NameUse,         ///< the names the test uses reach the element (Python
+                   ///< static selection, docs/Safety.md)
+};
+
+/// Returns "covers", "same-name", "declaration", "type-use",
+/// "variable-use", "initializer", "macro-use", "macro-name", "region",
+/// "constexpr-caller", "fallback", "name-use".
+llvm::StringRef ruleName(Rule R);
+
 /// One reason a test was selected.
 struct Reason {
   /// Index into Selection::Elements; npos for a fallback reason.
@@ -81,6 +122,9 @@ struct Reason {
   /// linked ("covers overload ns::f(int)"; for static evidence, the names
   /// that lead from the test to the element).
   std::string Via;
+  /// The rule that linked them.
+  Rule Applied = Rule::Covers;
+  /// What the link rests on.
   Evidence By = Evidence::Coverage;
 };
 
@@ -94,6 +138,8 @@ struct Selection {
   std::string DiffBase;   ///< merge base of base and head (or HEAD)
   std::string HeadCommit; ///< empty when the work tree was compared
   unsigned ChangedFiles = 0;
+  /// Changed elements of every kind (functions, and the classes,
+  /// variables, macros ... whose users the rules follow).
   std::vector<ChangedElement> Elements;
   std::vector<Fallback> Fallbacks;
   std::vector<Note> Notes;
@@ -108,7 +154,13 @@ struct Selection {
   /// runtime evidence...), one line each.
   std::vector<std::string> ModeNotes;
 
-  bool selectsAll() const { return !Fallbacks.empty(); }
+  /// True when a fallback with scope All applies.
+  bool selectsAll() const {
+    for (const Fallback &F : Fallbacks)
+      if (F.Scope == FallbackScope::All)
+        return true;
+    return false;
+  }
 };
 
 struct SelectOptions {

@@ -87,6 +87,25 @@ struct RuntimeEvidence {
   std::vector<Access> Accesses;
 };
 
+/// A reference into an element, as the latest index saw it.
+struct ReferenceFrom {
+  /// Key of the referencing element; "cpp:file:PATH" for the code of a file
+  /// outside every element.
+  std::string From;
+  std::string File; ///< the file that holds the reference
+  ReferenceKind Kind = ReferenceKind::Type;
+  /// The referencing element's kind; std::nullopt when From is no element.
+  std::optional<ElementKind> FromKind;
+  std::string FromDisplay; ///< empty when From is no element of File
+  bool FromCompileTime = false;
+};
+
+/// An #include directive of a file of the latest index.
+struct IncludeIn {
+  std::string File; ///< the file with the directive
+  IncludeDirective Directive;
+};
+
 class Store {
 public:
   enum class Mode {
@@ -95,7 +114,7 @@ public:
   };
 
   /// Schema version this tia writes, and the oldest version it can read.
-  static constexpr int SchemaVersion = 4;
+  static constexpr int SchemaVersion = 5;
 
   /// Opens the database at \p Path (":memory:" for an in-memory one),
   /// migrating an older schema step by step in ReadWrite mode. Errors, each
@@ -187,6 +206,21 @@ public:
   /// \p Line, innermost (shortest range) first.
   llvm::Expected<std::vector<Element>> elementsAt(llvm::StringRef Path,
                                                   unsigned Line);
+
+  // --- References and includes (ReferenceStore.cpp) ---
+
+  /// The references to element key \p Key from the latest revision's
+  /// files, sorted by (from, file, kind).
+  llvm::Expected<std::vector<ReferenceFrom>> referencesTo(llvm::StringRef Key);
+  /// The #include directives of the latest revision's files whose spelling
+  /// ends in the file name \p FileName ("a.h" for "lib/a.h"), sorted by
+  /// (file, line).
+  llvm::Expected<std::vector<IncludeIn>>
+  includesNaming(llvm::StringRef FileName);
+  /// The tests whose coverage includes an element of the file version
+  /// (\p Path, \p ContentHash), sorted.
+  llvm::Expected<std::vector<std::string>>
+  testsCoveringFile(llvm::StringRef Path, llvm::StringRef ContentHash);
 
   // --- Tests and coverage ---
 

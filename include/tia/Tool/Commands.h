@@ -61,6 +61,18 @@ struct CollectPytestOptions {
   unsigned Jobs = 1;
 };
 
+struct CollectCommandOptions {
+  /// Build directory of the tests (CTestTestfile.cmake); empty: ./build,
+  /// then ./.
+  std::string BuildDir;
+  unsigned Jobs = 0;             ///< 0: one per core
+  double TimeoutSeconds = 0;     ///< 0: ctest's TIMEOUT, else 1500
+  std::vector<std::string> Only; ///< ids or globs; empty: every test
+  bool ProcessPerTest = false;   ///< never use tia's GoogleTest listener
+  std::string Gcov;              ///< empty: "gcov"
+  std::string CTest;             ///< empty: "ctest"
+};
+
 enum class OutputFormat { Ids, Json };
 
 struct SelectCommandOptions {
@@ -73,7 +85,15 @@ struct SelectCommandOptions {
   bool ContextMatching = true, CriticalPruning = true;
 };
 
-enum class DumpWhat { Elements, Tests, Coverage, Results, Names, Evidence };
+enum class DumpWhat {
+  Elements,
+  Tests,
+  Coverage,
+  Results,
+  References,
+  Names,
+  Evidence
+};
 
 struct DumpOptions {
   DumpWhat What = DumpWhat::Elements;
@@ -89,6 +109,8 @@ llvm::Error runCoverageImport(const GlobalOptions &G,
 llvm::Error runCollectPytest(const GlobalOptions &G,
                              const CollectPytestOptions &O,
                              llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+llvm::Error runCollect(const GlobalOptions &G, const CollectCommandOptions &O,
+                       llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 llvm::Error runSelect(const GlobalOptions &G, const SelectCommandOptions &O,
                       llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
