@@ -11,7 +11,9 @@
 #           so line numbers, and with them coverage, stay as they are);
 #   name    project names reached through getattr, hasattr, setattr,
 #           delattr, inspect.getmembers and inspect.getattr_static;
-#   import  the modules importlib.import_module loaded
+#   import  the modules importlib.import_module loaded, and, when the
+#           process ends, every project module it loaded by any means
+#           (`__import__`, a package's lazy `__getattr__`, plugins)
 #
 # (names and imports only when the code calling them is not pytest's,
 # coverage.py's or importlib's own: collection looks up every name of a
@@ -256,7 +258,22 @@ def relative(path):
     return rel.replace(os.sep, "/")
 
 
+def _loaded_modules():
+    """Records, as imports, the project's modules the process loaded by any
+    means (`__import__`, a package's lazy `__getattr__`, plugins): under
+    the one test file the process ran when isolated, else under "*"."""
+    files = [s for s in _seen if s != "*"]
+    scope = files[0] if _isolated and len(files) == 1 else "*"
+    root = os.path.realpath(_root) + os.sep
+    for name, module in list(sys.modules.items()):
+        where = getattr(module, "__file__", None)
+        if not where or not os.path.realpath(where).startswith(root):
+            continue
+        _records.add((scope, "import", name))
+
+
 def write(path):
+    _loaded_modules()
     out = {"instrumented": sorted(_instrumented),
            "accesses": sorted([list(r) for r in _records])}
     with open(path, "w", encoding="utf-8") as f:
