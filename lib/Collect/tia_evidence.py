@@ -201,8 +201,8 @@ def _wrap_builtins():
 
     real_getmembers = inspect.getmembers
 
-    def getmembers(obj, predicate=None):
-        result = real_getmembers(obj, predicate)
+    def getmembers(obj, *args, **kwargs):
+        result = real_getmembers(obj, *args, **kwargs)
         if _by_code():
             for name, _ in result:
                 if name in names:
@@ -211,10 +211,12 @@ def _wrap_builtins():
 
     real_getattr_static = inspect.getattr_static
 
-    def getattr_static(obj, attr, *default):
+    # The wrappers take what the real functions take, keywords included
+    # (pytest calls getattr_static(cls, name, default=None)).
+    def getattr_static(obj, attr, *args, **kwargs):
         if attr.__class__ is str and attr in names and _by_code():
             _note("name", attr)
-        return real_getattr_static(obj, attr, *default)
+        return real_getattr_static(obj, attr, *args, **kwargs)
 
     inspect.getmembers, inspect.getattr_static = getmembers, getattr_static
 
