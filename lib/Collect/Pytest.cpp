@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tia/Collect/Pytest.h"
+#include "PytestInternal.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Progress.h"
@@ -19,7 +20,7 @@
 #include "llvm/Support/Program.h"
 #include <chrono>
 #include <map>
-#include <thread>
+#include <set>
 
 extern char **environ;
 
@@ -28,7 +29,15 @@ namespace collect {
 
 namespace {
 
+#include "EvidenceSource.inc"
 #include "PytestPluginSource.inc"
+
+std::string embedded(const char *const *Pieces) {
+  std::string Out;
+  for (const char *const *P = Pieces; *P; ++P)
+    Out += *P;
+  return Out;
+}
 
 /// A temporary directory removed with everything in it when destroyed.
 class TempDir {
@@ -107,56 +116,6 @@ llvm::Expected<std::string> choosePython(llvm::StringRef Given) {
                                   : llvm::join(Tried, ", "));
 }
 
-/// The last \p N lines of \p Path, one line, for error messages.
-std::string tail(const std::string &Path, size_t N) {
-  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buf)
-    return std::string();
-  llvm::SmallVector<llvm::StringRef, 32> Lines;
-  llvm::StringRef((*Buf)->getBuffer()).split(Lines, '\n', -1, false);
-  size_t From = Lines.size() > N ? Lines.size() - N : 0;
-  std::vector<std::string> Out;
-  for (size_t I = From; I < Lines.size(); ++I)
-    Out.push_back(Lines[I].trim().str());
-  return llvm::join(Out, " | ");
-}
-
-/// What the plugin wrote so far.
-struct PluginLog {
-  unsigned Collected = 0;
-  bool HaveCollected = false;
-  std::vector<llvm::json::Object> Results;
-  std::string Running; ///< started, not finished
-};
-
-void readPluginLog(const std::string &Path, PluginLog &Log) {
-  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buf)
-    return;
-  Log = PluginLog();
-  llvm::SmallVector<llvm::StringRef, 64> Lines;
-  llvm::StringRef((*Buf)->getBuffer()).split(Lines, '\n', -1, false);
-  for (llvm::StringRef Line : Lines) {
-    auto V = llvm::json::parse(Line);
-    if (!V) {
-      llvm::consumeError(V.takeError()); // A line being written.
-      continue;
-    }
-    llvm::json::Object *O = V->getAsObject();
-    if (!O)
-      continue;
-    if (auto N = O->getInteger("collected")) {
-      Log.Collected = static_cast<unsigned>(*N);
-      Log.HaveCollected = true;
-    } else if (auto S = O->getString("start")) {
-      Log.Running = S->str();
-    } else if (O->getString("id")) {
-      Log.Running.clear();
-      Log.Results.push_back(std::move(*O));
-    }
-  }
-}
-
 std::string relativeTo(llvm::StringRef Path, llvm::StringRef Root) {
   llvm::SmallString<256> P(Path);
   llvm::sys::path::remove_dots(P, true);
@@ -164,6 +123,86 @@ std::string relativeTo(llvm::StringRef Path, llvm::StringRef Root) {
   if (R.consume_front(Root) && R.consume_front("/"))
     return R.str();
   return llvm::sys::path::is_absolute(P) ? std::string() : Path.str();
+}
+
+/// The plan as the plugin reads it.
+std::string planJson(const ProbePlan &Plan, const std::string &Root,
+                     bool Isolated) {
+  std::map<std::string, llvm::json::Array> ByFile;
+  std::set<std::string> Tests(Plan.TestFiles.begin(), Plan.TestFiles.end());
+  for (const Probe &P : Plan.Probes) {
+    // pytest rewrites test modules and conftest.py itself; tia leaves them
+    // alone (their functions are not pruned without evidence).
+    if (Tests.count(P.File) || llvm::sys::path::filename(P.File) ==
+                                   "conftest.py")
+      continue;
+    ByFile[P.File].push_back(
+        llvm::json::Array{P.Qualified, static_cast<int64_t>(P.Line), P.Key});
+  }
+  llvm::json::Object Probes;
+  for (auto &[File, List] : ByFile)
+    Probes[File] = std::move(List);
+  llvm::json::Array Names;
+  for (const std::string &N : Plan.Names)
+    Names.push_back(N);
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  OS << llvm::json::Value(llvm::json::Object{{"root", Root},
+                                             {"isolated", Isolated},
+                                             {"probes", std::move(Probes)},
+                                             {"names", std::move(Names)}});
+  return OS.str();
+}
+
+/// Reads the evidence files the processes wrote into \p E.
+void readEvidence(const std::vector<std::string> &Files, RuntimeEvidence &E) {
+  std::set<std::string> Probed;
+  std::set<std::tuple<std::string, std::string, std::string>> Accesses;
+  for (const std::string &F : Files) {
+    auto Buf = llvm::MemoryBuffer::getFile(F, /*IsText=*/true);
+    if (!Buf)
+      continue; // The process crashed: no evidence from it.
+    auto V = llvm::json::parse((*Buf)->getBuffer());
+    if (!V) {
+      llvm::consumeError(V.takeError());
+      continue;
+    }
+    const llvm::json::Object *O = V->getAsObject();
+    if (!O)
+      continue;
+    if (const llvm::json::Array *A = O->getArray("instrumented"))
+      for (const llvm::json::Value &K : *A)
+        if (auto S = K.getAsString())
+          Probed.insert(S->str());
+    if (const llvm::json::Array *A = O->getArray("accesses"))
+      for (const llvm::json::Value &R : *A)
+        if (const llvm::json::Array *T = R.getAsArray(); T && T->size() == 3)
+          Accesses.insert({(*T)[0].getAsString().value_or("").str(),
+                           (*T)[1].getAsString().value_or("").str(),
+                           (*T)[2].getAsString().value_or("").str()});
+  }
+  E.Probed.assign(Probed.begin(), Probed.end());
+  for (auto &[Scope, Kind, Value] : Accesses)
+    E.Accesses.push_back({Scope, Kind, Value});
+}
+
+/// pytest's JUnit reports of the processes, as one.
+llvm::Error mergeJunit(const std::vector<std::string> &Parts,
+                       const std::string &To) {
+  std::string Suites;
+  for (const std::string &P : Parts) {
+    auto Buf = llvm::MemoryBuffer::getFile(P, /*IsText=*/true);
+    if (!Buf)
+      continue;
+    llvm::StringRef Text = (*Buf)->getBuffer();
+    size_t Begin = Text.find("<testsuite ");
+    size_t End = Text.rfind("</testsuite>");
+    if (Begin == llvm::StringRef::npos || End == llvm::StringRef::npos)
+      continue;
+    Suites += Text.slice(Begin, End + strlen("</testsuite>")).str();
+  }
+  return writeFile(To, "<?xml version=\"1.0\" encoding=\"utf-8\"?><testsuites>" +
+                           Suites + "</testsuites>");
 }
 
 } // namespace
@@ -177,14 +216,16 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
   auto Tmp = TempDir::make();
   if (!Tmp)
     return Tmp.takeError();
-  std::string Plugin;
-  for (const char *const *P = PytestPluginSource; *P; ++P)
-    Plugin += *P;
-  if (llvm::Error E = writeFile(Tmp->file("tia_pytest_plugin.py"), Plugin))
+  if (llvm::Error E = writeFile(Tmp->file("tia_pytest_plugin.py"),
+                                embedded(PytestPluginSource)))
     return std::move(E);
-  std::string Results = Tmp->file("results.jsonl");
-  std::string Data = Tmp->file(".coverage");
-  std::string Out = Tmp->file("pytest.out"), ErrLog = Tmp->file("pytest.err");
+  if (llvm::Error E =
+          writeFile(Tmp->file("tia_evidence.py"), embedded(EvidenceSource)))
+    return std::move(E);
+  std::string Plan = Tmp->file("plan.json");
+  if (O.Plan)
+    if (llvm::Error E = writeFile(Plan, planJson(*O.Plan, O.Root, O.Isolate)))
+      return std::move(E);
 
   std::vector<std::string> Args = {*Python,
                                    "-m",
@@ -194,9 +235,6 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
                                    "--cov=" + O.Root,
                                    "--cov-context=test",
                                    "--cov-report="};
-  if (!O.JunitXml.empty())
-    Args.push_back("--junitxml=" + O.JunitXml);
-  Args.insert(Args.end(), O.PytestArgs.begin(), O.PytestArgs.end());
 
   // The caller's environment, with the plugin importable and coverage.py's
   // data file in the temporary directory.
@@ -210,58 +248,31 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
         PythonPath += ":" + Old.str();
       continue;
     }
-    if (Var.starts_with("COVERAGE_FILE=") ||
-        Var.starts_with("TIA_PYTEST_RESULTS="))
+    if (Var.starts_with("COVERAGE_FILE=") || Var.starts_with("TIA_PYTEST_"))
       continue;
     Env.push_back(Var.str());
   }
   Env.push_back("PYTHONPATH=" + PythonPath);
-  Env.push_back("COVERAGE_FILE=" + Data);
-  Env.push_back("TIA_PYTEST_RESULTS=" + Results);
+  Env.push_back("TIA_PYTEST_ROOT=" + O.Root);
 
-  std::vector<llvm::StringRef> ArgRefs(Args.begin(), Args.end());
-  std::vector<llvm::StringRef> EnvRefs(Env.begin(), Env.end());
-  std::optional<llvm::StringRef> Redirects[] = {
-      llvm::StringRef(""), llvm::StringRef(Out), llvm::StringRef(ErrLog)};
-  // pytest runs in the repository root, where its configuration is.
-  llvm::SmallString<256> Cwd;
-  llvm::sys::fs::current_path(Cwd);
-  if (std::error_code EC = llvm::sys::fs::set_current_path(O.Root))
-    return makeErrorf("cannot enter {0}: {1}", O.Root, EC.message());
-  std::string ExecError;
-  bool ExecFailed = false;
-  llvm::sys::ProcessInfo PI = llvm::sys::ExecuteNoWait(
-      *Python, ArgRefs, EnvRefs, Redirects, 0, &ExecError, &ExecFailed);
-  llvm::sys::fs::set_current_path(Cwd);
-  if (ExecFailed)
-    return makeErrorf("cannot run {0}: {1}", *Python, ExecError);
-
-  // Progress from the plugin's log while pytest runs.
-  std::unique_ptr<Progress> Prog;
-  PluginLog Log;
-  size_t Shown = 0;
-  llvm::sys::ProcessInfo Done;
-  while (true) {
-    Done = llvm::sys::Wait(PI, /*SecondsToWait=*/0, &ExecError, nullptr,
-                           /*Polling=*/true);
-    readPluginLog(Results, Log);
-    if (!Prog && Log.HaveCollected)
-      Prog = std::make_unique<Progress>("testing", Log.Collected, Err, O.Quiet);
-    if (Prog)
-      for (; Shown < Log.Results.size(); ++Shown)
-        Prog->step(Log.Results[Shown].getString("id").value_or(""));
-    if (Done.Pid != 0)
-      break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  if (Prog)
-    Prog->finish();
-
-  int Code = Done.ReturnCode;
-  bool Crashed = Code < 0;
-  std::string ErrTail = tail(ErrLog, 3);
-  std::string OutTail = tail(Out, 5);
-  if (!Crashed && Code != 0 && Code != 1) {
+  // One job, or one per test file after a job that lists them.
+  std::vector<PytestJob> Jobs;
+  auto MakeJob = [&](const std::string &Name, llvm::ArrayRef<std::string> Extra,
+                     llvm::ArrayRef<std::string> ExtraEnv) {
+    PytestJob J;
+    J.Args = Args;
+    J.Args.insert(J.Args.end(), Extra.begin(), Extra.end());
+    J.Args.insert(J.Args.end(), O.PytestArgs.begin(), O.PytestArgs.end());
+    J.Env = Env;
+    J.Env.insert(J.Env.end(), ExtraEnv.begin(), ExtraEnv.end());
+    J.ResultsLog = Tmp->file(Name + ".jsonl");
+    J.Env.push_back("TIA_PYTEST_RESULTS=" + J.ResultsLog);
+    J.Out = Tmp->file(Name + ".out");
+    J.Err = Tmp->file(Name + ".err");
+    return J;
+  };
+  auto Failure = [&](const PytestJob &J) -> llvm::Error {
+    int Code = J.ReturnCode;
     static const char *const Why[] = {"",
                                       "",
                                       "was interrupted",
@@ -270,89 +281,183 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
                                       "collected no tests"};
     std::string What =
         Code < 6 ? Why[Code] : "failed with exit code " + std::to_string(Code);
+    std::string ErrTail = tail(J.Err, 3), OutTail = tail(J.Out, 5);
     std::string Detail = !ErrTail.empty() ? ErrTail : OutTail;
     return makeErrorf("pytest {0}: {1}", What,
                       Detail.empty() ? std::string("no output") : Detail);
+  };
+  auto Failed = [](const PytestJob &J) {
+    return !J.Crashed && J.ReturnCode != 0 && J.ReturnCode != 1;
+  };
+
+  std::vector<std::string> TestFiles;
+  unsigned Total = 0;
+  if (O.Isolate) {
+    std::vector<PytestJob> List = {
+        MakeJob("list", {"--collect-only", "-q", "--no-cov"},
+                {"TIA_PYTEST_LIST=1"})};
+    if (llvm::Error E = runJobs(List, 1, O.Root, 0, /*Quiet=*/true,
+                                /*StopOnFailure=*/true, Err))
+      return std::move(E);
+    if (List[0].Crashed || Failed(List[0]))
+      return Failure(List[0]);
+    std::set<std::string> Seen;
+    for (auto &[Item, Path] : List[0].Log.Items)
+      if (Seen.insert(Path).second)
+        TestFiles.push_back(Path);
+    Total = List[0].Log.Items.size();
+    for (size_t I = 0; I < TestFiles.size(); ++I) {
+      std::string Name = "file" + std::to_string(I);
+      std::vector<std::string> Extra;
+      if (!O.JunitXml.empty())
+        Extra.push_back("--junitxml=" + Tmp->file(Name + ".xml"));
+      std::vector<std::string> ExtraEnv = {
+          "TIA_PYTEST_ONLY=" + TestFiles[I],
+          "COVERAGE_FILE=" + Tmp->file(Name + ".coverage"),
+          "TIA_PYTEST_EVIDENCE=" + Tmp->file(Name + ".evidence")};
+      if (O.Plan)
+        ExtraEnv.push_back("TIA_PYTEST_PROBES=" + Plan);
+      Jobs.push_back(MakeJob(Name, Extra, ExtraEnv));
+    }
+  } else {
+    std::vector<std::string> Extra;
+    if (!O.JunitXml.empty())
+      Extra.push_back("--junitxml=" + O.JunitXml);
+    std::vector<std::string> ExtraEnv = {
+        "COVERAGE_FILE=" + Tmp->file("all.coverage"),
+        "TIA_PYTEST_EVIDENCE=" + Tmp->file("all.evidence"),
+        "TIA_PYTEST_LIST=1"};
+    if (O.Plan)
+      ExtraEnv.push_back("TIA_PYTEST_PROBES=" + Plan);
+    Jobs.push_back(MakeJob("all", Extra, ExtraEnv));
   }
+  if (llvm::Error E = runJobs(Jobs, O.Isolate ? O.Jobs : 1, O.Root, Total,
+                              O.Quiet, /*StopOnFailure=*/true, Err))
+    return std::move(E);
+
+  std::string CrashedIn, CrashTail;
+  for (const PytestJob &J : Jobs) {
+    if (J.Crashed) {
+      if (CrashedIn.empty()) {
+        CrashedIn = J.Log.Running.empty() ? "-" : J.Log.Running;
+        CrashTail = tail(J.Err, 3);
+      }
+      continue;
+    }
+    // A test file whose tests were all deselected collects nothing.
+    if (Failed(J) && !(O.Isolate && J.ReturnCode == 5))
+      return Failure(J);
+  }
+  if (!O.Isolate)
+    for (auto &[Item, Path] : Jobs[0].Log.Items)
+      if (!llvm::is_contained(TestFiles, Path))
+        TestFiles.push_back(Path);
 
   PytestSummary Sum;
   Sum.Python = *Python;
+  Sum.Isolated = O.Isolate;
+  Sum.TestFiles = TestFiles.size();
   std::vector<TestResult> TestResults;
   std::vector<TestInfo> Infos;
-  for (llvm::json::Object &R : Log.Results) {
-    std::string NodeId = R.getString("id").value_or("").str();
-    TestResult T;
-    T.TestId = "pytest:" + NodeId;
-    std::string Outcome = R.getString("outcome").value_or("error").str();
-    T.Result = parseOutcome(Outcome).value_or(Outcome::Error);
-    T.Seconds = R.getNumber("duration").value_or(0);
-    T.Message = R.getString("message").value_or("").str();
-    switch (T.Result) {
-    case Outcome::Passed:
-      ++Sum.Passed;
-      break;
-    case Outcome::Failed:
-      ++Sum.Failed;
-      break;
-    case Outcome::Skipped:
-      ++Sum.Skipped;
-      break;
-    default:
-      ++Sum.Errors;
-    }
-    TestResults.push_back(std::move(T));
-
-    TestInfo Info;
-    Info.Id = "pytest:" + NodeId;
-    Info.File = R.getString("file").value_or("").str();
-    Info.Line = static_cast<unsigned>(R.getInteger("line").value_or(0));
-    TestCommand Cmd;
-    Cmd.Executable = *Python;
-    Cmd.WorkingDir = O.Root;
-    Cmd.Arguments = {"-m", "pytest", NodeId};
-    Info.Command = std::move(Cmd);
-    Infos.push_back(std::move(Info));
-  }
-  if (Crashed && !Log.Running.empty()) {
-    TestResult T;
-    T.TestId = "pytest:" + Log.Running;
-    T.Result = Outcome::Crashed;
-    T.Message = "pytest ended by a signal while this test ran";
-    TestResults.push_back(std::move(T));
-    ++Sum.Crashed;
-  }
-
   coverage::ImportOptions Import;
   Import.Fmt = coverage::Format::CoveragePy;
   Import.ProjectRoot = O.Root;
   Import.Commit = O.Commit;
-  for (llvm::json::Object &R : Log.Results) {
-    auto &Locations =
-        Import.ExtraLocations["pytest:" + R.getString("id").value_or("").str()];
-    if (const llvm::json::Array *F = R.getArray("fixtures"))
-      for (const llvm::json::Value &V : *F)
-        if (const llvm::json::Array *Pair = V.getAsArray();
-            Pair && Pair->size() == 2) {
-          std::string File =
-              relativeTo((*Pair)[0].getAsString().value_or(""), O.Root);
-          if (!File.empty())
-            Locations.emplace_back(
-                File,
-                static_cast<unsigned>((*Pair)[1].getAsInteger().value_or(0)));
-        }
-  }
+  std::vector<std::string> DataFiles, EvidenceFiles, JunitParts;
+  RuntimeEvidence Evidence;
+  Evidence.Commit = O.Commit;
+  Evidence.Isolated = O.Isolate;
+  for (size_t JI = 0; JI < Jobs.size(); ++JI) {
+    const PytestJob &J = Jobs[JI];
+    for (const llvm::json::Object &R : J.Log.Results) {
+      std::string NodeId = R.getString("id").value_or("").str();
+      TestResult T;
+      T.TestId = "pytest:" + NodeId;
+      std::string Outcome = R.getString("outcome").value_or("error").str();
+      T.Result = parseOutcome(Outcome).value_or(Outcome::Error);
+      T.Seconds = R.getNumber("duration").value_or(0);
+      T.Message = R.getString("message").value_or("").str();
+      switch (T.Result) {
+      case Outcome::Passed:
+        ++Sum.Passed;
+        break;
+      case Outcome::Failed:
+        ++Sum.Failed;
+        break;
+      case Outcome::Skipped:
+        ++Sum.Skipped;
+        break;
+      default:
+        ++Sum.Errors;
+      }
+      TestResults.push_back(std::move(T));
 
-  bool HaveCoverage = !Crashed && llvm::sys::fs::exists(Data);
-  if (!Crashed && !HaveCoverage)
+      TestInfo Info;
+      Info.Id = "pytest:" + NodeId;
+      Info.File = R.getString("file").value_or("").str();
+      Info.Line = static_cast<unsigned>(R.getInteger("line").value_or(0));
+      TestCommand Cmd;
+      Cmd.Executable = *Python;
+      Cmd.WorkingDir = O.Root;
+      Cmd.Arguments = {"-m", "pytest", NodeId};
+      Info.Command = std::move(Cmd);
+      Infos.push_back(std::move(Info));
+
+      auto &Locations = Import.ExtraLocations["pytest:" + NodeId];
+      if (const llvm::json::Array *F = R.getArray("fixtures"))
+        for (const llvm::json::Value &V : *F)
+          if (const llvm::json::Array *Pair = V.getAsArray();
+              Pair && Pair->size() == 2) {
+            std::string File =
+                relativeTo((*Pair)[0].getAsString().value_or(""), O.Root);
+            if (!File.empty())
+              Locations.emplace_back(
+                  File, static_cast<unsigned>(
+                            (*Pair)[1].getAsInteger().value_or(0)));
+          }
+    }
+    if (J.Crashed && !J.Log.Running.empty()) {
+      TestResult T;
+      T.TestId = "pytest:" + J.Log.Running;
+      T.Result = Outcome::Crashed;
+      T.Message = "pytest ended by a signal while this test ran";
+      TestResults.push_back(std::move(T));
+      ++Sum.Crashed;
+    }
+    if (J.Crashed)
+      continue;
+    std::string Name = O.Isolate ? "file" + std::to_string(JI) : "all";
+    if (llvm::sys::fs::exists(Tmp->file(Name + ".coverage")))
+      DataFiles.push_back(Tmp->file(Name + ".coverage"));
+    EvidenceFiles.push_back(Tmp->file(Name + ".evidence"));
+    if (O.Isolate) {
+      Evidence.TestFiles.push_back(TestFiles[JI]);
+      JunitParts.push_back(Tmp->file(Name + ".xml"));
+    }
+  }
+  if (!O.Isolate)
+    Evidence.TestFiles = TestFiles;
+  readEvidence(EvidenceFiles, Evidence);
+  Sum.Probed = Evidence.Probed.size();
+  Sum.Accesses = Evidence.Accesses.size();
+
+  bool Crashed = !CrashedIn.empty();
+  if (!Crashed && DataFiles.empty())
     return makeErrorf("pytest wrote no coverage data: check that pytest-cov "
                       "is active for {0} (pytest -p pytest_cov)",
                       *Python);
+  if (O.Isolate && !O.JunitXml.empty())
+    if (llvm::Error E = mergeJunit(JunitParts, O.JunitXml))
+      return std::move(E);
   llvm::Error E = S.transaction([&]() -> llvm::Error {
-    if (HaveCoverage) {
-      auto Cov = coverage::importCoveragePy(S, {Data}, Import);
+    if (!Crashed) {
+      auto Cov = coverage::importCoveragePy(S, DataFiles, Import);
       if (!Cov)
         return Cov.takeError();
       Sum.Coverage = std::move(*Cov);
+      if (O.Plan)
+        if (llvm::Error E = S.putRuntimeEvidence(Evidence))
+          return E;
     }
     for (const TestInfo &I : Infos)
       if (llvm::Error E = S.putTestInfo(I))
@@ -367,9 +472,10 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
   if (Crashed)
     return makeErrorf("pytest crashed{0}: the outcomes so far are recorded, "
                       "no coverage{1}",
-                      Log.Running.empty() ? std::string()
-                                          : " while running " + Log.Running,
-                      ErrTail.empty() ? std::string() : " (" + ErrTail + ")");
+                      CrashedIn == "-" ? std::string()
+                                       : " while running " + CrashedIn,
+                      CrashTail.empty() ? std::string()
+                                        : " (" + CrashTail + ")");
   Sum.Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
           .count();

@@ -5,12 +5,38 @@
 # id, outcome, duration, message, location, and the fixtures it uses (their
 # file and a line of their body), since a module- or session-scoped
 # fixture's coverage shows only in the first test that needed it.
+#
+# With $TIA_PYTEST_PROBES it also records runtime evidence for static
+# selection (tia_evidence.py) and writes it to $TIA_PYTEST_EVIDENCE. With
+# $TIA_PYTEST_ONLY (a path relative to $TIA_PYTEST_ROOT) it collects that
+# test file only: `tia collect` runs each test file in a process of its
+# own. With $TIA_PYTEST_LIST it also lists the collected items.
 
 import json
 import os
 
+import pytest
+
 _out = None
 _reports = {}
+_root = os.environ.get("TIA_PYTEST_ROOT", "")
+_only = os.environ.get("TIA_PYTEST_ONLY", "")
+_evidence = None
+if os.environ.get("TIA_PYTEST_PROBES"):
+    import tia_evidence as _evidence
+    _evidence.install(os.environ["TIA_PYTEST_PROBES"])
+
+
+def _relative(path):
+    if not _root:
+        return str(path)
+    rel = os.path.relpath(os.path.realpath(str(path)),
+                          os.path.realpath(_root))
+    return rel.replace(os.sep, "/")
+
+
+def _item_path(item):
+    return getattr(item, "path", None) or item.fspath
 
 
 def _write(obj):
@@ -28,13 +54,43 @@ def pytest_configure(config):
 
 def pytest_unconfigure(config):
     global _out
+    if _evidence is not None and os.environ.get("TIA_PYTEST_EVIDENCE"):
+        _evidence.write(os.environ["TIA_PYTEST_EVIDENCE"])
     if _out is not None:
         _out.close()
         _out = None
 
 
+def pytest_ignore_collect(collection_path, config):
+    # Only the test file this process runs, and the directories above it.
+    if not _only:
+        return None
+    rel = _relative(collection_path)
+    if rel == _only or rel == "." or _only.startswith(rel + "/"):
+        return None
+    return True
+
+
+def pytest_collection_modifyitems(session, config, items):
+    if _only:
+        items[:] = [i for i in items if _relative(_item_path(i)) == _only]
+
+
 def pytest_collection_finish(session):
     _write({"collected": len(session.items)})
+    if os.environ.get("TIA_PYTEST_LIST"):
+        for item in session.items:
+            _write({"item": item.nodeid,
+                    "path": _relative(_item_path(item))})
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    if _evidence is not None:
+        _evidence.enter(_relative(_item_path(item)))
+    yield
+    if _evidence is not None:
+        _evidence.enter(None)
 
 
 def pytest_runtest_logstart(nodeid, location):

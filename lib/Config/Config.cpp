@@ -8,6 +8,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/YAMLTraits.h"
+#include <optional>
 
 namespace tia {
 namespace config {
@@ -251,6 +252,13 @@ template <> struct MappingTraits<tia::config::PythonConfig> {
     IO.mapOptional("docstrings", P.Docstrings);
     IO.mapOptional("max-file-size", P.MaxFileSize);
     IO.mapOptional("interpreter", P.Interpreter);
+    IO.mapOptional("critical-functions", P.CriticalFunctions);
+    // A list given replaces the default one (mapping into the defaults
+    // would keep those past the list's end).
+    std::optional<std::vector<std::string>> Registry;
+    IO.mapOptional("registry-decorators", Registry);
+    if (Registry)
+      P.RegistryDecorators = std::move(*Registry);
   }
 };
 
@@ -332,6 +340,11 @@ llvm::Expected<Config> parseConfig(llvm::StringRef Text,
   Config C;
   C.File = FileName.str();
   C.Python = Raw.Python;
+  for (const std::string &K : C.Python.RegistryDecorators)
+    if (llvm::StringRef(K).trim().empty())
+      return makeErrorf("{0}: python.registry-decorators: an empty keyword "
+                        "would match every decorator (see docs/Config.md)",
+                        FileName);
   if (Raw.Select.TimeBudget < 0)
     return makeErrorf("{0}: select.time_budget is negative: give the "
                       "seconds, or 0 for no limit (see docs/Config.md)",

@@ -535,6 +535,35 @@ llvm::Expected<bool> Repository::isDirty() const {
   return git_status_list_entrycount(List.get()) != 0;
 }
 
+namespace {
+
+int collectBlob(const char *Root, const git_tree_entry *Entry, void *Payload) {
+  auto *Out = static_cast<std::vector<std::pair<std::string, std::string>> *>(
+      Payload);
+  if (git_tree_entry_type(Entry) != GIT_OBJECT_BLOB ||
+      git_tree_entry_filemode(Entry) == GIT_FILEMODE_LINK)
+    return 0;
+  Out->emplace_back(std::string(Root) + git_tree_entry_name(Entry),
+                    oidHex(*git_tree_entry_id(Entry)));
+  return 0;
+}
+
+} // namespace
+
+llvm::Expected<std::vector<std::pair<std::string, std::string>>>
+Repository::treeFiles(llvm::StringRef Commit) const {
+  auto Tree = P->lookupTree(Commit);
+  if (!Tree)
+    return Tree.takeError();
+  std::vector<std::pair<std::string, std::string>> Out;
+  if (llvm::Error E = check(
+          git_tree_walk(Tree->get(), GIT_TREEWALK_PRE, collectBlob, &Out),
+          "cannot list the files of " + shortRev(Commit)))
+    return std::move(E);
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
 llvm::Expected<std::vector<std::string>> Repository::trackedFiles() const {
   git_index *Raw = nullptr;
   int Rc = git_repository_index(&Raw, P->Repo.get());

@@ -143,6 +143,7 @@ std::string settingsFingerprint(llvm::StringRef Module,
                                 const FrontEndOptions &Options) {
   TokenHasher H;
   H.add(extractorSource());
+  H.add(namesSource());
   H.add(Module);
   H.add(optionsJson(Options));
   return H.hex();
@@ -200,6 +201,33 @@ llvm::Expected<FileIndex> indexFile(llvm::StringRef Path,
       if (const llvm::json::Object *I = V.getAsObject())
         Info.Imports.push_back(
             {text(*I, "module"), text(*I, "name"), integer(*I, "line")});
+  if (const llvm::json::Array *Nodes = O->getArray("nodes"))
+    for (const llvm::json::Value &V : *Nodes)
+      if (const llvm::json::Object *N = V.getAsObject()) {
+        NameNode Node;
+        Node.Id = text(*N, "id");
+        Node.Kind = text(*N, "kind");
+        Node.Name = text(*N, "name");
+        Node.Class = text(*N, "class");
+        Node.Key = text(*N, "key");
+        Node.BeginLine = integer(*N, "begin");
+        Node.EndLine = integer(*N, "end");
+        Node.Checksum = text(*N, "checksum");
+        Node.HeaderChecksum = text(*N, "header");
+        Node.Uses = text(*N, "uses");
+        Node.Decorators = strings(*N, "decorators");
+        Node.Flags = strings(*N, "flags");
+        Node.Aliases = strings(*N, "aliases");
+        Node.Bases = strings(*N, "bases");
+        Info.Nodes.push_back(std::move(Node));
+      }
+  if (const llvm::json::Array *Bindings = O->getArray("bindings"))
+    for (const llvm::json::Value &V : *Bindings)
+      if (const llvm::json::Array *B = V.getAsArray(); B && B->size() == 3)
+        Info.Bindings.push_back(
+            {(*B)[0].getAsString().value_or("").str(),
+             (*B)[1].getAsString().value_or("").str(),
+             (*B)[2].getAsString().value_or("").str()});
   F.Python = std::move(Info);
   normalize(F);
   return F;

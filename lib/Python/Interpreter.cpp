@@ -23,6 +23,7 @@ namespace python {
 namespace {
 
 #include "ExtractorSource.inc"
+#include "NamesSource.inc"
 
 const char *const Bootstrap = R"py(
 import sys, warnings
@@ -111,6 +112,21 @@ private:
     std::string Error;
     if (PyRun_SimpleString(Bootstrap) != 0)
       Error = "its bootstrap failed";
+    // The name analysis first: the extractor imports it.
+    if (Error.empty()) {
+      PyObject *Code = Py_CompileString(namesSource().c_str(), "names.py",
+                                        Py_file_input);
+      if (!Code)
+        Error = "cannot compile the name analysis: " + fetchException();
+      else {
+        PyObject *Names =
+            PyImport_ExecCodeModuleEx("tia_names", Code, "names.py");
+        Py_DECREF(Code);
+        if (!Names)
+          Error = "cannot load the name analysis: " + fetchException();
+        Py_XDECREF(Names);
+      }
+    }
     if (Error.empty()) {
       std::string Source = extractorSource();
       PyObject *Code =
@@ -151,6 +167,16 @@ const std::string &extractorSource() {
   static const std::string Source = [] {
     std::string S;
     for (const char *const *P = ExtractorSource; *P; ++P)
+      S += *P;
+    return S;
+  }();
+  return Source;
+}
+
+const std::string &namesSource() {
+  static const std::string Source = [] {
+    std::string S;
+    for (const char *const *P = NamesSource; *P; ++P)
       S += *P;
     return S;
   }();

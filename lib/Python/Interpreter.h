@@ -34,6 +34,9 @@ llvm::Expected<std::string> callExtractor(llvm::StringRef Function,
 /// The extractor's source, as compiled into tia.
 const std::string &extractorSource();
 
+/// The source of the name analysis the extractor imports (names.py).
+const std::string &namesSource();
+
 /// The embedded interpreter's version ("3.11.2").
 llvm::Expected<std::string> interpreterVersion();
 

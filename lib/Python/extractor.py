@@ -17,6 +17,8 @@ import hashlib
 import json
 import traceback
 
+import tia_names
+
 try:
     import tomllib
 except ImportError:  # only 3.11 and newer have it
@@ -144,6 +146,9 @@ class _Extractor:
         self.elements = []
         self.tests = []
         self.imports = []
+        # id() of a definition or assignment statement -> its element key,
+        # for the name analysis ("module": the module element's).
+        self.stmt_keys = {}
 
     def element(self, kind, qualname, node_or_range, digest, body=0,
                 names=None):
@@ -152,12 +157,17 @@ class _Extractor:
         else:
             begin, end = _first_line(node_or_range), node_or_range.end_lineno
         key_name = self.keys.unique(qualname)
+        key = "py:%s:%s" % (self.module, key_name)
+        if kind == "module":
+            self.stmt_keys["module"] = key
+        elif not isinstance(node_or_range, tuple):
+            self.stmt_keys[id(node_or_range)] = key
         display = self.module + "." + qualname if qualname != "<module>" \
             else self.module
         qualified = [self.module + "." + n for n in (names or [qualname])] \
             if qualname != "<module>" else [self.module]
         self.elements.append({
-            "key": "py:%s:%s" % (self.module, key_name),
+            "key": key,
             "kind": kind,
             "display": display,
             "begin": begin,
@@ -433,14 +443,20 @@ def _extract(tree, source, path, module, options):
                if isinstance(s, (ast.Import, ast.ImportFrom))]
     x.collect_imports(imports)
     settings = options.get("pytest") or DEFAULT_PYTEST
-    if options.get("test_file", is_test_file(path, settings)):
+    test_file = options.get("test_file", is_test_file(path, settings))
+    if test_file:
         _Tests(tree, path, settings, x.tests).module(tree)
     if not options["docstrings"]:
         _strip_docstrings(tree)
     x.module_elements(tree, lines, imports)
+    graph, problem = tia_names.analyze(tree, path, module, x.stmt_keys,
+                                       {"test_file": test_file})
+    if problem:
+        return _incomplete(problem)
     return json.dumps({"complete": True, "problem": "",
                        "elements": x.elements, "tests": x.tests,
-                       "imports": x.imports})
+                       "imports": x.imports, "nodes": graph["nodes"],
+                       "bindings": graph["bindings"]})
 
 
 def _version():

@@ -110,7 +110,11 @@ std::string describe(const Plan &P, const TestReason &R) {
                                     : kindName(CE.Elem.Kind).str() + " ") +
       CE.Elem.Display + " at " + where(CE);
   std::string Out;
-  if (R.Kind == ReasonKind::Related)
+  if (R.By == select::Evidence::Static)
+    Out = "reaches " + What + " (static: " + R.Detail + ")";
+  else if (R.By == select::Evidence::Source)
+    Out = "its own code: " + What;
+  else if (R.Kind == ReasonKind::Related)
     Out = What + " may now be called instead: test " + R.Detail;
   else if (R.Detail.empty())
     Out = "covers " + What;
@@ -152,8 +156,10 @@ void jsonTest(llvm::json::OStream &J, const PlannedTest &T) {
           J.attribute("kind", select::reasonName(R.Kind));
           if (R.Element != NoIndex || R.Fallback != NoIndex)
             J.attribute("rule", select::ruleName(R.Applied));
-          if (R.Element != NoIndex)
+          if (R.Element != NoIndex) {
             J.attribute("element", static_cast<int64_t>(R.Element));
+            J.attribute("evidence", select::evidenceName(R.By));
+          }
           if (R.Fallback != NoIndex)
             J.attribute("fallback", static_cast<int64_t>(R.Fallback));
           if (!R.Detail.empty())
@@ -181,6 +187,11 @@ void writeJson(const Plan &P, llvm::raw_ostream &OS) {
       J.attribute("head", nullptr);
     else
       J.attribute("head", C.HeadCommit);
+    J.attribute("mode", select::modeName(P.Changes.Mode));
+    J.attributeArray("mode_notes", [&] {
+      for (const std::string &N : P.Changes.ModeNotes)
+        J.value(N);
+    });
     J.attribute("selects_all", P.selectsAll());
     J.attribute("partial", P.partial());
     J.attribute("total_tests", static_cast<int64_t>(P.TotalTests));
@@ -314,7 +325,9 @@ void writeExplain(const Plan &P, llvm::raw_ostream &OS) {
   for (const PlannedTest &T : P.Cut)
     OS << "cut by the budget: " << T.Id << "\n";
   for (size_t I : P.Changes.Uncovered)
-    OS << "no test covers " << uncoveredText(P.Changes.Elements[I]) << "\n";
+    OS << (P.Changes.Mode != select::SelectionMode::Static ? "no test covers "
+                                                           : "no test reaches ")
+       << uncoveredText(P.Changes.Elements[I]) << "\n";
   for (const select::Note &N : P.Changes.Notes)
     OS << "selects nothing: " << N.File << ": " << N.Text << "\n";
 }
@@ -426,6 +439,8 @@ void writeSummary(const Plan &P, llvm::raw_ostream &OS) {
     OS << "  no effect: " << N.File << ": " << N.Text << "\n";
   for (const Fallback &F : C.Fallbacks)
     OS << "  " << fallbackText(F) << "\n";
+  for (const std::string &N : P.Changes.ModeNotes)
+    OS << "  " << N << "\n";
   if (!P.selectsAll())
     for (auto [K, Name] :
          {std::pair<ReasonKind, llvm::StringRef>{ReasonKind::PreviouslyFailing,

@@ -45,6 +45,12 @@ public:
     if (!Snaps)
       return Snaps.takeError();
     if (Snaps->empty()) {
+      auto Static = staticDecidesEveryTest();
+      if (!Static)
+        return Static.takeError();
+      // Static selection needs no coverage: the name graph decides.
+      if (*Static)
+        return llvm::Error::success();
       Problems.push_back(fallback(
           FallbackKind::NoCoverage, "",
           "no coverage was recorded yet: collect it on the main branch "
@@ -131,6 +137,29 @@ public:
   }
 
 private:
+  /// Whether static selection decides every test the index knows (the mode
+  /// is static or combined and every test is a pytest one), so that having
+  /// no coverage at all is no reason to select everything.
+  llvm::Expected<bool> staticDecidesEveryTest() {
+    if (O.Select.Mode == SelectionMode::Coverage)
+      return false;
+    auto Infos = S.testInfos();
+    if (!Infos)
+      return Infos.takeError();
+    auto Defs = S.currentTestDefinitions();
+    if (!Defs)
+      return Defs.takeError();
+    if (Infos->empty() && Defs->empty())
+      return false;
+    return llvm::all_of(*Infos,
+                        [](const TestInfo &T) {
+                          return llvm::StringRef(T.Id).starts_with("pytest:");
+                        }) &&
+           llvm::all_of(*Defs, [](const auto &D) {
+             return D.second.Framework == "pytest";
+           });
+  }
+
   Fallback unusable(const CoverageSnapshot &C) {
     if (C.Commit.empty())
       return fallback(FallbackKind::StaleCoverage, "",
@@ -538,7 +567,7 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
                      (R.Applied == Rule::Covers && !R.Via.empty());
       Add(T.Id,
           {Related ? ReasonKind::Related : ReasonKind::Covers, R.Element,
-           NoIndex, R.Via, "", R.Applied},
+           NoIndex, R.Via, "", R.Applied, R.By},
           false);
     }
 
@@ -559,6 +588,10 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
   std::set<std::string> AllIds(KnownIds.begin(), KnownIds.end());
   std::set<std::string> FromDefinitions;
   std::set<std::string> NewInChange;
+  auto staticDecides = [&](llvm::StringRef Id) {
+    return O.Select.Mode != SelectionMode::Coverage &&
+           Id.starts_with("pytest:");
+  };
   for (const TestFileChange &T : C.TestFiles)
     for (const TestDefinition &D : T.New)
       if (llvm::none_of(T.Old, [&](const TestDefinition &Old) {
@@ -575,6 +608,10 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
         FromDefinitions.insert(Id);
       if (Recorded.count(Id) || !Seen.insert(Id).second)
         continue;
+      // A Python test never covered is decided by static selection in the
+      // static and combined modes; one added by this change still runs.
+      if (!Added && staticDecides(Id))
+        continue;
       Add(Id,
           {ReasonKind::NewTest, NoIndex, NoIndex,
            (Added ? "added in this change at " : "defined at ") + File + ":" +
@@ -585,7 +622,7 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
     }
   }
   for (const std::string &Id : KnownIds)
-    if (!Recorded.count(Id) && !Seen.count(Id))
+    if (!Recorded.count(Id) && !Seen.count(Id) && !staticDecides(Id))
       Add(Id,
           {ReasonKind::NewTest, NoIndex, NoIndex, "no coverage recorded for it",
            ""},

@@ -1,6 +1,7 @@
 //===- Selection.cpp - which tests a change can affect --------------------===//
 
 #include "tia/Select/Selection.h"
+#include "Modes.h"
 #include "PythonSelect.h"
 #include "SelectInternal.h"
 #include "tia/Git/Repository.h"
@@ -43,6 +44,8 @@ llvm::StringRef fallbackName(FallbackKind K) {
     return "requested";
   case FallbackKind::NoCoverage:
     return "no-coverage";
+  case FallbackKind::Registry:
+    return "registry";
   }
   return "non-source-file";
 }
@@ -75,6 +78,8 @@ llvm::StringRef ruleName(Rule R) {
     return "constexpr-caller";
   case Rule::Fallback:
     return "fallback";
+  case Rule::NameUse:
+    return "name-use";
   }
   return "covers";
 }
@@ -478,6 +483,7 @@ llvm::Error includeResolution(Store &S, detail::Impact &Im,
 llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
                     detail::Impact &Im, const git::FileChange &C,
                     std::vector<FileIndex> &OldVersions,
+                    std::vector<FileIndex> &NewVersions,
                     std::vector<detail::NameScan> &Scans,
                     std::vector<std::pair<size_t, std::string>> &OwnTests) {
   llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
@@ -655,6 +661,8 @@ llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
   }
   if (Old)
     OldVersions.push_back(std::move(*Old));
+  if (New && New->Python)
+    NewVersions.push_back(std::move(*New));
   return llvm::Error::success();
 }
 
@@ -788,7 +796,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
   Sel.ChangedFiles = Changes->size();
 
   VersionResolver R(Repo, S, O, *Changes);
-  std::vector<FileIndex> OldVersions;
+  std::vector<FileIndex> OldVersions, NewVersions;
   std::vector<std::pair<size_t, std::string>> OwnTests;
   std::vector<detail::NameScan> Scans;
   detail::TestReasons ByTest;
@@ -841,7 +849,8 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
                       llvm::sys::path::filename(Shown) + " affects");
       continue;
     }
-    if (llvm::Error E = examine(Sel, S, R, Im, C, OldVersions, Scans, OwnTests))
+    if (llvm::Error E = examine(Sel, S, R, Im, C, OldVersions, NewVersions,
+                                Scans, OwnTests))
       return E;
   }
 
@@ -865,7 +874,8 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
         OldCompileTime.insert(E.Key);
   // A test whose own code changed covers that change, coverage or not.
   for (auto &[I, Id] : OwnTests)
-    ByTest[Id].push_back({I, static_cast<size_t>(-1), "", Rule::Covers});
+    ByTest[Id].push_back(
+        {I, static_cast<size_t>(-1), "", Rule::Covers, Evidence::Source});
   SiblingFinder Finder(S, OldVersions);
   // Classes that did not exist before: no unchanged code holds an object of
   // one, so their new members take no calls from it (a GoogleTest TEST's
@@ -949,16 +959,20 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
       return Err;
   if (llvm::Error Err = Im.resolveScoped())
     return Err;
-  if (Sel.selectsAll())
-    for (const TestRecord &T : *Tests)
-      for (size_t F = 0; F < Sel.Fallbacks.size(); ++F)
-        if (Sel.Fallbacks[F].Scope == FallbackScope::All)
-          ByTest[T.Id].push_back(
-              {static_cast<size_t>(-1), F, "", Rule::Fallback});
 
   std::set<std::string> Known;
   for (const TestRecord &T : *Tests)
     Known.insert(T.Id);
+  if (llvm::Error E = applyMode(Repo, S, O, *Changes, OldVersions,
+                                NewVersions, Sel, ByTest, Known))
+    return std::move(E);
+  if (Sel.selectsAll())
+    for (const TestRecord &T : *Tests)
+      for (size_t F = 0; F < Sel.Fallbacks.size(); ++F)
+        if (Sel.Fallbacks[F].Scope == FallbackScope::All)
+          ByTest[T.Id].push_back({static_cast<size_t>(-1), F, "",
+                                  Rule::Fallback, Evidence::Fallback});
+
   for (auto &[Id, Reasons] : ByTest) {
     // Tests defined by the change itself are not in the store yet.
     if (!Known.count(Id))

@@ -233,17 +233,90 @@ DROP TABLE covered_tests;
 )sql");
 }
 
+/// Version 6: name-based static selection for Python (NameRTS). Each
+/// Python file version gains the elements of the name graph and the names
+/// its imports bind; the store keeps the critical names (those whose
+/// definitions expand the most, followed only with runtime evidence) and
+/// the runtime evidence `tia collect --pytest` records per test file:
+/// which probed functions ran, which names were reached dynamically
+/// (operators, getattr, inspect) and which modules importlib loaded.
+/// Scope "*" is what ran outside any test (imports), shared by all.
+llvm::Error addNameGraph(Database &DB) {
+  return DB.exec(R"sql(
+CREATE TABLE python_nodes(
+  file_version_id INTEGER NOT NULL
+    REFERENCES file_versions(id) ON DELETE CASCADE,
+  ordinal INTEGER NOT NULL,
+  node_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  name TEXT NOT NULL,
+  class TEXT NOT NULL,
+  element_key TEXT NOT NULL,
+  begin_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL,
+  checksum TEXT NOT NULL,
+  header_checksum TEXT NOT NULL,
+  uses TEXT NOT NULL,
+  decorators TEXT NOT NULL,
+  flags TEXT NOT NULL,
+  aliases TEXT NOT NULL,
+  bases TEXT NOT NULL,
+  PRIMARY KEY(file_version_id, ordinal)) WITHOUT ROWID;
+
+CREATE TABLE python_bindings(
+  file_version_id INTEGER NOT NULL
+    REFERENCES file_versions(id) ON DELETE CASCADE,
+  local TEXT NOT NULL,
+  module TEXT NOT NULL,
+  name TEXT NOT NULL,
+  PRIMARY KEY(file_version_id, local, module, name)) WITHOUT ROWID;
+
+CREATE TABLE python_critical(
+  name TEXT NOT NULL PRIMARY KEY,
+  rank INTEGER NOT NULL,
+  expansion INTEGER NOT NULL) WITHOUT ROWID;
+
+CREATE TABLE python_evidence_runs(
+  id INTEGER PRIMARY KEY,
+  commit_id TEXT NOT NULL,
+  isolated INTEGER NOT NULL,
+  created_at INTEGER NOT NULL);
+
+CREATE TABLE python_probed(
+  run_id INTEGER NOT NULL
+    REFERENCES python_evidence_runs(id) ON DELETE CASCADE,
+  key TEXT NOT NULL,
+  PRIMARY KEY(run_id, key)) WITHOUT ROWID;
+
+CREATE TABLE python_evidence_files(
+  test_file TEXT NOT NULL PRIMARY KEY,
+  run_id INTEGER NOT NULL
+    REFERENCES python_evidence_runs(id) ON DELETE CASCADE) WITHOUT ROWID;
+
+CREATE TABLE python_accesses(
+  run_id INTEGER NOT NULL
+    REFERENCES python_evidence_runs(id) ON DELETE CASCADE,
+  scope TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY(run_id, scope, kind, value)) WITHOUT ROWID;
+)sql");
+}
+
 // A tia that knows version 1 can still read and write version 2: it ignores
 // the new columns and tables. Version 3 holds element kinds (module, class,
 // variable) that older tias reject; version 4 adds more (enum, alias, macro,
 // conditional, declaration). From version 5 on, coverage writes must keep the
-// snapshots, which older code does not.
+// snapshots, which older code does not. A version 5 tia can use version 6: a
+// Python version it stores has no name graph, which tia parses again when it
+// needs one.
 const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/1, createVersion1},
     {/*CompatibleVersion=*/1, addTestInfoAndResults},
     {/*CompatibleVersion=*/3, addPython},
     {/*CompatibleVersion=*/4, addReferencesAndIncludes},
     {/*CompatibleVersion=*/5, addCoverageSnapshots},
+    {/*CompatibleVersion=*/5, addNameGraph},
 };
 
 /// Turns what SQLite says about a file it cannot read as a database (or a

@@ -385,7 +385,8 @@ llvm::Error Store::putFileIndex(const FileIndex &F) {
       // element.
       for (llvm::StringRef Table :
            {"elements", "test_definitions", "python_files", "python_imports",
-            "element_references", "include_directives"}) {
+            "element_references", "include_directives", "python_nodes",
+            "python_bindings"}) {
         auto Delete = DB->statement(("DELETE FROM " + Table +
                                      " WHERE file_version_id = ?")
                                         .str());
@@ -528,6 +529,8 @@ Store::getFileIndex(llvm::StringRef Path, llvm::StringRef ContentHash) {
               {Imports->columnText(1), Imports->columnText(2),
                static_cast<unsigned>(Imports->columnInt64(0))});
         }))
+      return E;
+    if (llvm::Error E = store::readNameGraph(*DB, Id, Info))
       return E;
     F.Python = std::move(Info);
   }

@@ -42,6 +42,11 @@ llvm::Expected<int64_t> testId(Database &DB, llvm::StringRef Name);
 llvm::Error insertPythonInfo(Database &DB, int64_t FileVersionId,
                              const std::optional<PythonFileInfo> &Info);
 
+/// Reads the name graph (nodes and bindings) of Python file version
+/// \p FileVersionId into \p Info.
+llvm::Error readNameGraph(Database &DB, int64_t FileVersionId,
+                          PythonFileInfo &Info);
+
 /// Adds \p F's references and includes to file version \p FileVersionId;
 /// rows already stored stay (ReferenceStore.cpp).
 llvm::Error insertReferencesAndIncludes(Database &DB, int64_t FileVersionId,

@@ -7,8 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "CommandsInternal.h"
+#include "PythonInternal.h"
 #include "tia/Collect/Collect.h"
 #include "tia/Collect/Pytest.h"
+#include "tia/Select/Static.h"
 #include "tia/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -96,9 +98,21 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
     P.Commit = H->value_or("");
   }
 
+  P.Isolate = O.Isolate;
+  P.Jobs = O.Jobs;
+
   auto S = openForUpdate(*Ctx);
   if (!S)
     return S.takeError();
+  // What static selection wants observed: the index's critical functions,
+  // operator methods and registered functions.
+  auto Python = pythonOptions(*Ctx);
+  if (!Python)
+    return Python.takeError();
+  auto Plan = select::probePlan(**S, staticOptions(*Ctx, *Python));
+  if (!Plan)
+    return Plan.takeError();
+  P.Plan = std::move(*Plan);
   auto Sum = collect::collectPytest(**S, P, Err);
   if (!Sum)
     return Sum.takeError();
@@ -109,10 +123,16 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
     unsigned Total = Sum->Passed + Sum->Failed + Sum->Errors + Sum->Skipped;
     Err << llvm::formatv("collected {0} pytest tests in {1:f1}s with {2}: {3} "
                          "passed, {4} failed, {5} errors, {6} skipped; {7} "
-                         "test-element links ({8} through imports)\n",
+                         "test-element links ({8} through imports); {9} test "
+                         "files {10}, {11} functions probed, {12} runtime "
+                         "accesses\n",
                          Total, Sum->Seconds, Sum->Python, Sum->Passed,
                          Sum->Failed, Sum->Errors, Sum->Skipped,
-                         Sum->Coverage.Links, Sum->Coverage.ImportTimeLinks);
+                         Sum->Coverage.Links, Sum->Coverage.ImportTimeLinks,
+                         Sum->TestFiles,
+                         Sum->Isolated ? "each in its own process"
+                                       : "in one process",
+                         Sum->Probed, Sum->Accesses);
   }
   return llvm::Error::success();
 }
@@ -133,11 +153,14 @@ llvm::cl::opt<std::string> BuildDir(
                    "./build, then .)"),
     llvm::cl::value_desc("build-dir"), llvm::cl::init(""),
     llvm::cl::cat(tiaCategory()), llvm::cl::sub(CollectSubcommand));
-llvm::cl::opt<unsigned> Jobs("jobs",
-                             llvm::cl::desc("Test processes at once (default: "
-                                            "one per core)"),
-                             llvm::cl::init(0), llvm::cl::cat(tiaCategory()),
-                             llvm::cl::sub(CollectSubcommand));
+llvm::cl::opt<unsigned>
+    Jobs("jobs",
+         llvm::cl::desc("Test processes at once (default: one per core; "
+                        "with --pytest, test files at once, each in its own "
+                        "process, default 1 as they may share files or "
+                        "ports)"),
+         llvm::cl::init(0), llvm::cl::cat(tiaCategory()),
+         llvm::cl::sub(CollectSubcommand));
 llvm::cl::alias JobsShort("j", llvm::cl::desc("Alias for --jobs"),
                           llvm::cl::aliasopt(Jobs));
 llvm::cl::opt<double> Timeout(
@@ -189,6 +212,13 @@ llvm::cl::opt<std::string>
              llvm::cl::desc("Also write pytest's JUnit XML report to FILE"),
              llvm::cl::value_desc("file"), llvm::cl::init(""),
              llvm::cl::cat(tiaCategory()), llvm::cl::sub(CollectSubcommand));
+llvm::cl::opt<bool> NoIsolation(
+    "no-isolation",
+    llvm::cl::desc("With --pytest: run all test files in one pytest process "
+                   "(faster; the runtime evidence of static selection is "
+                   "then shared by all files and prunes less)"),
+    llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
+    llvm::cl::sub(CollectSubcommand));
 llvm::cl::list<std::string> Args(llvm::cl::Positional,
                                  llvm::cl::desc("[TEST...] | --pytest [-- "
                                                 "PYTEST_ARGS...]"),
@@ -203,14 +233,22 @@ int collectMain(const GlobalOptions &G) {
       return usageError("--pytest runs the Python tests: -p, --only, "
                         "--process-per-test, --gcov and --ctest are for the "
                         "tests of a CMake build");
+    if (Jobs > 1 && NoIsolation)
+      return usageError("--jobs runs test files in processes of their own: "
+                        "it cannot go with --no-isolation");
     CollectPytestOptions O;
     O.Python = Python;
     O.JunitXml = JunitXml;
     O.PytestArgs.assign(Args.begin(), Args.end());
+    O.Isolate = !NoIsolation;
+    // Test files run one after the other unless asked: they may share
+    // files or ports.
+    O.Jobs = Jobs == 0 ? 1 : Jobs;
     return exitCode(runCollectPytest(G, O, llvm::outs(), llvm::errs()));
   }
-  if (!Python.empty() || !JunitXml.empty())
-    return usageError("--python and --junitxml go with --pytest");
+  if (!Python.empty() || !JunitXml.empty() || NoIsolation)
+    return usageError("--python, --junitxml and --no-isolation go with "
+                      "--pytest");
   CollectCommandOptions O;
   O.BuildDir = BuildDir;
   O.Jobs = Jobs;

@@ -50,6 +50,8 @@ struct SelectCommandLine {
   llvm::cl::opt<unsigned> MaxTests;
   llvm::cl::opt<double> TimeBudget;
   llvm::cl::opt<std::string> BuildDir;
+  llvm::cl::opt<select::SelectionMode> Mode;
+  llvm::cl::opt<bool> NoContextMatching, NoCriticalPruning;
 };
 
 /// SelectExitCode for \p P.

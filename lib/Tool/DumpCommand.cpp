@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CommandsInternal.h"
+#include "PythonInternal.h"
 #include "tia/Support/Error.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -165,6 +166,10 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
     return dumpReferences(**S, O, Out);
   case DumpWhat::Definitions:
     return dumpDefinitions(**S, Out);
+  case DumpWhat::Names:
+    return dumpNames(**S, O, Out);
+  case DumpWhat::Evidence:
+    return dumpEvidence(**S, Out);
   }
   return llvm::Error::success();
 }
@@ -174,24 +179,23 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
 //===----------------------------------------------------------------------===//
 
 llvm::cl::SubCommand
-    DumpSubcommand("dump",
-                   "'tia dump elements|references|tests|coverage|results|"
-                   "definitions': "
-                   "print "
-                   "what the database holds, sorted and stable");
+    DumpSubcommand("dump", "'tia dump elements|references|tests|coverage|"
+                           "results|definitions|names|evidence': print what "
+                           "the database holds, sorted and stable");
 
 namespace {
 llvm::cl::list<std::string>
     Args(llvm::cl::Positional,
          llvm::cl::desc("elements|references|tests|coverage|results|"
-                        "definitions"),
+                        "definitions|names|evidence"),
          llvm::cl::cat(tiaCategory()), llvm::cl::sub(DumpSubcommand));
 llvm::cl::opt<std::string>
     File("file", llvm::cl::desc("Only this file (repository-relative)"),
          llvm::cl::value_desc("path"), llvm::cl::init(""),
          llvm::cl::cat(tiaCategory()), llvm::cl::sub(DumpSubcommand));
 llvm::cl::opt<bool> Hashes("hashes",
-                           llvm::cl::desc("Print element token hashes"),
+                           llvm::cl::desc("Print element token hashes (names: "
+                                          "bytecode checksums)"),
                            llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
                            llvm::cl::sub(DumpSubcommand));
 } // namespace
@@ -199,9 +203,9 @@ llvm::cl::opt<bool> Hashes("hashes",
 int dumpMain(const GlobalOptions &G) {
   DumpOptions O;
   if (Args.size() != 1)
-    return usageError(
-        "'tia dump' needs one of: elements, references, tests, coverage, "
-        "results, definitions");
+    return usageError("'tia dump' needs one of: elements, references, "
+                      "tests, coverage, results, definitions, names, "
+                      "evidence");
   if (Args[0] == "elements")
     O.What = DumpWhat::Elements;
   else if (Args[0] == "tests")
@@ -214,10 +218,14 @@ int dumpMain(const GlobalOptions &G) {
     O.What = DumpWhat::References;
   else if (Args[0] == "definitions")
     O.What = DumpWhat::Definitions;
+  else if (Args[0] == "names")
+    O.What = DumpWhat::Names;
+  else if (Args[0] == "evidence")
+    O.What = DumpWhat::Evidence;
   else
     return usageError("unknown dump '" + Args[0] +
-                      "': use elements, references, tests, coverage, results "
-                      "or definitions");
+                      "': use elements, references, tests, coverage, "
+                      "results, definitions, names or evidence");
   O.File = File;
   O.Hashes = Hashes;
   return exitCode(runDump(G, O, llvm::outs(), llvm::errs()));

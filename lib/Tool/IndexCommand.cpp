@@ -8,6 +8,7 @@
 
 #include "CommandsInternal.h"
 #include "PythonInternal.h"
+#include "tia/Select/Static.h"
 #include "tia/Cpp/FrontEnd.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Hash.h"
@@ -104,6 +105,11 @@ void ignoreDatabaseDir(const Context &C) {
   llvm::raw_fd_ostream OS(Ignore, EC);
   if (!EC)
     OS << "# tia's database; not for version control\n*\n";
+}
+
+/// ", N critical names" for the summary; empty without any.
+std::string criticalText(size_t N) {
+  return N ? ", " + std::to_string(N) + " critical names" : std::string();
 }
 
 } // namespace
@@ -282,6 +288,24 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
       }
   }
 
+  // Critical names follow the name graph: computed again when a Python
+  // file changed (or never were).
+  auto Previous = (*S)->currentFiles();
+  if (!Previous)
+    return Previous.takeError();
+  auto StoredCritical = (*S)->criticalNames();
+  if (!StoredCritical)
+    return StoredCritical.takeError();
+  std::vector<FileVersionRef> PyBefore;
+  for (const FileVersionRef &F : *Previous)
+    if (python::isPythonSource(F.first))
+      PyBefore.push_back(F);
+  std::vector<FileVersionRef> PyNow = Py->Files;
+  std::sort(PyNow.begin(), PyNow.end());
+  bool Recompute = !PyNow.empty() &&
+                   (PyBefore != PyNow || StoredCritical->empty());
+  size_t CriticalCount = StoredCritical->size();
+
   llvm::Error E = (*S)->transaction([&]() -> llvm::Error {
     for (const FileIndex &F : Py->Parsed)
       if (llvm::Error E = (*S)->putFileIndex(F))
@@ -308,7 +332,20 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
     }
     std::vector<FileVersionRef> List(Files.begin(), Files.end());
     auto Rev = (*S)->addRevision(Head->value_or(""), Dirty, List);
-    return Rev ? llvm::Error::success() : Rev.takeError();
+    if (!Rev)
+      return Rev.takeError();
+    if (!Recompute)
+      return llvm::Error::success();
+    auto PyOptions = pythonOptions(*Ctx);
+    if (!PyOptions)
+      return PyOptions.takeError();
+    select::StaticOptions SO = staticOptions(*Ctx, *PyOptions);
+    SO.Jobs = O.Jobs;
+    auto Critical = select::computeCriticalNames(**S, SO);
+    if (!Critical)
+      return Critical.takeError();
+    CriticalCount = Critical->size();
+    return (*S)->putCriticalNames(*Critical);
   });
   if (E)
     return E;
@@ -332,25 +369,27 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
     std::string Python;
     if (!Py->Files.empty())
       Python = llvm::formatv("; {0} Python files ({1} parsed, {2} unchanged): "
-                             "{3} elements, {4} tests{5}",
+                             "{3} elements, {4} tests{6}{5}",
                              Py->Files.size(), Py->Parsed.size(), Py->Unchanged,
                              Py->Elements, Py->Tests,
                              Py->Incomplete.empty()
                                  ? std::string()
                                  : llvm::formatv(", {0} incomplete",
                                                  Py->Incomplete.size())
-                                       .str())
+                                       .str(),
+                             criticalText(CriticalCount))
                    .str();
     if (Wanted.empty() && BuildDirPath.empty())
       Err << llvm::formatv(
           "indexed {0} Python files ({1} parsed, {2} "
           "unchanged) in {3:f1}s: {4} elements, {5} "
-          "tests{6}\n",
+          "tests{7}{6}\n",
           Py->Files.size(), Py->Parsed.size(), Py->Unchanged, Seconds,
           Py->Elements, Py->Tests,
           Py->Incomplete.empty()
               ? std::string()
-              : llvm::formatv("; {0} incomplete", Py->Incomplete.size()).str());
+              : llvm::formatv("; {0} incomplete", Py->Incomplete.size()).str(),
+          criticalText(CriticalCount));
     else
       Err << llvm::formatv(
           "indexed {0} translation units ({1} parsed, {2} "

@@ -40,6 +40,15 @@ llvm::Expected<python::FrontEndOptions> pythonOptions(const Context &C) {
   return O;
 }
 
+select::StaticOptions staticOptions(const Context &C,
+                                    const python::FrontEndOptions &Python) {
+  select::StaticOptions O;
+  O.CriticalFunctions = C.Config.Python.CriticalFunctions;
+  O.RegistryKeywords = C.Config.Python.RegistryDecorators;
+  O.TestFunctionPatterns = Python.Pytest.PythonFunctions;
+  return O;
+}
+
 llvm::Expected<std::vector<std::string>>
 listPythonFiles(const Context &C, const std::vector<std::string> &Paths) {
   std::vector<std::string> Wanted;

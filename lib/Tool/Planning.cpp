@@ -37,6 +37,14 @@ llvm::Expected<Planned> makePlan(const GlobalOptions &G,
   if (!Python)
     return Python.takeError();
   PO.Select.Python = std::move(*Python);
+  PO.Select.Mode = O.Mode;
+  PO.Select.Static = staticOptions(Ctx, PO.Select.Python);
+  PO.Select.Static.ContextMatching = O.ContextMatching;
+  PO.Select.Static.CriticalPruning = O.CriticalPruning;
+  PO.Select.Included = [Config = std::make_shared<config::Config>(
+                            Ctx.Config)](llvm::StringRef P) {
+    return Config->isIncluded(P);
+  };
   PO.Config = C;
   if (O.All) {
     PO.AllRequestedBy = "--all";

@@ -5,6 +5,7 @@
 
 #include "CommandsInternal.h"
 #include "tia/Python/FrontEnd.h"
+#include "tia/Select/Static.h"
 #include "llvm/Support/raw_ostream.h"
 #include <string>
 #include <vector>
@@ -16,6 +17,11 @@ namespace tool {
 /// settings from the configuration files at the repository root (read
 /// from the work tree).
 llvm::Expected<python::FrontEndOptions> pythonOptions(const Context &C);
+
+/// The settings of static selection: .tia.yaml's python section and
+/// pytest's python_functions from \p Python.
+select::StaticOptions staticOptions(const Context &C,
+                                    const python::FrontEndOptions &Python);
 
 /// What indexing the repository's Python files produced.
 struct PythonIndexResult {
@@ -42,6 +48,14 @@ llvm::Expected<PythonIndexResult>
 indexPythonFiles(const Context &C, Store &S,
                  const std::vector<std::string> &Files, bool Quiet,
                  llvm::raw_ostream &Err);
+
+/// `tia dump names`: the name graph of each Python file of the latest
+/// index (only \p O.File when given; fails when it is not one).
+llvm::Error dumpNames(Store &S, const DumpOptions &O, llvm::raw_ostream &Out);
+
+/// `tia dump evidence`: the critical names, then each run of runtime
+/// evidence with the test files it holds, what it probed and recorded.
+llvm::Error dumpEvidence(Store &S, llvm::raw_ostream &Out);
 
 } // namespace tool
 } // namespace tia

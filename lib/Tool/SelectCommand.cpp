@@ -148,7 +148,35 @@ SelectCommandLine::SelectCommandLine(llvm::cl::SubCommand &Sub)
                               "translation unit whose command changed has "
                               "all its elements modified"),
                llvm::cl::value_desc("build-dir"), llvm::cl::init(""),
-               llvm::cl::cat(tiaCategory()), llvm::cl::sub(Sub)) {}
+               llvm::cl::cat(tiaCategory()), llvm::cl::sub(Sub)),
+      Mode("mode", llvm::cl::desc("How changed elements map to tests"),
+           llvm::cl::values(
+               clEnumValN(select::SelectionMode::Combined, "combined",
+                          "coverage where the map has evidence, static "
+                          "analysis for new elements, tests without "
+                          "coverage and stale coverage (default)"),
+               clEnumValN(select::SelectionMode::Coverage, "coverage",
+                          "the coverage map only"),
+               clEnumValN(select::SelectionMode::Static, "static",
+                          "static analysis only (Python: name-based "
+                          "propagation; C++ keeps coverage)")),
+           llvm::cl::init(select::SelectionMode::Combined),
+           llvm::cl::cat(tiaCategory()), llvm::cl::sub(Sub)),
+      // Ablations of name-based selection, for benchmarks.
+      NoContextMatching(
+          "static-no-context-matching",
+          llvm::cl::desc("Static selection: every definition of a name is a "
+                         "candidate (measures Algorithm 2's context "
+                         "matching)"),
+          llvm::cl::init(false), llvm::cl::Hidden,
+          llvm::cl::cat(tiaCategory()), llvm::cl::sub(Sub)),
+      NoCriticalPruning(
+          "static-no-critical-pruning",
+          llvm::cl::desc("Static selection: follow critical functions "
+                         "without runtime evidence (measures critical "
+                         "pruning)"),
+          llvm::cl::init(false), llvm::cl::Hidden,
+          llvm::cl::cat(tiaCategory()), llvm::cl::sub(Sub)) {}
 
 std::optional<int> SelectCommandLine::fill(SelectCommandOptions &O) const {
   if (Format.getNumOccurrences())
@@ -168,6 +196,9 @@ std::optional<int> SelectCommandLine::fill(SelectCommandOptions &O) const {
     O.TimeBudget = TimeBudget;
   }
   O.BuildDir = BuildDir;
+  O.Mode = Mode;
+  O.ContextMatching = !NoContextMatching;
+  O.CriticalPruning = !NoCriticalPruning;
   return std::nullopt;
 }
 

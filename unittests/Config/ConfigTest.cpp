@@ -175,4 +175,26 @@ TEST(ConfigTest, BadPatternNamesItsKey) {
             "(see docs/Config.md)");
 }
 
+TEST(ConfigTest, StaticSelectionKeys) {
+  ASSERT_VALUE(D, parseConfig("", ".tia.yaml"));
+  EXPECT_EQ(D->Python.CriticalFunctions, 500u);
+  EXPECT_EQ(D->Python.RegistryDecorators,
+            (std::vector<std::string>{"register", "route", "router", "hook"}));
+  ASSERT_VALUE(C, parseConfig("python:\n"
+                              "  critical-functions: 0\n"
+                              "  registry-decorators: [plugin]\n",
+                              ".tia.yaml"));
+  EXPECT_EQ(C->Python.CriticalFunctions, 0u);
+  // A list replaces the defaults.
+  EXPECT_EQ(C->Python.RegistryDecorators, (std::vector<std::string>{"plugin"}));
+  EXPECT_EQ(errorText(parseConfig(
+                "python:\n  registry-decorators: [route, ' ']\n", "c.yaml")),
+            "c.yaml: python.registry-decorators: an empty keyword would "
+            "match every decorator (see docs/Config.md)");
+  EXPECT_NE(
+      errorText(parseConfig("python:\n  critical-functions: many\n", "c.yaml"))
+          .find("c.yaml:2:23:"),
+      std::string::npos);
+}
+
 } // namespace

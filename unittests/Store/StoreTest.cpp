@@ -865,6 +865,28 @@ TEST(SchemaTest, Version1DatabaseKeepsItsDataThroughTheUpgrade) {
   EXPECT_TRUE(S->columnBool(3));
 }
 
+TEST(SchemaTest, Version5DatabaseGainsTheNameGraphAndStaysReadable) {
+  auto DB = openRawMemory();
+  ASSERT_TRUE(DB);
+  ASSERT_OK(schema::migrate(*DB, schema::migrations().take_front(5)));
+  EXPECT_EQ(versionsOf(*DB), "5/5");
+  ASSERT_VALUE(Before, DB->hasTable("python_nodes"));
+  EXPECT_FALSE(*Before);
+  ASSERT_OK(schema::migrate(*DB, schema::migrations()));
+  EXPECT_EQ(versionsOf(*DB), "6/5");
+  for (const char *Table : {"python_nodes", "python_bindings",
+                            "python_critical", "python_evidence_runs"}) {
+    ASSERT_VALUE(Has, DB->hasTable(Table));
+    EXPECT_TRUE(*Has) << Table;
+  }
+  // A tia that knows schema 5 may still use it: a Python version it stores
+  // has no name graph, which is parsed again when static selection needs it.
+  auto V = schema::readVersions(*DB);
+  ASSERT_TRUE(static_cast<bool>(V)) << llvm::toString(V.takeError());
+  ASSERT_TRUE(V->has_value());
+  EXPECT_LE((**V).Compatible, 5);
+}
+
 //===----------------------------------------------------------------------===//
 // The SQLite wrapper
 //===----------------------------------------------------------------------===//

@@ -12,8 +12,10 @@
 #define TIA_COLLECT_PYTEST_H
 
 #include "tia/Coverage/Coverage.h"
+#include "tia/Support/Model.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,16 @@ struct PytestOptions {
   /// The commit the tests run at; may be empty.
   std::string Commit;
   bool Quiet = false;
+  /// Run each test file in a pytest process of its own (after one that
+  /// only collects), so that what one file's tests leave behind (caches,
+  /// globals) cannot hide calls from another's: the runtime evidence of a
+  /// file then holds for that file alone. Off: one process for all, and
+  /// the evidence is shared by all files.
+  bool Isolate = true;
+  /// Test files run at once when isolated (0 or 1: one after the other).
+  unsigned Jobs = 1;
+  /// What to record for static selection; no runtime evidence without.
+  std::optional<ProbePlan> Plan;
 };
 
 struct PytestSummary {
@@ -43,9 +55,15 @@ struct PytestSummary {
   unsigned Passed = 0, Failed = 0, Errors = 0, Skipped = 0, Crashed = 0;
   coverage::ImportSummary Coverage;
   double Seconds = 0;
+  /// Test files run, and whether each had its own process.
+  unsigned TestFiles = 0;
+  bool Isolated = false;
+  /// Runtime evidence: functions probed, and what was recorded.
+  unsigned Probed = 0, Accesses = 0;
 };
 
-/// Runs pytest as above, showing [N/M] progress on \p Err (a few lines
+/// Runs pytest as above (with Isolate, one process per test file, with
+/// the same arguments), showing [N/M] progress on \p Err (a few lines
 /// without a terminal, nothing when Quiet); pytest's own output goes to a
 /// log whose end is shown when pytest fails. Failing tests are results, not
 /// errors. Fails, writing nothing, when no suitable Python is found, when
@@ -53,6 +71,8 @@ struct PytestSummary {
 /// no tests collected: the error carries the end of its output), or when
 /// the coverage cannot be imported. When pytest crashes, the outcomes so
 /// far (the running test as crashed) are stored and the error says so.
+/// With a Plan, the runtime evidence is stored with the coverage
+/// (Store::putRuntimeEvidence): isolated per test file, else shared.
 llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
                                             llvm::raw_ostream &Err);
 

@@ -66,6 +66,15 @@ struct PythonConfig {
   /// --pytest`); empty: the first of `python3` on PATH and
   /// /usr/bin/python3 that has pytest and pytest-cov.
   std::string Interpreter;
+  /// `critical-functions:` how many names static selection follows only
+  /// with runtime evidence (the names whose definitions expand the most).
+  /// Default 500; 0 turns critical pruning off.
+  unsigned CriticalFunctions = 500;
+  /// `registry-decorators:` keywords of decorators that register what
+  /// they decorate (matched case-insensitively against each part of a
+  /// decorator's dotted name). Default register, route, router, hook.
+  std::vector<std::string> RegistryDecorators{"register", "route", "router",
+                                              "hook"};
 };
 
 /// The build, environment and CI files whose change selects every test

@@ -115,6 +115,11 @@ public:
   /// Contents of the blob \p BlobId (40 hex digits).
   llvm::Expected<std::string> readBlob(llvm::StringRef BlobId) const;
 
+  /// The regular files of commit \p Commit's tree (no symbolic links or
+  /// submodules) as (path, blob id), sorted by path.
+  llvm::Expected<std::vector<std::pair<std::string, std::string>>>
+  treeFiles(llvm::StringRef Commit) const;
+
   /// The paths of the regular files in git's index (what `git ls-files`
   /// lists, without symbolic links and submodules), sorted.
   llvm::Expected<std::vector<std::string>> trackedFiles() const;

@@ -53,6 +53,9 @@ struct TestReason {
   std::string File;
   /// Covers, Related and Fallback: the engine's rule that linked them.
   Rule Applied = Rule::Covers;
+  /// Covers and Related: what links the test to the element (the coverage
+  /// map, static analysis, or the test's own source).
+  Evidence By = Evidence::Coverage;
 };
 
 struct PlannedTest {

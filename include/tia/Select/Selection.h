@@ -14,6 +14,8 @@
 #include "tia/Git/Repository.h"
 #include "tia/Python/FrontEnd.h"
 #include "tia/Select/Changes.h"
+#include "tia/Select/Static.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <functional>
@@ -43,12 +45,14 @@ enum class FallbackKind {
   FullSuiteMarker,   ///< the head commit message asks for every test
   Requested,         ///< --all or TIA_ALL=1
   NoCoverage,        ///< no coverage was ever recorded
+  Registry,          ///< a registry decorator changed (static selection): what
+                     ///< it registers may run from anywhere
 };
 
 /// Returns a short stable name: "non-source-file", "binary-file",
 /// "not-indexed", "incomplete", "outside-elements", "compile-time",
 /// "include-resolution", "trigger", "stale-coverage", "full-suite-marker",
-/// "requested", "no-coverage".
+/// "requested", "no-coverage", "registry".
 llvm::StringRef fallbackName(FallbackKind K);
 
 /// How far a fallback reaches.
@@ -78,6 +82,17 @@ struct Note {
   std::string Text;
 };
 
+/// What links a test to a reason.
+enum class Evidence {
+  Coverage, ///< the coverage map
+  Static,   ///< static analysis (Python: name-based propagation)
+  Source,   ///< the test's own code changed, or it is new
+  Fallback, ///< tia cannot reason about a change
+};
+
+/// Returns "coverage", "static", "source" or "fallback".
+llvm::StringRef evidenceName(Evidence E);
+
 /// The rule that links a changed element to a test (docs/Safety.md).
 enum class Rule {
   Covers,          ///< the test covers the changed function itself
@@ -93,11 +108,13 @@ enum class Rule {
   ConstexprCaller, ///< ... a function that calls the changed constexpr
                    ///< function (compile-time calls leave no coverage)
   Fallback,        ///< a fallback (FallbackIndex) selected it
+  NameUse,         ///< the names the test uses reach the element (Python
+                   ///< static selection, docs/Safety.md)
 };
 
 /// Returns "covers", "same-name", "declaration", "type-use",
 /// "variable-use", "initializer", "macro-use", "macro-name", "region",
-/// "constexpr-caller", "fallback".
+/// "constexpr-caller", "fallback", "name-use".
 llvm::StringRef ruleName(Rule R);
 
 /// One reason a test was selected.
@@ -107,10 +124,13 @@ struct Reason {
   /// Index into Selection::Fallbacks when Element is npos.
   size_t FallbackIndex = static_cast<size_t>(-1);
   /// Empty when the test covers the element itself; otherwise how it is
-  /// linked ("covers overload ns::f(int)").
+  /// linked ("covers overload ns::f(int)"; for static evidence, the names
+  /// that lead from the test to the element).
   std::string Via;
   /// The rule that linked them.
   Rule Applied = Rule::Covers;
+  /// What the link rests on.
+  Evidence By = Evidence::Coverage;
 };
 
 struct SelectedTest {
@@ -151,6 +171,12 @@ struct Selection {
   std::vector<size_t> Uncovered;
   /// The changed source files that define tests (either version).
   std::vector<TestFileChange> TestFiles;
+  /// The mode that mapped elements to tests.
+  SelectionMode Mode = SelectionMode::Combined;
+  /// What the mode did that the reader should know (tests decided by
+  /// static analysis because their coverage is stale, test files without
+  /// runtime evidence...), one line each.
+  std::vector<std::string> ModeNotes;
 
   /// True when a fallback with scope All applies.
   bool selectsAll() const {
@@ -186,6 +212,11 @@ struct SelectOptions {
   /// Elements changed by something other than their text (a translation
   /// unit's compile command), mapped to tests like the others.
   std::vector<ChangedElement> ExtraElements;
+  SelectionMode Mode = SelectionMode::Combined;
+  StaticOptions Static;
+  /// Which repository-relative paths tia indexes (paths.include and
+  /// paths.exclude); null: all.
+  std::function<bool(llvm::StringRef)> Included;
 };
 
 /// Selects the tests \p Options' change can affect. Fails for an unknown

@@ -88,6 +88,34 @@ struct KeyInFile {
   std::string File;
 };
 
+/// What one run of the Python tests observed that static selection cannot
+/// see in the source (`tia collect --pytest` records it).
+struct RuntimeEvidence {
+  /// One observation.
+  struct Access {
+    /// The test file it happened in (repository-relative), or "*" for what
+    /// ran outside any test (imports, collection), shared by all files.
+    std::string Scope;
+    /// "call": a probed function ran (Value is its element key); "name": a
+    /// name was reached dynamically (an operator method ran, getattr,
+    /// hasattr, setattr or inspect named it); "import": importlib imported
+    /// module Value.
+    std::string Kind;
+    std::string Value;
+  };
+  int64_t Id = 0; ///< set when read back
+  std::string Commit;
+  /// True when every test file ran in a process of its own, so that what
+  /// a file's scope lacks did not run for it.
+  bool Isolated = true;
+  /// The test files the run covers; their earlier evidence is replaced.
+  std::vector<std::string> TestFiles;
+  /// Keys of the functions the run probed, sorted.
+  std::vector<std::string> Probed;
+  /// Sorted by (Scope, Kind, Value).
+  std::vector<Access> Accesses;
+};
+
 /// A reference into an element, as the latest index saw it.
 struct ReferenceFrom {
   /// Key of the referencing element; "cpp:file:PATH" for the code of a file
@@ -115,7 +143,7 @@ public:
   };
 
   /// Schema version this tia writes, and the oldest version it can read.
-  static constexpr int SchemaVersion = 5;
+  static constexpr int SchemaVersion = 6;
 
   /// Coverage snapshots kept: recording coverage at a new commit drops the
   /// oldest beyond this many, with the coverage only they referred to.
@@ -162,6 +190,13 @@ public:
   /// was stored with; std::nullopt when no Python index of it is stored.
   llvm::Expected<std::optional<std::string>>
   pythonSettings(llvm::StringRef Path, llvm::StringRef ContentHash);
+
+  /// What name-based selection needs of a stored Python version of
+  /// (\p Path, \p ContentHash): its completeness, tests and Python info
+  /// (imports, name nodes and bindings), without its elements;
+  /// std::nullopt when no Python index of it is stored.
+  llvm::Expected<std::optional<FileIndex>>
+  getPythonGraph(llvm::StringRef Path, llvm::StringRef ContentHash);
 
   /// The module name of every Python file of the latest revision, as
   /// (path, module), sorted by path.
@@ -302,6 +337,23 @@ public:
   /// Every result of test \p Id with the id of its run, oldest first.
   llvm::Expected<std::vector<std::pair<int64_t, TestResult>>>
   resultHistory(llvm::StringRef Id);
+
+  // --- Name-based static selection (Python) ---
+
+  /// Replaces the critical names: (name, aggregated expansion), most
+  /// expanding first.
+  llvm::Error
+  putCriticalNames(const std::vector<std::pair<std::string, uint64_t>> &Names);
+  /// The critical names, most expanding first; empty when never computed.
+  llvm::Expected<std::vector<std::pair<std::string, uint64_t>>>
+  criticalNames();
+  /// Stores \p E as the evidence of its test files, replacing what earlier
+  /// runs recorded for them; runs no test file refers to any more are
+  /// dropped.
+  llvm::Error putRuntimeEvidence(const RuntimeEvidence &E);
+  /// Every run still holding the evidence of some test file (TestFiles:
+  /// those), oldest first.
+  llvm::Expected<std::vector<RuntimeEvidence>> runtimeEvidence();
 
 private:
   explicit Store(std::unique_ptr<Database> DB);

@@ -148,6 +148,78 @@ struct ImportRecord {
   unsigned Line = 0;
 };
 
+/// One code element of name-based dependency propagation (NameRTS, see
+/// lib/Select/NameRTS.h): a module's import-time statements, a class
+/// header, a top-level function or method (with what is nested in it), or
+/// a shared variable (one module- or class-level assignment). Finer than
+/// the elements of Element: its names come from the bytecode.
+struct NameNode {
+  /// Unique within its file: "<kind>:<qualified name>" with "#2", "#3"...
+  /// for a name defined twice ("function:A1.magnify", "variable:X#2",
+  /// "module:<module>").
+  std::string Id;
+  /// "module", "class", "function" or "variable".
+  std::string Kind;
+  /// The name it is defined under ("magnify"; "<module>" for the module).
+  std::string Name;
+  /// The name of the class defining it (functions and variables); empty
+  /// outside classes.
+  std::string Class;
+  /// The key of the Element holding it (a method's own key, the module's
+  /// for a definition inside an `if`).
+  std::string Key;
+  unsigned BeginLine = 0, EndLine = 0;
+  /// Hash of its bytecode with positions normalised away.
+  std::string Checksum;
+  /// The same without a function's body: its decorators, default values
+  /// and binding. A registered function whose header changed is
+  /// registered differently.
+  std::string HeaderChecksum;
+  /// The external names it uses, in order of first use, space-separated,
+  /// each prefixed by its kind: "n:" (no dot), "s:" (attribute of self or
+  /// cls), "a:" (any other attribute): "n:compute a:magnify s:get_value".
+  std::string Uses;
+  /// Its decorators' dotted names ("app.route", "pytest.fixture").
+  std::vector<std::string> Decorators;
+  /// "fixture" (a pytest fixture), "root" (run for every test that can see
+  /// it: an autouse fixture, a conftest.py hook, pytestmark).
+  std::vector<std::string> Flags;
+  /// Other names it is reached by (a fixture's name= argument).
+  std::vector<std::string> Aliases;
+  /// Classes: the names of its bases, as written ("Base" of "mod.Base").
+  std::vector<std::string> Bases;
+};
+
+/// A name an import binds in a Python file: `from Module import Name as
+/// Local`; Name is empty for `import Module [as Local]` and Local is "*"
+/// for a star import.
+struct NameBinding {
+  std::string Local;
+  std::string Module;
+  std::string Name;
+};
+
+/// One function a test run should probe for static selection.
+struct Probe {
+  std::string File;      ///< repository-relative
+  std::string Qualified; ///< "Class.method", "function"
+  unsigned Line = 0;     ///< first line of the definition (decorators)
+  std::string Key;       ///< "py:<module>:<qualified name>", what to report
+};
+
+/// What a test run should observe for static selection (see
+/// RuntimeEvidence in tia/Store/Store.h for what it records).
+struct ProbePlan {
+  /// Functions of critical names, double-underscore methods and
+  /// registry-decorated functions, sorted by (file, line).
+  std::vector<Probe> Probes;
+  /// Every name the project defines: dynamic accesses of other names are
+  /// not recorded.
+  std::vector<std::string> Names;
+  /// The test files of the index, sorted.
+  std::vector<std::string> TestFiles;
+};
+
 /// What the Python front end learnt about a file besides its elements.
 struct PythonFileInfo {
   /// The dotted module name the file is imported as ("pkg.mod"; a
@@ -163,6 +235,11 @@ struct PythonFileInfo {
   std::string Problem;
   /// Sorted by (Line, Module, Name).
   std::vector<ImportRecord> Imports;
+  /// The elements of name-based propagation, in the order the analysis
+  /// found them (the module first); empty for an incomplete file.
+  std::vector<NameNode> Nodes;
+  /// Sorted by (Local, Module, Name).
+  std::vector<NameBinding> Bindings;
 };
 
 /// What a front end learnt about one version of one file.

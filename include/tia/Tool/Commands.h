@@ -12,6 +12,7 @@
 #include "tia/Coverage/Coverage.h"
 #include "tia/Report/Report.h"
 #include "tia/Results/JUnit.h"
+#include "tia/Select/Static.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
@@ -56,6 +57,10 @@ struct CollectPytestOptions {
   std::string JunitXml;
   /// After `--`: passed to pytest.
   std::vector<std::string> PytestArgs;
+  /// One pytest process per test file (--no-isolation: one for all).
+  bool Isolate = true;
+  /// Test files run at once.
+  unsigned Jobs = 1;
 };
 
 struct CollectCommandOptions {
@@ -99,6 +104,10 @@ struct SelectCommandOptions {
   /// Compare the compile commands of BUILD_DIR/compile_commands.json with
   /// the indexed ones; empty: do not.
   std::string BuildDir;
+  /// How elements map to tests (Python: coverage, the name graph or both).
+  select::SelectionMode Mode = select::SelectionMode::Combined;
+  /// Ablations of static selection (hidden options, for benchmarks).
+  bool ContextMatching = true, CriticalPruning = true;
 };
 
 /// Exit codes of `tia select` (docs/UserGuide.md).
@@ -131,7 +140,9 @@ enum class DumpWhat {
   Coverage,
   Results,
   References,
-  Definitions
+  Definitions,
+  Names,
+  Evidence
 };
 
 struct DumpOptions {

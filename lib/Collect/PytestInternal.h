@@ -1,0 +1,62 @@
+//===- PytestInternal.h - running pytest processes --------------*- C++ -*-===//
+//
+// Private to lib/Collect: one or more pytest processes, each logging through
+// tia's plugin, run at most N at a time with [N/M] progress.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIA_LIB_COLLECT_PYTESTINTERNAL_H
+#define TIA_LIB_COLLECT_PYTESTINTERNAL_H
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+#include <string>
+#include <vector>
+
+namespace tia {
+namespace collect {
+
+/// What the plugin wrote so far.
+struct PluginLog {
+  unsigned Collected = 0;
+  bool HaveCollected = false;
+  std::vector<llvm::json::Object> Results;
+  /// $TIA_PYTEST_LIST: (node id, path relative to the repository root).
+  std::vector<std::pair<std::string, std::string>> Items;
+  std::string Running; ///< started, not finished
+};
+
+/// Reads the plugin's log at \p Path into \p Log (replacing it); a missing
+/// file leaves it empty.
+void readPluginLog(const std::string &Path, PluginLog &Log);
+
+/// One pytest process.
+struct PytestJob {
+  std::vector<std::string> Args; ///< argv, the Python first
+  std::vector<std::string> Env;  ///< the whole environment
+  std::string ResultsLog;        ///< $TIA_PYTEST_RESULTS
+  std::string Out, Err;          ///< where its stdout and stderr go
+  /// Set by runJobs.
+  int ReturnCode = 0;
+  bool Crashed = false; ///< ended by a signal
+  PluginLog Log;
+};
+
+/// Runs \p Jobs in \p Root, at most \p Parallel at a time, in order.
+/// Progress counts test results against \p Total ("testing", on \p Err;
+/// none when \p Quiet; \p Total 0: the first job's collected count).
+/// Stops starting jobs after one that ended with a code other than 0, 1
+/// or 5 or by a signal, when \p StopOnFailure. Fails only when a process
+/// cannot be started.
+llvm::Error runJobs(std::vector<PytestJob> &Jobs, unsigned Parallel,
+                    const std::string &Root, unsigned Total, bool Quiet,
+                    bool StopOnFailure, llvm::raw_ostream &Err);
+
+/// The last \p N lines of \p Path, joined with " | ", for error messages.
+std::string tail(const std::string &Path, size_t N);
+
+} // namespace collect
+} // namespace tia
+
+#endif // TIA_LIB_COLLECT_PYTESTINTERNAL_H

@@ -1,0 +1,138 @@
+//===- PytestProcesses.cpp - running pytest processes ---------------------===//
+
+#include "PytestInternal.h"
+#include "tia/Support/Error.h"
+#include "tia/Support/Progress.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include <chrono>
+#include <memory>
+#include <thread>
+
+namespace tia {
+namespace collect {
+
+void readPluginLog(const std::string &Path, PluginLog &Log) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return;
+  Log = PluginLog();
+  llvm::SmallVector<llvm::StringRef, 64> Lines;
+  llvm::StringRef((*Buf)->getBuffer()).split(Lines, '\n', -1, false);
+  for (llvm::StringRef Line : Lines) {
+    auto V = llvm::json::parse(Line);
+    if (!V) {
+      llvm::consumeError(V.takeError()); // A line being written.
+      continue;
+    }
+    llvm::json::Object *O = V->getAsObject();
+    if (!O)
+      continue;
+    if (auto N = O->getInteger("collected")) {
+      Log.Collected = static_cast<unsigned>(*N);
+      Log.HaveCollected = true;
+    } else if (auto Item = O->getString("item")) {
+      Log.Items.emplace_back(Item->str(),
+                             O->getString("path").value_or("").str());
+    } else if (auto S = O->getString("start")) {
+      Log.Running = S->str();
+    } else if (O->getString("id")) {
+      Log.Running.clear();
+      Log.Results.push_back(std::move(*O));
+    }
+  }
+}
+
+std::string tail(const std::string &Path, size_t N) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return std::string();
+  llvm::SmallVector<llvm::StringRef, 32> Lines;
+  llvm::StringRef((*Buf)->getBuffer()).split(Lines, '\n', -1, false);
+  size_t From = Lines.size() > N ? Lines.size() - N : 0;
+  std::vector<std::string> Out;
+  for (size_t I = From; I < Lines.size(); ++I)
+    Out.push_back(Lines[I].trim().str());
+  return llvm::join(Out, " | ");
+}
+
+llvm::Error runJobs(std::vector<PytestJob> &Jobs, unsigned Parallel,
+                    const std::string &Root, unsigned Total, bool Quiet,
+                    bool StopOnFailure, llvm::raw_ostream &Err) {
+  struct Running {
+    size_t Job;
+    llvm::sys::ProcessInfo PI;
+  };
+  std::vector<Running> Live;
+  std::unique_ptr<Progress> Prog;
+  if (Total)
+    Prog = std::make_unique<Progress>("testing", Total, Err, Quiet);
+  std::vector<size_t> Shown(Jobs.size(), 0);
+  size_t Next = 0;
+  bool Stop = false;
+  Parallel = std::max(1u, Parallel);
+
+  auto Report = [&](size_t J) {
+    readPluginLog(Jobs[J].ResultsLog, Jobs[J].Log);
+    if (!Prog && Jobs[J].Log.HaveCollected)
+      Prog = std::make_unique<Progress>("testing", Jobs[J].Log.Collected, Err,
+                                        Quiet);
+    if (Prog)
+      for (; Shown[J] < Jobs[J].Log.Results.size(); ++Shown[J])
+        Prog->step(
+            Jobs[J].Log.Results[Shown[J]].getString("id").value_or(""));
+  };
+
+  while (true) {
+    while (!Stop && Next < Jobs.size() && Live.size() < Parallel) {
+      PytestJob &J = Jobs[Next];
+      std::vector<llvm::StringRef> ArgRefs(J.Args.begin(), J.Args.end());
+      std::vector<llvm::StringRef> EnvRefs(J.Env.begin(), J.Env.end());
+      std::optional<llvm::StringRef> Redirects[] = {
+          llvm::StringRef(""), llvm::StringRef(J.Out), llvm::StringRef(J.Err)};
+      // pytest runs in the repository root, where its configuration is.
+      llvm::SmallString<256> Cwd;
+      llvm::sys::fs::current_path(Cwd);
+      if (std::error_code EC = llvm::sys::fs::set_current_path(Root))
+        return makeErrorf("cannot enter {0}: {1}", Root, EC.message());
+      std::string ExecError;
+      bool ExecFailed = false;
+      llvm::sys::ProcessInfo PI = llvm::sys::ExecuteNoWait(
+          J.Args.front(), ArgRefs, EnvRefs, Redirects, 0, &ExecError,
+          &ExecFailed);
+      llvm::sys::fs::set_current_path(Cwd);
+      if (ExecFailed)
+        return makeErrorf("cannot run {0}: {1}", J.Args.front(), ExecError);
+      Live.push_back({Next++, PI});
+    }
+    if (Live.empty())
+      break;
+    for (size_t I = 0; I < Live.size();) {
+      std::string ExecError;
+      llvm::sys::ProcessInfo Done =
+          llvm::sys::Wait(Live[I].PI, /*SecondsToWait=*/0, &ExecError,
+                          nullptr, /*Polling=*/true);
+      size_t J = Live[I].Job;
+      Report(J);
+      if (Done.Pid == 0) {
+        ++I;
+        continue;
+      }
+      Jobs[J].ReturnCode = Done.ReturnCode;
+      Jobs[J].Crashed = Done.ReturnCode < 0;
+      int Code = Done.ReturnCode;
+      if (StopOnFailure && (Code < 0 || (Code != 0 && Code != 1 && Code != 5)))
+        Stop = true;
+      Live.erase(Live.begin() + I);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  if (Prog)
+    Prog->finish();
+  return llvm::Error::success();
+}
+
+} // namespace collect
+} // namespace tia

@@ -1,0 +1,145 @@
+//===- Modes.cpp - how the selection mode maps elements to tests ----------===//
+
+#include "Modes.h"
+#include "PythonSelect.h"
+#include "PythonStatic.h"
+#include "tia/Store/Store.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <set>
+
+namespace tia {
+namespace select {
+
+llvm::StringRef evidenceName(Evidence E) {
+  switch (E) {
+  case Evidence::Coverage:
+    return "coverage";
+  case Evidence::Static:
+    return "static";
+  case Evidence::Source:
+    return "source";
+  case Evidence::Fallback:
+    return "fallback";
+  }
+  return "coverage";
+}
+
+llvm::Error applyMode(git::Repository &Repo, Store &S, const SelectOptions &O,
+                      const std::vector<git::FileChange> &Changes,
+                      const std::vector<FileIndex> &OldVersions,
+                      const std::vector<FileIndex> &NewVersions,
+                      Selection &Sel,
+                      std::map<std::string, std::vector<Reason>> &ByTest,
+                      std::set<std::string> &Known) {
+  Sel.Mode = O.Mode;
+  if (O.Mode == SelectionMode::Coverage)
+    return llvm::Error::success();
+  bool Combined = O.Mode == SelectionMode::Combined;
+  std::optional<std::string> Head;
+  if (!Sel.HeadCommit.empty())
+    Head = Sel.HeadCommit;
+  StaticRequest Req{Repo,    S,           O,           Sel.DiffBase, Head,
+                    Changes, OldVersions, NewVersions, Combined};
+  auto A = selectPythonStatic(Req);
+  if (!A)
+    return A.takeError();
+  for (Fallback &F : A->Fallbacks)
+    Sel.Fallbacks.push_back(std::move(F));
+  for (const std::string &T : A->Tests)
+    Sel.TotalTests += Known.insert(T).second;
+
+  auto Tests = S.tests();
+  if (!Tests)
+    return Tests.takeError();
+  std::set<std::string> Mapped;
+  for (const TestRecord &T : *Tests)
+    if (T.CoveredElements > 0 || !T.CoverageCommit.empty())
+      Mapped.insert(T.Id);
+  auto UsesCoverage = [&](const std::string &Test) {
+    return Combined && Mapped.count(Test) && !A->StaleCoverage.count(Test);
+  };
+
+  // The tests static analysis decides drop the coverage reasons it
+  // replaces: all of them (static mode, no or stale coverage), or those
+  // for new Python elements (the same-named rule), which it decides better.
+  unsigned ByCoverage = 0, ByStatic = 0;
+  for (const std::string &Test : A->Tests) {
+    bool Coverage = UsesCoverage(Test);
+    ++(Coverage ? ByCoverage : ByStatic);
+    auto It = ByTest.find(Test);
+    if (It == ByTest.end())
+      continue;
+    llvm::erase_if(It->second, [&](const Reason &R) {
+      if (R.By != Evidence::Coverage || R.Element == static_cast<size_t>(-1))
+        return false;
+      const ChangedElement &CE = Sel.Elements[R.Element];
+      if (!isPythonElement(CE.Elem))
+        return false;
+      return !Coverage || CE.Change == ElementChange::Added;
+    });
+  }
+
+  std::map<std::string, size_t> IndexOf;
+  for (size_t I = 0; I < Sel.Elements.size(); ++I)
+    IndexOf.emplace(Sel.Elements[I].Elem.Key, I);
+  for (const StaticHit &H : A->Hits) {
+    if (UsesCoverage(H.Test) && !H.NewNode)
+      continue;
+    auto It = IndexOf.find(H.Elem.Key);
+    if (It == IndexOf.end()) {
+      // A node changed where the element did not (the import of a name it
+      // uses changed): the element counts as modified.
+      It = IndexOf.emplace(H.Elem.Key, Sel.Elements.size()).first;
+      Sel.Elements.push_back({H.Change, H.Elem, {}});
+    }
+    std::vector<Reason> &Rs = ByTest[H.Test];
+    bool Have = llvm::any_of(Rs, [&](const Reason &R) {
+      return R.Element == It->second && R.By == Evidence::Static;
+    });
+    if (!Have)
+      Rs.push_back({It->second, static_cast<size_t>(-1), H.Chain,
+                    Rule::NameUse, Evidence::Static});
+  }
+  for (auto It = ByTest.begin(); It != ByTest.end();)
+    It = It->second.empty() ? ByTest.erase(It) : std::next(It);
+  // Selecting all selects the tests known from their source too (the
+  // store's tests get their fallback reasons from the caller).
+  if (Sel.selectsAll())
+    for (const std::string &T : A->Tests)
+      if (!Mapped.count(T) &&
+          !llvm::any_of(*Tests, [&](const TestRecord &R) { return R.Id == T; }))
+        for (size_t F = 0; F < Sel.Fallbacks.size(); ++F)
+          if (Sel.Fallbacks[F].Scope == FallbackScope::All)
+            ByTest[T].push_back({static_cast<size_t>(-1), F, "",
+                                 Rule::Fallback, Evidence::Fallback});
+
+  // Changed elements no test reaches, by any evidence.
+  std::vector<bool> Reached(Sel.Elements.size(), false);
+  for (auto &[Test, Rs] : ByTest)
+    for (const Reason &R : Rs)
+      if (R.Element != static_cast<size_t>(-1))
+        Reached[R.Element] = true;
+  Sel.Uncovered.clear();
+  for (size_t I = 0; I < Sel.Elements.size(); ++I)
+    if (!Reached[I] && Sel.Elements[I].Change != ElementChange::Added)
+      Sel.Uncovered.push_back(I);
+
+  for (std::string &N : A->Notes)
+    Sel.ModeNotes.push_back(std::move(N));
+  if (Combined && !A->Tests.empty())
+    Sel.ModeNotes.push_back(llvm::formatv(
+        "combined: {0} Python tests by coverage (static for new elements), "
+        "{1} by static analysis ({2} with coverage older than a change to "
+        "what they ran)",
+        ByCoverage, ByStatic, A->StaleCoverage.size()));
+  bool Cpp = llvm::any_of(*Tests, [](const TestRecord &T) {
+    return !llvm::StringRef(T.Id).starts_with("pytest:");
+  });
+  if (Cpp && O.Mode == SelectionMode::Static)
+    Sel.ModeNotes.push_back("static: C++ tests keep coverage evidence: tia "
+                            "has no static analysis for C++ yet");
+  return llvm::Error::success();
+}
+
+} // namespace select
+} // namespace tia
