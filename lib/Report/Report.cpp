@@ -1,6 +1,7 @@
 //===- Report.cpp - selection outputs -------------------------------------===//
 
 #include "tia/Report/Report.h"
+#include "tia/Support/Quote.h"
 #include "llvm/Support/JSON.h"
 #include <map>
 
@@ -13,6 +14,16 @@ using select::Reason;
 using select::Selection;
 
 namespace {
+
+/// How many fallbacks the text outputs list before "and N more": a change
+/// of thousands of files would otherwise print thousands of lines. The JSON
+/// output lists them all.
+constexpr size_t MaxListedFallbacks = 5;
+
+/// Free text for JSON: bytes that are not UTF-8 become U+FFFD.
+std::string jsonText(llvm::StringRef Text) {
+  return llvm::json::isUTF8(Text) ? Text.str() : llvm::json::fixUTF8(Text);
+}
 
 std::string plural(size_t N, llvm::StringRef One, llvm::StringRef Many) {
   return std::to_string(N) + " " + (N == 1 ? One : Many).str();
@@ -29,8 +40,8 @@ std::string linesText(const std::vector<unsigned> &Lines) {
 }
 
 std::string where(const ChangedElement &CE) {
-  return CE.Elem.File + ":" + std::to_string(CE.Elem.BeginLine) + "-" +
-         std::to_string(CE.Elem.EndLine);
+  return quotePath(CE.Elem.File) + ":" + std::to_string(CE.Elem.BeginLine) +
+         "-" + std::to_string(CE.Elem.EndLine);
 }
 
 std::string fallbackText(const Fallback &F) {
@@ -39,8 +50,8 @@ std::string fallbackText(const Fallback &F) {
           ? "all tests"
           : "tests of " + plural(F.TranslationUnits.size(), "translation unit",
                                  "translation units");
-  return Out + " (" + select::fallbackName(F.Kind).str() + "): " + F.File +
-         ": " + F.Detail;
+  return Out + " (" + select::fallbackName(F.Kind).str() +
+         "): " + quotePath(F.File) + ": " + F.Detail;
 }
 
 std::string describe(const Selection &Sel, const Reason &R) {
@@ -76,7 +87,7 @@ std::string describe(const Selection &Sel, const Reason &R) {
 
 void writeIds(const Selection &Sel, llvm::raw_ostream &OS) {
   for (const select::SelectedTest &T : Sel.Tests)
-    OS << T.Id << "\n";
+    OS << quotePath(T.Id) << "\n";
 }
 
 void writeJson(const Selection &Sel, llvm::raw_ostream &OS) {
@@ -95,7 +106,7 @@ void writeJson(const Selection &Sel, llvm::raw_ostream &OS) {
     J.attributeArray("tests", [&] {
       for (const select::SelectedTest &T : Sel.Tests)
         J.object([&] {
-          J.attribute("id", T.Id);
+          J.attribute("id", jsonPath(T.Id));
           J.attributeArray("reasons", [&] {
             for (const Reason &R : T.Reasons)
               J.object([&] {
@@ -105,13 +116,13 @@ void writeJson(const Selection &Sel, llvm::raw_ostream &OS) {
                   J.attribute("fallback",
                               static_cast<int64_t>(R.FallbackIndex));
                   if (!R.Via.empty())
-                    J.attribute("via", R.Via);
+                    J.attribute("via", jsonPath(R.Via));
                   return;
                 }
                 J.attribute("kind", R.Via.empty() ? "covers" : "related");
                 J.attribute("element", static_cast<int64_t>(R.Element));
                 if (!R.Via.empty())
-                  J.attribute("via", R.Via);
+                  J.attribute("via", jsonPath(R.Via));
               });
           });
         });
@@ -119,11 +130,11 @@ void writeJson(const Selection &Sel, llvm::raw_ostream &OS) {
     J.attributeArray("changed_elements", [&] {
       for (const ChangedElement &CE : Sel.Elements)
         J.object([&] {
-          J.attribute("key", CE.Elem.Key);
-          J.attribute("display", CE.Elem.Display);
+          J.attribute("key", jsonText(CE.Elem.Key));
+          J.attribute("display", jsonText(CE.Elem.Display));
           J.attribute("kind", kindName(CE.Elem.Kind));
           J.attribute("change", select::changeName(CE.Change));
-          J.attribute("file", CE.Elem.File);
+          J.attribute("file", jsonPath(CE.Elem.File));
           J.attribute("begin_line", static_cast<int64_t>(CE.Elem.BeginLine));
           J.attribute("end_line", static_cast<int64_t>(CE.Elem.EndLine));
           J.attributeArray("lines", [&] {
@@ -140,21 +151,21 @@ void writeJson(const Selection &Sel, llvm::raw_ostream &OS) {
       for (const Fallback &F : Sel.Fallbacks)
         J.object([&] {
           J.attribute("kind", select::fallbackName(F.Kind));
-          J.attribute("file", F.File);
-          J.attribute("detail", F.Detail);
+          J.attribute("file", jsonPath(F.File));
+          J.attribute("detail", jsonText(F.Detail));
           J.attribute("scope", select::scopeName(F.Scope));
           if (F.Scope != select::FallbackScope::All)
             J.attributeArray("translation_units", [&] {
               for (const std::string &TU : F.TranslationUnits)
-                J.value(TU);
+                J.value(jsonPath(TU));
             });
         });
     });
     J.attributeArray("notes", [&] {
       for (const select::Note &N : Sel.Notes)
         J.object([&] {
-          J.attribute("file", N.File);
-          J.attribute("text", N.Text);
+          J.attribute("file", jsonPath(N.File));
+          J.attribute("text", jsonText(N.Text));
         });
     });
   });
@@ -163,9 +174,15 @@ void writeJson(const Selection &Sel, llvm::raw_ostream &OS) {
 
 void writeExplain(const Selection &Sel, llvm::raw_ostream &OS) {
   for (const select::SelectedTest &T : Sel.Tests) {
-    OS << T.Id << "\n";
+    OS << quotePath(T.Id) << "\n";
+    size_t Fallbacks = 0;
     for (const Reason &R : T.Reasons)
-      OS << "  " << describe(Sel, R) << "\n";
+      if (R.Element != static_cast<size_t>(-1) ||
+          ++Fallbacks <= MaxListedFallbacks)
+        OS << "  " << describe(Sel, R) << "\n";
+    if (Fallbacks > MaxListedFallbacks)
+      OS << "  and " << (Fallbacks - MaxListedFallbacks)
+         << " more fallbacks (--format json lists them all)\n";
   }
   for (size_t I : Sel.Uncovered)
     OS << "no test covers " << select::changeName(Sel.Elements[I].Change) << " "
@@ -175,7 +192,7 @@ void writeExplain(const Selection &Sel, llvm::raw_ostream &OS) {
        << Sel.Elements[I].Elem.Display << " at " << where(Sel.Elements[I])
        << "\n";
   for (const select::Note &N : Sel.Notes)
-    OS << "selects nothing: " << N.File << ": " << N.Text << "\n";
+    OS << "selects nothing: " << quotePath(N.File) << ": " << N.Text << "\n";
 }
 
 void writeSummary(const Selection &Sel, llvm::raw_ostream &OS) {
@@ -189,9 +206,12 @@ void writeSummary(const Selection &Sel, llvm::raw_ostream &OS) {
        << plural(Sel.Uncovered.size(), "changed element", "changed elements")
        << " no test covers\n";
   for (const select::Note &N : Sel.Notes)
-    OS << "  no effect: " << N.File << ": " << N.Text << "\n";
-  for (const Fallback &F : Sel.Fallbacks)
-    OS << "  " << fallbackText(F) << "\n";
+    OS << "  no effect: " << quotePath(N.File) << ": " << N.Text << "\n";
+  for (size_t I = 0; I < Sel.Fallbacks.size() && I < MaxListedFallbacks; ++I)
+    OS << "  " << fallbackText(Sel.Fallbacks[I]) << "\n";
+  if (Sel.Fallbacks.size() > MaxListedFallbacks)
+    OS << "  and " << (Sel.Fallbacks.size() - MaxListedFallbacks)
+       << " more fallbacks (--format json lists them all)\n";
 
   OS << "selected ";
   size_t All = 0;
