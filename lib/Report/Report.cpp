@@ -15,10 +15,10 @@ using select::Selection;
 
 namespace {
 
-/// How many fallbacks the text outputs list before "and N more": a change
-/// of thousands of files would otherwise print thousands of lines. The JSON
-/// output lists them all.
-constexpr size_t MaxListedFallbacks = 5;
+/// How many fallbacks, and files without effect, the text outputs list
+/// before "and N more": a change of thousands of files would otherwise
+/// print thousands of lines. The JSON output lists them all.
+constexpr size_t MaxListed = 5;
 
 /// Free text for JSON: bytes that are not UTF-8 become U+FFFD.
 std::string jsonText(llvm::StringRef Text) {
@@ -177,11 +177,10 @@ void writeExplain(const Selection &Sel, llvm::raw_ostream &OS) {
     OS << quotePath(T.Id) << "\n";
     size_t Fallbacks = 0;
     for (const Reason &R : T.Reasons)
-      if (R.Element != static_cast<size_t>(-1) ||
-          ++Fallbacks <= MaxListedFallbacks)
+      if (R.Element != static_cast<size_t>(-1) || ++Fallbacks <= MaxListed)
         OS << "  " << describe(Sel, R) << "\n";
-    if (Fallbacks > MaxListedFallbacks)
-      OS << "  and " << (Fallbacks - MaxListedFallbacks)
+    if (Fallbacks > MaxListed)
+      OS << "  and " << (Fallbacks - MaxListed)
          << " more fallbacks (--format json lists them all)\n";
   }
   for (size_t I : Sel.Uncovered)
@@ -191,8 +190,12 @@ void writeExplain(const Selection &Sel, llvm::raw_ostream &OS) {
                : kindName(Sel.Elements[I].Elem.Kind).str() + " ")
        << Sel.Elements[I].Elem.Display << " at " << where(Sel.Elements[I])
        << "\n";
-  for (const select::Note &N : Sel.Notes)
-    OS << "selects nothing: " << quotePath(N.File) << ": " << N.Text << "\n";
+  for (size_t I = 0; I < Sel.Notes.size() && I < MaxListed; ++I)
+    OS << "selects nothing: " << quotePath(Sel.Notes[I].File) << ": "
+       << Sel.Notes[I].Text << "\n";
+  if (Sel.Notes.size() > MaxListed)
+    OS << "and " << (Sel.Notes.size() - MaxListed)
+       << " more files that select nothing (--format json lists them all)\n";
 }
 
 void writeSummary(const Selection &Sel, llvm::raw_ostream &OS) {
@@ -205,12 +208,16 @@ void writeSummary(const Selection &Sel, llvm::raw_ostream &OS) {
     OS << "  uncovered: "
        << plural(Sel.Uncovered.size(), "changed element", "changed elements")
        << " no test covers\n";
-  for (const select::Note &N : Sel.Notes)
-    OS << "  no effect: " << quotePath(N.File) << ": " << N.Text << "\n";
-  for (size_t I = 0; I < Sel.Fallbacks.size() && I < MaxListedFallbacks; ++I)
+  for (size_t I = 0; I < Sel.Notes.size() && I < MaxListed; ++I)
+    OS << "  no effect: " << quotePath(Sel.Notes[I].File) << ": "
+       << Sel.Notes[I].Text << "\n";
+  if (Sel.Notes.size() > MaxListed)
+    OS << "  and " << (Sel.Notes.size() - MaxListed)
+       << " more files without effect (--format json lists them all)\n";
+  for (size_t I = 0; I < Sel.Fallbacks.size() && I < MaxListed; ++I)
     OS << "  " << fallbackText(Sel.Fallbacks[I]) << "\n";
-  if (Sel.Fallbacks.size() > MaxListedFallbacks)
-    OS << "  and " << (Sel.Fallbacks.size() - MaxListedFallbacks)
+  if (Sel.Fallbacks.size() > MaxListed)
+    OS << "  and " << (Sel.Fallbacks.size() - MaxListed)
        << " more fallbacks (--format json lists them all)\n";
 
   OS << "selected ";
