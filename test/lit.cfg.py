@@ -54,6 +54,12 @@ for var in ["PYTHONPATH", "COVERAGE_FILE", "COVERAGE_PROCESS_START", "PYTEST_ADD
 config.environment["TIA_TEST_CLANG"] = config.clang
 config.environment["TIA_TEST_LLVM_TOOLS"] = config.llvm_tools_dir
 
+# Hostile-input tests run tia under a memory and time bound
+# (Inputs/bounded.sh); a sanitizer build keeps only the time bound.
+config.substitutions.append(("%bounded", os.path.join(config.test_source_root, "Inputs", "bounded.sh")))
+if config.tia_sanitize.upper() in ("ON", "1", "TRUE", "YES"):
+    config.environment["TIA_TEST_SANITIZED"] = "1"
+
 # Sanitizer builds: the runtime options reach tia through the tests.
 for var in ["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"]:
     if var in os.environ:

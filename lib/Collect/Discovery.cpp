@@ -3,6 +3,7 @@
 #include "Process.h"
 #include "tia/Collect/Collect.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/Json.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
@@ -128,7 +129,7 @@ parseCTestJson(llvm::StringRef Text, llvm::StringRef BuildDir) {
     return makeErrorf("malformed ctest JSON from {0}: {1}", BuildDir,
                       Why.str());
   };
-  llvm::Expected<llvm::json::Value> Root = llvm::json::parse(Text);
+  llvm::Expected<llvm::json::Value> Root = parseJson(Text);
   if (!Root)
     return Fail(llvm::toString(Root.takeError()));
   const llvm::json::Object *Top = Root->getAsObject();

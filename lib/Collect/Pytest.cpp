@@ -10,6 +10,7 @@
 #include "PytestInternal.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/Json.h"
 #include "tia/Support/Progress.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -162,7 +163,7 @@ void readEvidence(const std::vector<std::string> &Files, RuntimeEvidence &E) {
     auto Buf = llvm::MemoryBuffer::getFile(F, /*IsText=*/true);
     if (!Buf)
       continue; // The process crashed: no evidence from it.
-    auto V = llvm::json::parse((*Buf)->getBuffer());
+    auto V = parseJson((*Buf)->getBuffer());
     if (!V) {
       llvm::consumeError(V.takeError());
       continue;

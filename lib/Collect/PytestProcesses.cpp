@@ -2,6 +2,7 @@
 
 #include "PytestInternal.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/Json.h"
 #include "tia/Support/Progress.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -22,7 +23,7 @@ void readPluginLog(const std::string &Path, PluginLog &Log) {
   llvm::SmallVector<llvm::StringRef, 64> Lines;
   llvm::StringRef((*Buf)->getBuffer()).split(Lines, '\n', -1, false);
   for (llvm::StringRef Line : Lines) {
-    auto V = llvm::json::parse(Line);
+    auto V = parseJson(Line);
     if (!V) {
       llvm::consumeError(V.takeError()); // A line being written.
       continue;

@@ -8,7 +8,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/YAMLTraits.h"
+#include <algorithm>
 #include <optional>
+#include <vector>
 
 namespace tia {
 namespace config {
@@ -316,6 +318,56 @@ template <> struct MappingTraits<RawConfig> {
 namespace tia {
 namespace config {
 
+namespace {
+
+/// Deeper than any configuration needs (it nests three levels), shallow
+/// enough for YAML's recursive parser on any stack.
+constexpr unsigned MaxYamlNesting = 64;
+
+/// An upper estimate of how deep \p Text's collections nest. YAML's parser
+/// recurses once per level and overflows the stack on "[[[[..." or
+/// "- - - - ...", so the nesting is estimated first, in one pass: block
+/// levels from the indentation (a stack of the columns seen) and the "- "
+/// and "? " entries on a line, flow levels from the brackets
+/// outside comments (brackets in quoted text count too: an overestimate).
+unsigned yamlNesting(llvm::StringRef Text) {
+  std::vector<size_t> Indents;
+  unsigned Flow = 0, Deepest = 0;
+  for (llvm::StringRef Line : llvm::split(Text, '\n')) {
+    size_t Indent = Line.find_first_not_of(' ');
+    if (Indent == llvm::StringRef::npos || Line[Indent] == '#')
+      continue;
+    while (!Indents.empty() && Indents.back() >= Indent)
+      Indents.pop_back();
+    Indents.push_back(Indent);
+    llvm::StringRef Rest = Line.drop_front(Indent);
+    unsigned Entries = 0;
+    while (Rest.starts_with("- ") || Rest.starts_with("? ")) {
+      ++Entries;
+      Rest = Rest.drop_front(2).ltrim(' ');
+    }
+    unsigned FlowHere = Flow;
+    for (size_t I = 0; I < Rest.size(); ++I) {
+      char C = Rest[I];
+      if (C == '#' && (I == 0 || Rest[I - 1] == ' ' || Rest[I - 1] == '\t'))
+        break;
+      // A block sequence entry may also follow a key on its line
+      // ("key: - - x"); "- " inside text counts too (an overestimate).
+      if ((C == '-' || C == '?') && I + 1 < Rest.size() && Rest[I + 1] == ' ' &&
+          (I == 0 || Rest[I - 1] == ' '))
+        ++Entries;
+      else if (C == '[' || C == '{')
+        FlowHere = std::max(FlowHere, ++Flow);
+      else if ((C == ']' || C == '}') && Flow > 0)
+        --Flow;
+    }
+    Deepest = std::max<unsigned>(Deepest, Indents.size() + Entries + FlowHere);
+  }
+  return Deepest;
+}
+
+} // namespace
+
 llvm::Expected<Config> parseConfig(llvm::StringRef Text,
                                    llvm::StringRef FileName) {
   std::string Message;
@@ -329,6 +381,10 @@ llvm::Expected<Config> parseConfig(llvm::StringRef Text,
   RawConfig Raw;
   // An empty file (or one holding only comments) is the defaults.
   if (!Text.trim().empty()) {
+    if (yamlNesting(Text) > MaxYamlNesting)
+      return makeErrorf("{0}: nested deeper than {1} levels: not a tia "
+                        "configuration (see docs/Config.md)",
+                        FileName, MaxYamlNesting);
     llvm::yaml::Input In(Text, nullptr, OnDiag, &Message);
     In >> Raw;
     if (In.error()) {

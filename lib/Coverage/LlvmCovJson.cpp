@@ -2,6 +2,7 @@
 
 #include "tia/Coverage/Coverage.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/Json.h"
 #include "llvm/Support/JSON.h"
 
 namespace tia {
@@ -12,7 +13,7 @@ llvm::Expected<TestCoverage> parseLlvmCovJson(llvm::StringRef Text,
   auto Fail = [&](const llvm::Twine &Why) {
     return makeErrorf("malformed llvm-cov JSON {0}: {1}", FileName, Why.str());
   };
-  llvm::Expected<llvm::json::Value> Root = llvm::json::parse(Text);
+  llvm::Expected<llvm::json::Value> Root = parseJson(Text);
   if (!Root)
     return Fail(llvm::toString(Root.takeError()));
   const llvm::json::Object *Top = Root->getAsObject();

@@ -2,6 +2,7 @@
 
 #include "tia/Coverage/Profiles.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/Json.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/ProfileData/Coverage/CoverageMapping.h"
 #include "llvm/ProfileData/Coverage/CoverageMappingReader.h"
@@ -218,7 +219,7 @@ llvm::Expected<std::vector<GcovData>> parseGcovJson(llvm::StringRef Text,
     if (Doc.trim().empty())
       continue;
     llvm::Expected<llvm::json::Value> Root =
-        llvm::json::parse(withoutArrays(Doc, "lines"));
+        parseJson(withoutArrays(Doc, "lines"));
     if (!Root)
       return Fail(llvm::toString(Root.takeError()));
     const llvm::json::Object *Top = Root->getAsObject();

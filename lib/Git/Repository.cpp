@@ -227,6 +227,10 @@ struct Repository::Impl {
       }
     }
     C.Binary = Delta->flags & GIT_DIFF_FLAG_BINARY;
+    for (const git_diff_file *F : {&Delta->old_file, &Delta->new_file}) {
+      C.Symlink |= F->mode == GIT_FILEMODE_LINK;
+      C.Submodule |= F->mode == GIT_FILEMODE_COMMIT;
+    }
     if (C.Status == ChangeStatus::Renamed || C.Status == ChangeStatus::Copied)
       C.Similarity = Delta->similarity;
     if (C.Binary || !Patch)

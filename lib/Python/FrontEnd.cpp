@@ -9,6 +9,7 @@
 #include "tia/Python/FrontEnd.h"
 #include "Interpreter.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/Json.h"
 #include "tia/Support/Hash.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
@@ -49,7 +50,7 @@ std::string optionsJson(const FrontEndOptions &O) {
 /// Reads the extractor's JSON answer; its "error" member becomes an error.
 llvm::Expected<llvm::json::Object> parseAnswer(llvm::StringRef Text,
                                                llvm::StringRef What) {
-  auto V = llvm::json::parse(Text);
+  auto V = parseJson(Text);
   if (!V)
     return makeErrorf("the python extractor returned malformed JSON for "
                       "{0}: {1}",
@@ -123,7 +124,7 @@ llvm::Expected<PytestSettings> loadPytestSettings(
   auto Answer = callExtractor("pytest_settings", {{CallArg::Text, Arg}});
   if (!Answer)
     return Answer.takeError();
-  auto V = llvm::json::parse(*Answer);
+  auto V = parseJson(*Answer);
   if (!V || !V->getAsObject())
     return makeError("the python extractor returned malformed pytest "
                      "settings");
@@ -149,18 +150,12 @@ std::string settingsFingerprint(llvm::StringRef Module,
   return H.hex();
 }
 
-llvm::Expected<FileIndex> indexFile(llvm::StringRef Path,
-                                    llvm::StringRef Module,
-                                    llvm::StringRef Content,
-                                    const FrontEndOptions &Options) {
-  std::string OptionsText = optionsJson(Options);
-  auto Answer = callExtractor("index_file", {{CallArg::Bytes, Content},
-                                             {CallArg::Text, Path},
-                                             {CallArg::Text, Module},
-                                             {CallArg::Text, OptionsText}});
-  if (!Answer)
-    return Answer.takeError();
-  auto O = parseAnswer(*Answer, Path);
+llvm::Expected<FileIndex> decodeIndexAnswer(llvm::StringRef Answer,
+                                            llvm::StringRef Path,
+                                            llvm::StringRef Module,
+                                            llvm::StringRef Content,
+                                            const FrontEndOptions &Options) {
+  auto O = parseAnswer(Answer, Path);
   if (!O)
     return O.takeError();
 
@@ -231,6 +226,20 @@ llvm::Expected<FileIndex> indexFile(llvm::StringRef Path,
   F.Python = std::move(Info);
   normalize(F);
   return F;
+}
+
+llvm::Expected<FileIndex> indexFile(llvm::StringRef Path,
+                                    llvm::StringRef Module,
+                                    llvm::StringRef Content,
+                                    const FrontEndOptions &Options) {
+  std::string OptionsText = optionsJson(Options);
+  auto Answer = callExtractor("index_file", {{CallArg::Bytes, Content},
+                                             {CallArg::Text, Path},
+                                             {CallArg::Text, Module},
+                                             {CallArg::Text, OptionsText}});
+  if (!Answer)
+    return Answer.takeError();
+  return decodeIndexAnswer(*Answer, Path, Module, Content, Options);
 }
 
 llvm::Expected<bool> parseOnly(llvm::StringRef Path, llvm::StringRef Content) {

@@ -5,6 +5,7 @@
 #include "tia/Config/Config.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "tia/Support/Quote.h"
 #include "llvm/Support/JSON.h"
 #include <map>
 #include <set>
@@ -33,6 +34,16 @@ std::optional<Format> parseFormat(llvm::StringRef Name) {
   return std::nullopt;
 }
 
+/// How many fallbacks, and files without effect, the text outputs list
+/// before "and N more": a change of thousands of files would otherwise
+/// print thousands of lines. The JSON output lists them all.
+constexpr size_t MaxListed = 5;
+
+/// Free text for JSON: bytes that are not UTF-8 become U+FFFD.
+std::string jsonText(llvm::StringRef Text) {
+  return llvm::json::isUTF8(Text) ? Text.str() : llvm::json::fixUTF8(Text);
+}
+
 std::string plural(size_t N, llvm::StringRef One, llvm::StringRef Many) {
   return std::to_string(N) + " " + (N == 1 ? One : Many).str();
 }
@@ -42,8 +53,8 @@ std::string shortCommit(llvm::StringRef Commit) {
 }
 
 std::string where(const ChangedElement &CE) {
-  return CE.Elem.File + ":" + std::to_string(CE.Elem.BeginLine) + "-" +
-         std::to_string(CE.Elem.EndLine);
+  return quotePath(CE.Elem.File) + ":" + std::to_string(CE.Elem.BeginLine) +
+         "-" + std::to_string(CE.Elem.EndLine);
 }
 
 std::string fallbackText(const Fallback &F) {
@@ -53,7 +64,8 @@ std::string fallbackText(const Fallback &F) {
           : "tests of " + plural(F.TranslationUnits.size(), "translation unit",
                                  "translation units");
   return Scope + " (" + select::fallbackName(F.Kind).str() +
-         "): " + (F.File.empty() ? std::string() : F.File + ": ") + F.Detail;
+         "): " + (F.File.empty() ? std::string() : quotePath(F.File) + ": ") +
+         F.Detail;
 }
 
 std::string uncoveredText(const ChangedElement &CE) {
@@ -138,14 +150,14 @@ void writeIds(const Plan &P, const WriteOptions &O, llvm::raw_ostream &OS) {
     return;
   }
   for (const PlannedTest &T : P.Selected)
-    OS << T.Id << "\n";
+    OS << quotePath(T.Id) << "\n";
 }
 
 namespace {
 
 void jsonTest(llvm::json::OStream &J, const PlannedTest &T) {
   J.object([&] {
-    J.attribute("id", T.Id);
+    J.attribute("id", jsonPath(T.Id));
     if (T.FromDefinition)
       J.attribute("from_definition", true);
     J.attribute("expected_seconds", T.Seconds);
@@ -168,7 +180,7 @@ void jsonTest(llvm::json::OStream &J, const PlannedTest &T) {
                             : "detail",
                         R.Detail);
           if (!R.File.empty())
-            J.attribute("file", R.File);
+            J.attribute("file", jsonPath(R.File));
         });
     });
   });
@@ -243,14 +255,14 @@ void writeJson(const Plan &P, llvm::raw_ostream &OS) {
     });
     J.attributeArray("not_selected", [&] {
       for (const std::string &Id : P.NotSelected)
-        J.value(Id);
+        J.value(jsonPath(Id));
     });
     J.attributeArray("changed_files", [&] {
       for (const select::ChangedFile &F : C.Files)
         J.object([&] {
-          J.attribute("path", F.Path);
+          J.attribute("path", jsonPath(F.Path));
           if (!F.OldPath.empty() && F.OldPath != F.Path)
-            J.attribute("old_path", F.OldPath);
+            J.attribute("old_path", jsonPath(F.OldPath));
           J.attribute("status", git::statusName(F.Status));
           J.attribute("tests", static_cast<int64_t>(testsOfFile(P, F.Path)));
         });
@@ -258,11 +270,11 @@ void writeJson(const Plan &P, llvm::raw_ostream &OS) {
     J.attributeArray("changed_elements", [&] {
       for (const ChangedElement &CE : C.Elements)
         J.object([&] {
-          J.attribute("key", CE.Elem.Key);
-          J.attribute("display", CE.Elem.Display);
+          J.attribute("key", jsonText(CE.Elem.Key));
+          J.attribute("display", jsonText(CE.Elem.Display));
           J.attribute("kind", kindName(CE.Elem.Kind));
           J.attribute("change", select::changeName(CE.Change));
-          J.attribute("file", CE.Elem.File);
+          J.attribute("file", jsonPath(CE.Elem.File));
           J.attribute("begin_line", static_cast<int64_t>(CE.Elem.BeginLine));
           J.attribute("end_line", static_cast<int64_t>(CE.Elem.EndLine));
           J.attributeArray("lines", [&] {
@@ -281,21 +293,21 @@ void writeJson(const Plan &P, llvm::raw_ostream &OS) {
       for (const Fallback &F : C.Fallbacks)
         J.object([&] {
           J.attribute("kind", select::fallbackName(F.Kind));
-          J.attribute("file", F.File);
-          J.attribute("detail", F.Detail);
+          J.attribute("file", jsonPath(F.File));
+          J.attribute("detail", jsonText(F.Detail));
           J.attribute("scope", select::scopeName(F.Scope));
           if (F.Scope != select::FallbackScope::All)
             J.attributeArray("translation_units", [&] {
               for (const std::string &TU : F.TranslationUnits)
-                J.value(TU);
+                J.value(jsonPath(TU));
             });
         });
     });
     J.attributeArray("notes", [&] {
       for (const select::Note &N : C.Notes)
         J.object([&] {
-          J.attribute("file", N.File);
-          J.attribute("text", N.Text);
+          J.attribute("file", jsonPath(N.File));
+          J.attribute("text", jsonText(N.Text));
         });
     });
   });
@@ -318,18 +330,28 @@ unsigned testsOfFile(const Plan &P, llvm::StringRef Path) {
 
 void writeExplain(const Plan &P, llvm::raw_ostream &OS) {
   for (const PlannedTest &T : P.Selected) {
-    OS << T.Id << "\n";
+    OS << quotePath(T.Id) << "\n";
+    size_t Fallbacks = 0;
     for (const TestReason &R : T.Reasons)
-      OS << "  " << describe(P, R) << "\n";
+      if (R.Kind != ReasonKind::Fallback || ++Fallbacks <= MaxListed)
+        OS << "  " << describe(P, R) << "\n";
+    if (Fallbacks > MaxListed)
+      OS << "  and " << (Fallbacks - MaxListed)
+         << " more fallbacks (--format json lists them all)\n";
   }
   for (const PlannedTest &T : P.Cut)
-    OS << "cut by the budget: " << T.Id << "\n";
+    OS << "cut by the budget: " << quotePath(T.Id) << "\n";
   for (size_t I : P.Changes.Uncovered)
     OS << (P.Changes.Mode != select::SelectionMode::Static ? "no test covers "
                                                            : "no test reaches ")
        << uncoveredText(P.Changes.Elements[I]) << "\n";
-  for (const select::Note &N : P.Changes.Notes)
-    OS << "selects nothing: " << N.File << ": " << N.Text << "\n";
+  const std::vector<select::Note> &Notes = P.Changes.Notes;
+  for (size_t I = 0; I < Notes.size() && I < MaxListed; ++I)
+    OS << "selects nothing: " << quotePath(Notes[I].File) << ": "
+       << Notes[I].Text << "\n";
+  if (Notes.size() > MaxListed)
+    OS << "and " << (Notes.size() - MaxListed)
+       << " more files that select nothing (--format json lists them all)\n";
 }
 
 namespace {
@@ -435,12 +457,20 @@ void writeSummary(const Plan &P, llvm::raw_ostream &OS) {
     OS << "  uncovered: "
        << plural(C.Uncovered.size(), "changed element", "changed elements")
        << " no test covers\n";
-  for (const select::Note &N : C.Notes)
-    OS << "  no effect: " << N.File << ": " << N.Text << "\n";
-  for (const Fallback &F : C.Fallbacks)
-    OS << "  " << fallbackText(F) << "\n";
-  for (const std::string &N : P.Changes.ModeNotes)
-    OS << "  " << N << "\n";
+  for (size_t I = 0; I < C.Notes.size() && I < MaxListed; ++I)
+    OS << "  no effect: " << quotePath(C.Notes[I].File) << ": "
+       << C.Notes[I].Text << "\n";
+  if (C.Notes.size() > MaxListed)
+    OS << "  and " << (C.Notes.size() - MaxListed)
+       << " more files without effect (--format json lists them all)\n";
+  for (size_t I = 0; I < C.Fallbacks.size() && I < MaxListed; ++I)
+    OS << "  " << fallbackText(C.Fallbacks[I]) << "\n";
+  if (C.Fallbacks.size() > MaxListed)
+    OS << "  and " << (C.Fallbacks.size() - MaxListed)
+       << " more fallbacks (--format json lists them all)\n";
+  if (!P.selectsAll())
+    for (const std::string &N : P.Changes.ModeNotes)
+      OS << "  " << N << "\n";
   if (!P.selectsAll())
     for (auto [K, Name] :
          {std::pair<ReasonKind, llvm::StringRef>{ReasonKind::PreviouslyFailing,

@@ -8,6 +8,7 @@
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Hash.h"
+#include "tia/Support/Quote.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -838,6 +839,17 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
     bool Source = isCppSource(C.OldPath) || isCppSource(C.NewPath) ||
                   python::isPythonSource(C.OldPath) ||
                   python::isPythonSource(C.NewPath);
+    // A link's content is a path and a submodule's a commit: neither is
+    // source, whatever the name says.
+    if (C.Symlink || C.Submodule) {
+      std::string Status = git::statusName(C.Status).str();
+      addFallback(
+          Sel, FallbackKind::NonSourceFile, Shown,
+          C.Submodule
+              ? "submodule " + Status + ": tia does not look inside submodules"
+              : "symbolic link " + Status + ": tia does not follow links");
+      continue;
+    }
     if (C.Binary) {
       addFallback(Sel, FallbackKind::BinaryFile, Shown,
                   "binary file " + llvm::StringRef(git::statusName(C.Status)));
@@ -846,7 +858,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
     if (!Source) {
       addFallback(Sel, FallbackKind::NonSourceFile, Shown,
                   "tia cannot tell what a change to " +
-                      llvm::sys::path::filename(Shown) + " affects");
+                      quotePath(llvm::sys::path::filename(Shown)) + " affects");
       continue;
     }
     if (llvm::Error E = examine(Sel, S, R, Im, C, OldVersions, NewVersions,

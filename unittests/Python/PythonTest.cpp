@@ -97,6 +97,40 @@ TEST(IndexFileTest, SourceThatWouldExitOrPrintIsOnlyParsed) {
   EXPECT_TRUE(F->Complete);
 }
 
+TEST(DecodeAnswerTest, TheSameIndexAsTheInterpreterGives) {
+  llvm::StringRef Source = "def f():\n    return 1\n";
+  ASSERT_VALUE(Direct, indexFile("m.py", "m", Source, {}));
+  std::string Answer =
+      R"({"complete": true, "problem": "", "elements": [)"
+      R"({"key": "py:m:f", "kind": "function", "display": "m.f", "begin": 1,)"
+      R"( "end": 2, "body": 2, "hash": "h", "names": ["m.f"]}],)"
+      R"( "tests": [], "imports": []})";
+  ASSERT_VALUE(Decoded, decodeIndexAnswer(Answer, "m.py", "m", Source, {}));
+  EXPECT_EQ(Decoded->ContentHash, Direct->ContentHash);
+  EXPECT_EQ(Decoded->Python->Settings, Direct->Python->Settings);
+  ASSERT_NE(find(*Decoded, "py:m:f"), nullptr);
+  EXPECT_EQ(find(*Decoded, "py:m:f")->EndLine, 2u);
+}
+
+TEST(DecodeAnswerTest, BadAnswersAreErrors) {
+  EXPECT_NE(errorText(decodeIndexAnswer("{", "a.py", "a", "", {}).takeError())
+                .find("malformed JSON for a.py"),
+            std::string::npos);
+  EXPECT_NE(errorText(decodeIndexAnswer("[1]", "a.py", "a", "", {}).takeError())
+                .find("no object for a.py"),
+            std::string::npos);
+  EXPECT_EQ(errorText(decodeIndexAnswer(R"({"error": "x.py:3: E: boom\nmore"})",
+                                        "a.py", "a", "", {})
+                          .takeError()),
+            "python extractor failed on a.py: x.py:3: E: boom");
+  // Members of the wrong type are skipped, not trusted.
+  ASSERT_VALUE(F, decodeIndexAnswer(R"({"elements": [1, {"begin": "x"}],)"
+                                    R"( "tests": {}, "imports": [null]})",
+                                    "a.py", "a", "", {}));
+  EXPECT_FALSE(F->Complete);
+  EXPECT_EQ(F->Elements.size(), 1u);
+}
+
 TEST(InterpreterTest, ExceptionsAndExitsBecomeErrors) {
   auto Exit = callExtractor("exit_for_tests", {{CallArg::Text, "3"}});
   EXPECT_NE(errorText(Exit.takeError()).find("SystemExit"), std::string::npos);

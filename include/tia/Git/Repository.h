@@ -49,6 +49,11 @@ struct FileChange {
   std::string NewBlob; ///< 40-hex blob id (computed for work-tree files); empty
                        ///< when deleted
   bool Binary = false;
+  /// A symbolic link on either side: its content is a target path, not
+  /// source.
+  bool Symlink = false;
+  /// A submodule (a gitlink) on either side: its content is a commit id.
+  bool Submodule = false;
   unsigned Similarity = 0; ///< for renames and copies, 0..100
   std::vector<Hunk>
       Hunks; ///< in file order; empty for binary files and pure renames

@@ -89,6 +89,18 @@ llvm::Expected<FileIndex> indexFile(llvm::StringRef Path,
                                     llvm::StringRef Content,
                                     const FrontEndOptions &Options);
 
+/// What indexFile() makes of the extractor's answer \p Answer (its JSON
+/// text) for \p Path, \p Module and \p Content: the FileIndex, or "python
+/// extractor failed on PATH: ..." when the answer reports an error, or "the
+/// python extractor returned malformed JSON for PATH: ..." when it is not
+/// JSON. Members of the wrong type are skipped. Split out of indexFile()
+/// so that it can be tested and fuzzed without an interpreter.
+llvm::Expected<FileIndex> decodeIndexAnswer(llvm::StringRef Answer,
+                                            llvm::StringRef Path,
+                                            llvm::StringRef Module,
+                                            llvm::StringRef Content,
+                                            const FrontEndOptions &Options);
+
 /// Plain `ast.parse` of \p Content in the same interpreter, for the
 /// benchmark's baseline. Returns false when it did not parse.
 llvm::Expected<bool> parseOnly(llvm::StringRef Path, llvm::StringRef Content);
