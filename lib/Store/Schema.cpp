@@ -127,11 +127,28 @@ CREATE TABLE test_definitions(
 )sql");
 }
 
-// A tia that knows version 1 can still read and write version 2: it ignores
-// the new columns and tables.
+/// Version 3: failure-prediction models. A model is the booster as
+/// XGBoost's JSON text and tia's metadata (feature layout, training window,
+/// validation figures) as JSON; format_version is tia's version of that
+/// pair, so a model written by another tia is recognised and refused with a
+/// message instead of being misread.
+llvm::Error addModels(Database &DB) {
+  return DB.exec(R"sql(
+CREATE TABLE models(
+  id INTEGER PRIMARY KEY,
+  format_version INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  metadata TEXT NOT NULL,
+  booster TEXT NOT NULL);
+)sql");
+}
+
+// A tia that knows version 1 can still read and write versions 2 and 3: it
+// ignores the new columns and tables.
 const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/1, createVersion1},
     {/*CompatibleVersion=*/1, addTestInfoAndResults},
+    {/*CompatibleVersion=*/1, addModels},
 };
 
 /// Turns what SQLite says about a file it cannot read as a database (or a

@@ -60,10 +60,14 @@ extern llvm::cl::SubCommand IndexSubcommand;
 extern llvm::cl::SubCommand CoverageSubcommand;
 extern llvm::cl::SubCommand SelectSubcommand;
 extern llvm::cl::SubCommand DumpSubcommand;
+extern llvm::cl::SubCommand TrainSubcommand;
+extern llvm::cl::SubCommand RankSubcommand;
 int indexMain(const GlobalOptions &G);
 int coverageMain(const GlobalOptions &G);
 int selectMain(const GlobalOptions &G);
 int dumpMain(const GlobalOptions &G);
+int trainMain(const GlobalOptions &G);
+int rankMain(const GlobalOptions &G);
 
 } // namespace tool
 } // namespace tia

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CommandsInternal.h"
+#include "tia/Predict/Predict.h"
 #include "tia/Support/Error.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -94,6 +95,18 @@ llvm::Error dumpResults(Store &S, llvm::raw_ostream &Out) {
   return llvm::Error::success();
 }
 
+llvm::Error dumpFlaky(Store &S, const config::Config &C,
+                      llvm::raw_ostream &Out) {
+  auto Flaky = predict::flakyTests(S, C.Predict);
+  if (!Flaky)
+    return Flaky.takeError();
+  for (const FlakyTest &F : *Flaky)
+    Out << F.TestId << llvm::formatv(" flip-rate={0:f2}", F.FlipRate)
+        << " flips=" << F.Flips << " reruns=" << F.Pairs
+        << " last-run=" << F.LastFlipRun << "\n";
+  return llvm::Error::success();
+}
+
 } // namespace
 
 llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
@@ -113,6 +126,8 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
     return dumpCoverage(**S, Out);
   case DumpWhat::Results:
     return dumpResults(**S, Out);
+  case DumpWhat::Flaky:
+    return dumpFlaky(**S, Ctx->Config, Out);
   }
   return llvm::Error::success();
 }
@@ -122,12 +137,12 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
 //===----------------------------------------------------------------------===//
 
 llvm::cl::SubCommand
-    DumpSubcommand("dump", "'tia dump elements|tests|coverage|results': print "
+    DumpSubcommand("dump", "'tia dump elements|tests|coverage|results|flaky': print "
                            "what the database holds, sorted and stable");
 
 namespace {
 llvm::cl::list<std::string> Args(llvm::cl::Positional,
-                                 llvm::cl::desc("elements|tests|coverage|results"),
+                                 llvm::cl::desc("elements|tests|coverage|results|flaky"),
                                  llvm::cl::cat(tiaCategory()),
                                  llvm::cl::sub(DumpSubcommand));
 llvm::cl::opt<std::string>
@@ -144,7 +159,7 @@ int dumpMain(const GlobalOptions &G) {
   DumpOptions O;
   if (Args.size() != 1)
     return usageError(
-        "'tia dump' needs one of: elements, tests, coverage, results");
+        "'tia dump' needs one of: elements, tests, coverage, results, flaky");
   if (Args[0] == "elements")
     O.What = DumpWhat::Elements;
   else if (Args[0] == "tests")
@@ -153,9 +168,11 @@ int dumpMain(const GlobalOptions &G) {
     O.What = DumpWhat::Coverage;
   else if (Args[0] == "results")
     O.What = DumpWhat::Results;
+  else if (Args[0] == "flaky")
+    O.What = DumpWhat::Flaky;
   else
     return usageError("unknown dump '" + Args[0] +
-                      "': use elements, tests, coverage or results");
+                      "': use elements, tests, coverage, results or flaky");
   O.File = File;
   O.Hashes = Hashes;
   return exitCode(runDump(G, O, llvm::outs(), llvm::errs()));

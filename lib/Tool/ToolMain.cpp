@@ -42,7 +42,9 @@ ArrayRef<CommandEntry> commandTable() {
       {&CoverageSubcommand, coverageMain},
       {&DumpSubcommand, dumpMain},
       {&IndexSubcommand, indexMain},
+      {&RankSubcommand, rankMain},
       {&SelectSubcommand, selectMain},
+      {&TrainSubcommand, trainMain},
   };
   return Table;
 }
