@@ -7,7 +7,10 @@
 // starts a comment:
 //
 //   test    ID  FILE  LINE                  where a test is defined
-//   run     COMMIT  STARTED_AT  SOURCE      a run (40-hex commit, epoch s)
+//   run     COMMIT  STARTED_AT  SOURCE      a run (a revision of the git
+//                                           repository around the working
+//                                           directory, or a 40-hex id; "-"
+//                                           for none; epoch seconds)
 //   result  TEST  OUTCOME  SECONDS  ATTEMPT one result of the last run
 //   model   FORMAT_VERSION  METADATA  BOOSTER   a raw model row
 //
@@ -16,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tia/Git/Repository.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
 #include "llvm/ADT/StringExtras.h"
@@ -26,6 +30,19 @@
 using namespace tia;
 
 namespace {
+
+/// \p Rev as a commit id: kept when it is one, resolved in the repository
+/// around the working directory otherwise.
+llvm::Expected<std::string> commitOf(llvm::StringRef Rev) {
+  if (Rev == "-")
+    return "";
+  if (Rev.size() == 40 && llvm::all_of(Rev, llvm::isHexDigit))
+    return Rev.str();
+  auto Repo = git::Repository::discover(".");
+  if (!Repo)
+    return Repo.takeError();
+  return Repo->resolveCommit(Rev);
+}
 
 llvm::Error load(Store &S, llvm::StringRef Name, llvm::StringRef Text) {
   llvm::SmallVector<llvm::StringRef, 0> Lines;
@@ -62,7 +79,10 @@ llvm::Error load(Store &S, llvm::StringRef Name, llvm::StringRef Text) {
       int64_t Started = 0;
       if (F[2].getAsInteger(10, Started))
         return Bad("bad start time");
-      auto Id = S.addRun(F[1], F[3], Started);
+      auto Commit = commitOf(F[1]);
+      if (!Commit)
+        return Commit.takeError();
+      auto Id = S.addRun(*Commit, F[3], Started);
       if (!Id)
         return Id.takeError();
       Run = *Id;
