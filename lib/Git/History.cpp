@@ -1,71 +1,25 @@
 //===- History.cpp - commits with their changed files ---------------------===//
 //
 // Opens its own libgit2 handle on the repository's work tree, so that the
-// Repository class keeps its small interface; every libgit2 object lives in
-// an Owned<> pointer and every return code is checked.
+// Repository class keeps its small interface; the libgit2 helpers are
+// Repository.cpp's (GitInternal.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tia/Git/History.h"
+#include "GitInternal.h"
 #include "tia/Support/Error.h"
 #include <algorithm>
-#include <git2.h>
-#include <memory>
-#include <mutex>
 
 namespace tia {
 namespace git {
 
+using namespace detail;
+
 namespace {
 
-template <typename T, void (*Free)(T *)> struct Deleter {
-  void operator()(T *Ptr) const { Free(Ptr); }
-};
-template <typename T, void (*Free)(T *)>
-using Owned = std::unique_ptr<T, Deleter<T, Free>>;
-
-using RepoPtr = Owned<git_repository, git_repository_free>;
-using ObjectPtr = Owned<git_object, git_object_free>;
-using CommitPtr = Owned<git_commit, git_commit_free>;
-using TreePtr = Owned<git_tree, git_tree_free>;
-using DiffPtr = Owned<git_diff, git_diff_free>;
-using PatchPtr = Owned<git_patch, git_patch_free>;
-
-llvm::Error check(int Rc, const llvm::Twine &What) {
-  if (Rc >= 0)
-    return llvm::Error::success();
-  const git_error *E = git_error_last();
-  std::string Msg = E && E->message ? llvm::StringRef(E->message).rtrim(" \t\r\n.").str()
-                                    : "libgit2 error " + std::to_string(Rc);
-  return makeError(What + ": " + Msg);
-}
-
-std::string oidHex(const git_oid &Id) {
-  char Hex[GIT_OID_HEXSZ + 1];
-  git_oid_tostr(Hex, sizeof(Hex), &Id);
-  return Hex;
-}
-
-ChangeStatus toStatus(git_delta_t D) {
-  switch (D) {
-  case GIT_DELTA_ADDED:
-    return ChangeStatus::Added;
-  case GIT_DELTA_DELETED:
-    return ChangeStatus::Deleted;
-  case GIT_DELTA_RENAMED:
-    return ChangeStatus::Renamed;
-  case GIT_DELTA_COPIED:
-    return ChangeStatus::Copied;
-  case GIT_DELTA_TYPECHANGE:
-    return ChangeStatus::TypeChanged;
-  default:
-    return ChangeStatus::Modified;
-  }
-}
-
 llvm::Expected<RepoPtr> openRepo(const Repository &Repo) {
-  static std::once_flag Once;
-  std::call_once(Once, [] { git_libgit2_init(); });
+  initLibgit2();
   git_repository *Raw = nullptr;
   int Rc = git_repository_open(&Raw, Repo.workdir().c_str());
   RepoPtr R(Raw);
@@ -73,22 +27,6 @@ llvm::Expected<RepoPtr> openRepo(const Repository &Repo) {
           check(Rc, "cannot open the git repository at " + Repo.workdir()))
     return E;
   return R;
-}
-
-llvm::Expected<CommitPtr> lookup(git_repository *R, llvm::StringRef Rev) {
-  std::string RevStr = Rev.str();
-  git_object *Raw = nullptr;
-  if (Rev.empty() || git_revparse_single(&Raw, R, RevStr.c_str()) < 0)
-    return makeErrorf(
-        "unknown revision '{0}': check the name with 'git rev-parse {0}'",
-        Rev);
-  ObjectPtr Obj(Raw);
-  git_object *Peeled = nullptr;
-  if (git_object_peel(&Peeled, Obj.get(), GIT_OBJECT_COMMIT) < 0)
-    return makeErrorf("revision '{0}' does not name a commit: check it with "
-                      "'git cat-file -t {0}'",
-                      Rev);
-  return CommitPtr(reinterpret_cast<git_commit *>(Peeled));
 }
 
 /// What \p C changed against its first parent.
@@ -188,7 +126,7 @@ firstParentHistory(const Repository &Repo, llvm::StringRef Head,
   auto R = openRepo(Repo);
   if (!R)
     return R.takeError();
-  auto C = lookup(R->get(), Head);
+  auto C = lookupCommit(R->get(), Head);
   if (!C)
     return C.takeError();
   std::vector<CommitInfo> Out;
@@ -238,7 +176,7 @@ llvm::Expected<int64_t> commitTime(const Repository &Repo,
   auto R = openRepo(Repo);
   if (!R)
     return R.takeError();
-  auto C = lookup(R->get(), Rev);
+  auto C = lookupCommit(R->get(), Rev);
   if (!C)
     return C.takeError();
   return static_cast<int64_t>(git_commit_time(C->get()));

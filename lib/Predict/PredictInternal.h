@@ -20,6 +20,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -30,6 +31,11 @@ namespace tia {
 namespace predict {
 
 constexpr int64_t Day = 86400;
+
+using Clock = std::chrono::steady_clock;
+inline double secondsSince(Clock::time_point Start) {
+  return std::chrono::duration<double>(Clock::now() - Start).count();
+}
 constexpr float Missing = std::numeric_limits<float>::quiet_NaN();
 
 //===----------------------------------------------------------------------===//

@@ -3,19 +3,12 @@
 #include "PredictInternal.h"
 #include "tia/Support/Error.h"
 #include <algorithm>
-#include <chrono>
 #include <numeric>
 
 namespace tia {
 namespace predict {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point Start) {
-  return std::chrono::duration<double>(Clock::now() - Start).count();
-}
 
 /// The stored model, or why there is none to use.
 struct Loaded {

@@ -4,7 +4,6 @@
 #include "tia/Support/Error.h"
 #include "llvm/ADT/StringExtras.h"
 #include <algorithm>
-#include <chrono>
 #include <numeric>
 #include <random>
 
@@ -12,12 +11,6 @@ namespace tia {
 namespace predict {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point Start) {
-  return std::chrono::duration<double>(Clock::now() - Start).count();
-}
 
 const char *const DefaultGrid[] = {
     "max_depth=3 eta=0.1 rounds=100 min_child_weight=1",
