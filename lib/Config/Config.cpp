@@ -280,7 +280,8 @@ llvm::Expected<Config> loadConfig(llvm::StringRef Root) {
   auto Defaults = [] {
     Config C;
     // The default patterns are known to compile.
-    C.Predict.Docs = llvm::cantFail(PathPatterns::compile(defaultDocPatterns()));
+    C.Predict.Docs =
+        llvm::cantFail(PathPatterns::compile(defaultDocPatterns()));
     return C;
   };
   std::string Path = (Root + "/" + ConfigFileName).str();

@@ -102,27 +102,26 @@ llvm::Expected<CommitInfo> describe(git_repository *R, git_commit *C) {
     F.Binary = D->flags & GIT_DIFF_FLAG_BINARY;
     if (Patch && !F.Binary) {
       size_t Context = 0, Added = 0, Deleted = 0;
-      if (llvm::Error E = check(git_patch_line_stats(&Context, &Added,
-                                                     &Deleted, Patch.get()),
-                                "cannot count the lines of " + F.path()))
+      if (llvm::Error E = check(
+              git_patch_line_stats(&Context, &Added, &Deleted, Patch.get()),
+              "cannot count the lines of " + F.path()))
         return E;
       F.Added = static_cast<unsigned>(Added);
       F.Deleted = static_cast<unsigned>(Deleted);
     }
     Info.Files.push_back(std::move(F));
   }
-  std::stable_sort(Info.Files.begin(), Info.Files.end(),
-                   [](const FileStat &L, const FileStat &R) {
-                     return L.path() < R.path();
-                   });
+  std::stable_sort(
+      Info.Files.begin(), Info.Files.end(),
+      [](const FileStat &L, const FileStat &R) { return L.path() < R.path(); });
   return Info;
 }
 
 } // namespace
 
 llvm::Expected<std::vector<CommitInfo>>
-firstParentHistory(const Repository &Repo, llvm::StringRef Head,
-                   int64_t Since, unsigned MaxCount) {
+firstParentHistory(const Repository &Repo, llvm::StringRef Head, int64_t Since,
+                   unsigned MaxCount) {
   auto R = openRepo(Repo);
   if (!R)
     return R.takeError();

@@ -102,8 +102,7 @@ llvm::Expected<CommitPtr> lookupCommit(git_repository *Repo,
                       Rev);
   if (Rc < 0)
     return makeErrorf(
-        "unknown revision '{0}': check the name with 'git rev-parse {0}'",
-        Rev);
+        "unknown revision '{0}': check the name with 'git rev-parse {0}'", Rev);
   git_object *Peeled = nullptr;
   if (git_object_peel(&Peeled, Obj.get(), GIT_OBJECT_COMMIT) < 0)
     return makeErrorf("revision '{0}' does not name a commit: check it with "

@@ -155,8 +155,8 @@ llvm::Expected<Booster> Booster::load(llvm::StringRef Json) {
           check(XGBoosterLoadModelFromBuffer(H, Json.data(), Json.size()),
                 "cannot load the stored model"))
     return E;
-  if (llvm::Error E = check(XGBoosterSetParam(H, "nthread", "1"),
-                            "cannot set nthread"))
+  if (llvm::Error E =
+          check(XGBoosterSetParam(H, "nthread", "1"), "cannot set nthread"))
     return E;
   return B;
 }

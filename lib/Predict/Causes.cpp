@@ -81,9 +81,9 @@ CauseFilter::whyIgnored(const git::FileStat &F) {
   if (Config.Docs.matches(F.path()) &&
       (F.OldPath.empty() || Config.Docs.matches(F.OldPath)))
     return std::optional<std::string>("documentation");
-  bool Edited = F.Status == git::ChangeStatus::Modified ||
-                (F.Status == git::ChangeStatus::Renamed &&
-                 F.OldPath == F.NewPath);
+  bool Edited =
+      F.Status == git::ChangeStatus::Modified ||
+      (F.Status == git::ChangeStatus::Renamed && F.OldPath == F.NewPath);
   if (!Edited || F.Binary || F.OldBlob.empty() || F.NewBlob.empty() ||
       !(isCpp(F.path()) || isPython(F.path())))
     return std::nullopt;

@@ -14,8 +14,8 @@ namespace predict {
 namespace {
 
 const char *const FileFeatureNames[FileFeatures] = {
-    "status", "added", "deleted", "authors", "changes_3d", "changes_14d",
-    "changes_56d"};
+    "status",     "added",       "deleted",    "authors",
+    "changes_3d", "changes_14d", "changes_56d"};
 
 float statusCode(git::ChangeStatus S) {
   switch (S) {
@@ -56,7 +56,8 @@ float ratio(double A, double B) {
 
 llvm::StringRef parentDir(llvm::StringRef Path) {
   size_t Slash = Path.rfind('/');
-  return Slash == llvm::StringRef::npos ? llvm::StringRef() : Path.take_front(Slash);
+  return Slash == llvm::StringRef::npos ? llvm::StringRef()
+                                        : Path.take_front(Slash);
 }
 
 unsigned directoryDistance(llvm::StringRef A, llvm::StringRef B) {
@@ -95,11 +96,11 @@ unsigned extensionClass(llvm::StringRef Path) {
 std::vector<std::string>
 featureNames(const std::vector<std::string> &Vocabulary) {
   std::vector<std::string> Names = {
-      "commit.files",         "commit.added",          "commit.deleted",
-      "commit.unknown_files", "commit.unknown_added",  "commit.unknown_deleted",
-      "test.fail_rate_7d",    "test.fail_rate_14d",    "test.fail_rate_28d",
-      "test.fail_rate_all",   "test.runs_28d",         "test.failed_last",
-      "test.duration",        "cofail.file_rate",      "cofail.dir_rate",
+      "commit.files",         "commit.added",         "commit.deleted",
+      "commit.unknown_files", "commit.unknown_added", "commit.unknown_deleted",
+      "test.fail_rate_7d",    "test.fail_rate_14d",   "test.fail_rate_28d",
+      "test.fail_rate_all",   "test.runs_28d",        "test.failed_last",
+      "test.duration",        "cofail.file_rate",     "cofail.dir_rate",
       "cofail.file_count"};
   for (unsigned Slot = 0; Slot != CrossSlots; ++Slot) {
     std::string P = "cross" + std::to_string(Slot) + ".";
@@ -180,9 +181,10 @@ HistoryState::fileFeatures(const std::vector<git::FileStat> &Changed,
   return Out;
 }
 
-std::array<float, FixedColumns>
-HistoryState::row(const ChangeFeatures &Change, llvm::StringRef Test,
-                  int64_t Time, const Evidence *Ev) const {
+std::array<float, FixedColumns> HistoryState::row(const ChangeFeatures &Change,
+                                                  llvm::StringRef Test,
+                                                  int64_t Time,
+                                                  const Evidence *Ev) const {
   std::array<float, FixedColumns> R;
   R.fill(Missing);
   double Added = 0, Deleted = 0;
@@ -198,11 +200,11 @@ HistoryState::row(const ChangeFeatures &Change, llvm::StringRef Test,
   if (TI != Tests.end()) {
     const TestHistory &H = TI->second;
     auto Window = [&](int64_t Days, float &Rate, size_t *Runs) {
-      auto Lo = std::lower_bound(H.Times.begin(), H.Times.end(),
-                                 Time - Days * Day) -
+      auto Lo =
+          std::lower_bound(H.Times.begin(), H.Times.end(), Time - Days * Day) -
+          H.Times.begin();
+      auto Hi = std::lower_bound(H.Times.begin(), H.Times.end(), Time) -
                 H.Times.begin();
-      auto Hi =
-          std::lower_bound(H.Times.begin(), H.Times.end(), Time) - H.Times.begin();
       size_t N = Hi > Lo ? Hi - Lo : 0;
       if (Runs)
         *Runs = N;
@@ -216,8 +218,8 @@ HistoryState::row(const ChangeFeatures &Change, llvm::StringRef Test,
     size_t Runs28 = 0;
     Window(28, R[CFailRate28], &Runs28);
     R[CRuns28] = Runs28;
-    size_t Before =
-        std::lower_bound(H.Times.begin(), H.Times.end(), Time) - H.Times.begin();
+    size_t Before = std::lower_bound(H.Times.begin(), H.Times.end(), Time) -
+                    H.Times.begin();
     if (Before) {
       R[CFailRateAll] = static_cast<float>(H.CumFails[Before - 1]) / Before;
       unsigned LastFails =
@@ -225,7 +227,8 @@ HistoryState::row(const ChangeFeatures &Change, llvm::StringRef Test,
       R[CFailedLast] = LastFails;
       // Mean duration of the recent runs, else of all.
       size_t From = Runs28 ? Before - Runs28 : 0;
-      double Secs = H.CumSeconds[Before - 1] - (From ? H.CumSeconds[From - 1] : 0);
+      double Secs =
+          H.CumSeconds[Before - 1] - (From ? H.CumSeconds[From - 1] : 0);
       R[CDuration] = Secs / (Before - From);
     }
     float FileRate = 0, DirRate = 0, FileCount = 0;
@@ -240,7 +243,8 @@ HistoryState::row(const ChangeFeatures &Change, llvm::StringRef Test,
       auto DirTestedIt = DirTested.find(Dir);
       auto DirFails = H.FailedWithDir.find(Dir);
       if (DirFails != H.FailedWithDir.end() && DirTestedIt != DirTested.end())
-        DirRate = std::max(DirRate, ratio(DirFails->second, DirTestedIt->second));
+        DirRate =
+            std::max(DirRate, ratio(DirFails->second, DirTestedIt->second));
     }
     R[CCofailFileRate] = FileRate;
     R[CCofailDirRate] = DirRate;
@@ -252,7 +256,8 @@ HistoryState::row(const ChangeFeatures &Change, llvm::StringRef Test,
   if (File != TestFiles.end() && !File->second.empty()) {
     std::vector<std::pair<unsigned, size_t>> Near;
     for (size_t I = 0; I != Change.Files.size(); ++I)
-      Near.emplace_back(directoryDistance(File->second, Change.Files[I].Path), I);
+      Near.emplace_back(directoryDistance(File->second, Change.Files[I].Path),
+                        I);
     llvm::sort(Near); // ties by path, since Files are sorted by path
     for (unsigned Slot = 0; Slot != CrossSlots && Slot < Near.size(); ++Slot) {
       const ChangedFile &F = Change.Files[Near[Slot].second];
@@ -350,9 +355,8 @@ SparseRows layOut(const std::vector<Row> &Rows,
     for (unsigned I = 0; I != FixedColumns; ++I)
       if (!std::isnan(Fixed[I]))
         X.add(I, Fixed[I]);
-    llvm::sort(Slots, [](const auto &L, const auto &R) {
-      return L.first < R.first;
-    });
+    llvm::sort(Slots,
+               [](const auto &L, const auto &R) { return L.first < R.first; });
     for (auto [Slot, F] : Slots)
       for (unsigned K = 0; K != FileFeatures; ++K)
         X.add(FixedColumns + Slot * FileFeatures + K, F->Values[K]);
@@ -365,7 +369,9 @@ std::vector<size_t> heuristicOrder(const std::vector<Row> &Rows) {
   std::iota(Order.begin(), Order.end(), 0);
   auto Key = [&](size_t I) {
     const auto &F = Rows[I].Fixed;
-    auto Or = [](float V, float Default) { return std::isnan(V) ? Default : V; };
+    auto Or = [](float V, float Default) {
+      return std::isnan(V) ? Default : V;
+    };
     // Ascending sort: negate what should come first when large.
     return std::make_tuple(-Or(F[CFailedLast], 0), -Or(F[CCoveredModified], 0),
                            -Or(F[CFailRateAll], 0),

@@ -91,7 +91,8 @@ enum Column : unsigned {
 
 /// Every column's name: the fixed ones, then "file[PATH].FEATURE" for each
 /// path of \p Vocabulary.
-std::vector<std::string> featureNames(const std::vector<std::string> &Vocabulary);
+std::vector<std::string>
+featureNames(const std::vector<std::string> &Vocabulary);
 
 /// Extension classes of the cross files.
 unsigned extensionClass(llvm::StringRef Path);
@@ -173,8 +174,8 @@ public:
       : TestFiles(std::move(TestFiles)) {}
 
   /// The features of \p Files (possible causes) as of \p Time.
-  std::vector<ChangedFile> fileFeatures(const std::vector<git::FileStat> &Changed,
-                                          int64_t Time) const;
+  std::vector<ChangedFile>
+  fileFeatures(const std::vector<git::FileStat> &Changed, int64_t Time) const;
   /// The fixed columns of (\p Change, \p Test) as of \p Time; \p Ev
   /// overrides the coverage evidence.
   std::array<float, FixedColumns> row(const ChangeFeatures &Change,
@@ -198,8 +199,8 @@ private:
   };
   struct TestHistory {
     std::vector<int64_t> Times;
-    std::vector<unsigned> CumFails;   ///< failures among the first I+1
-    std::vector<double> CumSeconds;   ///< seconds of the first I+1
+    std::vector<unsigned> CumFails; ///< failures among the first I+1
+    std::vector<double> CumSeconds; ///< seconds of the first I+1
     llvm::StringMap<unsigned> FailedWithFile, FailedWithDir;
   };
   llvm::StringMap<std::string> TestFiles;

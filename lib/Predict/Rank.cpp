@@ -54,6 +54,22 @@ llvm::Expected<Loaded> loadModel(Store &S) {
 
 } // namespace
 
+llvm::StringMap<Evidence> evidenceFrom(const select::Selection &Sel) {
+  llvm::StringMap<Evidence> Out;
+  for (const select::SelectedTest &T : Sel.Tests) {
+    Evidence &E = Out[T.Id];
+    E.Selected = true;
+    std::vector<size_t> Elements;
+    for (const select::Reason &R : T.Reasons)
+      if (R.Element != static_cast<size_t>(-1))
+        Elements.push_back(R.Element);
+    llvm::sort(Elements);
+    E.CoveredModified =
+        std::unique(Elements.begin(), Elements.end()) - Elements.begin();
+  }
+  return Out;
+}
+
 llvm::Expected<Ranking> rankChange(const git::Repository &Repo, Store &S,
                                    const config::PredictConfig &Config,
                                    llvm::StringRef Base,
@@ -80,9 +96,9 @@ llvm::Expected<Ranking> rankChange(const git::Repository &Repo, Store &S,
   auto DiffBase = Repo.mergeBase(*BaseCommit, HeadCommit);
   if (!DiffBase)
     return DiffBase.takeError();
-  auto Diff = Repo.diff(*DiffBase, Head ? std::optional<llvm::StringRef>(
-                                              HeadCommit)
-                                        : std::nullopt);
+  auto Diff =
+      Repo.diff(*DiffBase, Head ? std::optional<llvm::StringRef>(HeadCommit)
+                                : std::nullopt);
   if (!Diff)
     return Diff.takeError();
 
@@ -100,8 +116,9 @@ llvm::Expected<Ranking> rankChange(const git::Repository &Repo, Store &S,
 
   // The history the model was trained on; without a model, the recent runs
   // the heuristic needs.
-  int64_t Since = Model->Meta ? Model->Meta->Since
-                              : NewestRun - int64_t(Config.FlakyWindowDays) * Day;
+  int64_t Since = Model->Meta
+                      ? Model->Meta->Since
+                      : NewestRun - int64_t(Config.FlakyWindowDays) * Day;
   auto Start = Clock::now();
   CauseFilter Filter(Repo, S, Config);
   llvm::StringSet<> NoFlaky;
@@ -145,9 +162,8 @@ llvm::Expected<Ranking> rankChange(const git::Repository &Repo, Store &S,
   for (const std::string &T : Tests) {
     auto Ev = Options.Evidences.find(T);
     Row Row;
-    Row.Fixed = R->State->row(Change, T, Time,
-                              Ev == Options.Evidences.end() ? nullptr
-                                                            : &Ev->second);
+    Row.Fixed = R->State->row(
+        Change, T, Time, Ev == Options.Evidences.end() ? nullptr : &Ev->second);
     Row.Test = T;
     Rows.push_back(std::move(Row));
   }

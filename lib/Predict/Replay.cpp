@@ -75,7 +75,8 @@ llvm::Expected<Replay> replay(const git::Repository &Repo, Store &S,
       TestFiles[T.Id] = T.File;
 
   // File features look 56 days back from the first run.
-  auto Commits = git::firstParentHistory(Repo, Head, Since ? Since - 56 * Day : 0);
+  auto Commits =
+      git::firstParentHistory(Repo, Head, Since ? Since - 56 * Day : 0);
   if (!Commits)
     return Commits.takeError();
 

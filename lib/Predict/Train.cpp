@@ -105,8 +105,8 @@ double recallAt(const std::vector<bool> &Failed, double Share) {
   double M = std::count(Failed.begin(), Failed.end(), true);
   if (M == 0)
     return std::numeric_limits<double>::quiet_NaN();
-  return std::count(Failed.begin(), Failed.begin() + std::min(Take, Failed.size()),
-                    true) /
+  return std::count(Failed.begin(),
+                    Failed.begin() + std::min(Take, Failed.size()), true) /
          M;
 }
 
@@ -127,6 +127,18 @@ llvm::Expected<TrainReport> train(const git::Repository &Repo, Store &S,
                                   llvm::raw_ostream &Err, bool Quiet) {
   TrainReport Report;
   auto Start = Clock::now();
+  std::vector<std::string> Grid = Options.Grid;
+  if (Grid.empty())
+    Grid.assign(std::begin(DefaultGrid), std::end(DefaultGrid));
+  std::vector<BoostParams> Candidates;
+  for (const std::string &G : Grid) {
+    auto P = BoostParams::parse(G);
+    if (!P)
+      return P.takeError();
+    P->Threads = std::max(1u, Options.Threads);
+    Candidates.push_back(*P);
+  }
+
   auto Flaky = S.flakyTests(Options.Since);
   if (!Flaky)
     return Flaky.takeError();
@@ -154,12 +166,18 @@ llvm::Expected<TrainReport> train(const git::Repository &Repo, Store &S,
   Report.Commits = R->Changes.size();
   Report.IgnoredCommits = R->IgnoredCommits;
   Report.FlakyRowsDropped = R->FlakyRowsDropped;
+  size_t InWindow = llvm::count_if(*AllRuns, [&](const RunRecord &Run) {
+    return Run.StartedAt >= Options.Since;
+  });
+  if (InWindow == 0)
+    return makeErrorf("none of the {0} recorded runs started on or after the "
+                      "--since date: pass an earlier date",
+                      AllRuns->size());
   if (R->Runs == 0)
-    return makeErrorf("none of the {0} recorded runs{1} is at a commit of the "
-                      "first-parent history of {2}: train on the branch the "
-                      "runs tested",
-                      AllRuns->size(), Options.Since ? " since the date" : "",
-                      Options.Head);
+    return makeErrorf("none of the {0} recorded runs is at a commit of the "
+                      "first-parent history of {1}: train on the branch the "
+                      "runs tested (--head REV)",
+                      InWindow, Options.Head);
   for (const Row &Row : R->Rows)
     Report.Positives += Row.Label > 0;
   Report.Samples = R->Rows.size();
@@ -195,18 +213,6 @@ llvm::Expected<TrainReport> train(const git::Repository &Repo, Store &S,
   };
   unsigned TrainPos = Positives(TrainRows), ValPos = Positives(ValRows);
   bool CanValidate = TrainPos > 0 && TrainPos < TrainRows.size() && ValPos > 0;
-
-  std::vector<std::string> Grid = Options.Grid;
-  if (Grid.empty())
-    Grid.assign(std::begin(DefaultGrid), std::end(DefaultGrid));
-  std::vector<BoostParams> Candidates;
-  for (const std::string &G : Grid) {
-    auto P = BoostParams::parse(G);
-    if (!P)
-      return P.takeError();
-    P->Threads = std::max(1u, Options.Threads);
-    Candidates.push_back(*P);
-  }
 
   auto TrainStart = Clock::now();
   BoostParams Best = Candidates.front();
@@ -255,7 +261,8 @@ llvm::Expected<TrainReport> train(const git::Repository &Repo, Store &S,
     size_t Begin = 0;
     while (Begin < ValRows.size()) {
       size_t End = Begin;
-      while (End < ValRows.size() && ValRows[End].Commit == ValRows[Begin].Commit)
+      while (End < ValRows.size() &&
+             ValRows[End].Commit == ValRows[Begin].Commit)
         ++End;
       std::vector<Row> Rows(ValRows.begin() + Begin, ValRows.begin() + End);
       std::vector<double> Scores(BestScores.begin() + Begin,

@@ -34,10 +34,9 @@ llvm::Expected<std::vector<RunResult>> Store::allResults(int64_t Since) {
         std::string Name = S->columnText(2);
         std::optional<Outcome> O = parseOutcome(Name);
         if (!O)
-          return schema::notTiaDatabase(*DB, "a result of test " +
-                                                 R.Result.TestId +
-                                                 " has the unknown outcome '" +
-                                                 Name + "'");
+          return schema::notTiaDatabase(
+              *DB, "a result of test " + R.Result.TestId +
+                       " has the unknown outcome '" + Name + "'");
         R.Result.Result = *O;
         R.Result.Seconds = S->columnDouble(3);
         R.Result.Message = S->columnText(4);

@@ -137,14 +137,15 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
 //===----------------------------------------------------------------------===//
 
 llvm::cl::SubCommand
-    DumpSubcommand("dump", "'tia dump elements|tests|coverage|results|flaky': print "
-                           "what the database holds, sorted and stable");
+    DumpSubcommand("dump",
+                   "'tia dump elements|tests|coverage|results|flaky': print "
+                   "what the database holds, sorted and stable");
 
 namespace {
-llvm::cl::list<std::string> Args(llvm::cl::Positional,
-                                 llvm::cl::desc("elements|tests|coverage|results|flaky"),
-                                 llvm::cl::cat(tiaCategory()),
-                                 llvm::cl::sub(DumpSubcommand));
+llvm::cl::list<std::string>
+    Args(llvm::cl::Positional,
+         llvm::cl::desc("elements|tests|coverage|results|flaky"),
+         llvm::cl::cat(tiaCategory()), llvm::cl::sub(DumpSubcommand));
 llvm::cl::opt<std::string>
     File("file", llvm::cl::desc("Only this file (repository-relative)"),
          llvm::cl::value_desc("path"), llvm::cl::init(""),

@@ -27,9 +27,8 @@ size_t cutSize(const predict::Ranking &R, const RankCommandOptions &O) {
   if (O.TopCount)
     N = std::min<size_t>(N, O.TopCount);
   if (O.TopPercent > 0)
-    N = std::min<size_t>(
-        N, static_cast<size_t>(std::ceil(O.TopPercent / 100 * R.Tests.size() -
-                                         1e-9)));
+    N = std::min<size_t>(N, static_cast<size_t>(std::ceil(
+                                O.TopPercent / 100 * R.Tests.size() - 1e-9)));
   if (O.TimeBudget > 0) {
     // A test without a recorded duration counts as the mean of the others.
     double Known = 0;
@@ -117,8 +116,8 @@ void writeJson(const predict::Ranking &R, size_t Kept, bool Cut,
     O["selected"] = I < Kept;
     if (T.Flaky) {
       O["flip_rate"] = T.FlipRate;
-      Flaky.push_back(llvm::json::Object{{"id", T.Id},
-                                         {"flip_rate", T.FlipRate}});
+      Flaky.push_back(
+          llvm::json::Object{{"id", T.Id}, {"flip_rate", T.FlipRate}});
     }
     Tests.push_back(std::move(O));
   }
@@ -171,12 +170,12 @@ llvm::Error runRank(const GlobalOptions &G, const RankCommandOptions &O,
   bool Cut = Kept < R->Tests.size();
   std::string CutLine;
   if (Cut) {
-    CutLine = llvm::formatv("partial, unsafe: the {0} most likely of {1} tests "
-                            "({2:f0}%); a test left out can still fail",
-                            Kept, R->Tests.size(),
-                            R->Tests.empty() ? 0.0
-                                             : 100.0 * Kept / R->Tests.size())
-                  .str();
+    CutLine =
+        llvm::formatv("partial, unsafe: the {0} most likely of {1} tests "
+                      "({2:f0}%); a test left out can still fail",
+                      Kept, R->Tests.size(),
+                      R->Tests.empty() ? 0.0 : 100.0 * Kept / R->Tests.size())
+            .str();
     if (auto C = confidence(*R, Kept, R->Tests.size()))
       CutLine += llvm::formatv("; in validation such a cut caught {0:f0}% of "
                                "the failures",
@@ -210,19 +209,15 @@ llvm::Error runRank(const GlobalOptions &G, const RankCommandOptions &O,
     unsigned Flaky = 0;
     for (const predict::RankedTest &T : R->Tests)
       Flaky += T.Flaky;
-    Err << llvm::formatv("rank: {0} tests by {1} for {2} changed files ({3} "
-                         "not failure causes){4}; {5} flaky\n",
-                         R->Tests.size(),
-                         R->How == predict::Method::Model
-                             ? "the model"
-                             : "the heuristic order",
-                         R->CauseFiles.size() + R->IgnoredFiles.size(),
-                         R->IgnoredFiles.size(),
-                         Cut ? llvm::formatv("; kept {0} (partial, unsafe)",
-                                             Kept)
-                                   .str()
-                             : std::string(),
-                         Flaky);
+    Err << llvm::formatv(
+        "rank: {0} tests by {1} for {2} changed files ({3} "
+        "not failure causes){4}; {5} flaky\n",
+        R->Tests.size(),
+        R->How == predict::Method::Model ? "the model" : "the heuristic order",
+        R->CauseFiles.size() + R->IgnoredFiles.size(), R->IgnoredFiles.size(),
+        Cut ? llvm::formatv("; kept {0} (partial, unsafe)", Kept).str()
+            : std::string(),
+        Flaky);
   }
   return llvm::Error::success();
 }
@@ -231,9 +226,10 @@ llvm::Error runRank(const GlobalOptions &G, const RankCommandOptions &O,
 // Command line
 //===----------------------------------------------------------------------===//
 
-llvm::cl::SubCommand RankSubcommand(
-    "rank", "Order tests by how likely a change (base...head, or base "
-            "against the work tree) makes them fail");
+llvm::cl::SubCommand
+    RankSubcommand("rank",
+                   "Order tests by how likely a change (base...head, or base "
+                   "against the work tree) makes them fail");
 
 namespace {
 llvm::cl::opt<std::string>
@@ -311,9 +307,10 @@ int rankMain(const GlobalOptions &G) {
       if (!L.trim().empty())
         O.Tests.push_back(L.trim().str());
     if (O.Tests.empty())
-      return exitCode(makeErrorf("{0} lists no test: pass the ids to rank, "
-                                 "one a line",
-                                 TestsFrom == "-" ? "stdin" : TestsFrom.getValue()));
+      return exitCode(
+          makeErrorf("{0} lists no test: pass the ids to rank, "
+                     "one a line",
+                     TestsFrom == "-" ? "stdin" : TestsFrom.getValue()));
   }
   return exitCode(runRank(G, O, llvm::outs(), llvm::errs()));
 }

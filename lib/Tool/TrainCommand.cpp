@@ -54,8 +54,8 @@ llvm::Error runTrain(const GlobalOptions &G, const TrainCommandOptions &O,
   TO.Head = O.Head;
   TO.Grid = O.Params;
   TO.Threads = O.Jobs;
-  auto R = predict::train(*Ctx->Repo, **S, Ctx->Config.Predict, TO, Err,
-                          G.Quiet);
+  auto R =
+      predict::train(*Ctx->Repo, **S, Ctx->Config.Predict, TO, Err, G.Quiet);
   if (!R)
     return R.takeError();
 
@@ -87,8 +87,7 @@ llvm::Error runTrain(const GlobalOptions &G, const TrainCommandOptions &O,
                          R->ModelId, R->Samples, R->Commits, R->Positives);
     Out << llvm::formatv("left out: {0} flaky tests ({1} results), {2} "
                          "documentation- or comment-only commits\n",
-                         R->FlakyTests, R->FlakyRowsDropped,
-                         R->IgnoredCommits);
+                         R->FlakyTests, R->FlakyRowsDropped, R->IgnoredCommits);
     Out << "hyperparameters: " << R->Params;
     if (R->ValidationCommits)
       Out << llvm::formatv(" (validation F1 {0:f3})", R->ValidationF1);

@@ -131,8 +131,8 @@ int main(int Argc, char **Argv) {
     return 1;
   };
   if (!Buf)
-    return Fail(makeErrorf("cannot read {0}: {1}", Argv[2],
-                           Buf.getError().message()));
+    return Fail(
+        makeErrorf("cannot read {0}: {1}", Argv[2], Buf.getError().message()));
   auto S = Store::open(Argv[1], Store::Mode::ReadWrite);
   if (!S)
     return Fail(S.takeError());

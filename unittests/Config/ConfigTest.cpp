@@ -118,10 +118,10 @@ TEST(ConfigTest, PredictDefaultsAndKeys) {
 }
 
 TEST(ConfigTest, PredictValuesOutOfRange) {
-  EXPECT_EQ(errorText(parseConfig("predict:\n  validation-percent: 100\n",
-                                  "c.yaml")),
-            "c.yaml:2:3: predict.validation-percent must be between 1 and 99 "
-            "(see docs/Config.md)");
+  EXPECT_EQ(
+      errorText(parseConfig("predict:\n  validation-percent: 100\n", "c.yaml")),
+      "c.yaml:2:3: predict.validation-percent must be between 1 and 99 "
+      "(see docs/Config.md)");
   EXPECT_EQ(errorText(parseConfig("predict:\n  docs: ['x[']\n", "c.yaml")),
             "c.yaml: predict.docs: bad pattern 'x[': '[' without its ']' "
             "(see docs/Config.md)");

@@ -46,13 +46,13 @@ public:
       if (I)
         OS << "from :" << I << "\n";
       for (const auto &[Path, Content] : C.Files)
-        OS << "M 100644 inline " << Path << "\ndata " << Content.size()
-           << "\n"
+        OS << "M 100644 inline " << Path << "\ndata " << Content.size() << "\n"
            << Content << "\n";
     }
     OS.flush();
     llvm::SmallString<128> Input;
-    EXPECT_FALSE(llvm::sys::fs::createTemporaryFile("tia-predict", "fi", Input));
+    EXPECT_FALSE(
+        llvm::sys::fs::createTemporaryFile("tia-predict", "fi", Input));
     {
       std::error_code EC;
       llvm::raw_fd_ostream Out(Input, EC);
@@ -126,7 +126,7 @@ TEST(PredictTest, ApfdAndRecall) {
   EXPECT_DOUBLE_EQ(apfd({true, false, true, false}), 0.625);
   EXPECT_DOUBLE_EQ(apfd({false, false, false, true}), 1 - 4.0 / 4 + 1.0 / 8);
   EXPECT_TRUE(std::isnan(apfd({false, false})));
-  std::vector<bool> F = {true, false, false, false, false,
+  std::vector<bool> F = {true,  false, false, false, false,
                          false, false, false, false, true};
   EXPECT_DOUBLE_EQ(recallAt(F, 0.1), 0.5);
   EXPECT_DOUBLE_EQ(recallAt(F, 0.5), 0.5);
@@ -135,9 +135,11 @@ TEST(PredictTest, ApfdAndRecall) {
 }
 
 TEST(PredictTest, FirstParentHistoryCountsLinesAndKeepsAuthorsAndTimes) {
-  ScriptedRepo Repo({{"ada", T0, {{"src/a.cpp", "int a;\n"}}},
-                     {"ken", T0 + 100, {{"src/a.cpp", "int a;\nint b;\nint c;\n"},
-                                        {"README.md", "hi\n"}}}});
+  ScriptedRepo Repo(
+      {{"ada", T0, {{"src/a.cpp", "int a;\n"}}},
+       {"ken",
+        T0 + 100,
+        {{"src/a.cpp", "int a;\nint b;\nint c;\n"}, {"README.md", "hi\n"}}}});
   auto R = Repo.open();
   ASSERT_TRUE(R);
   ASSERT_VALUE(H, git::firstParentHistory(*R, "HEAD"));
@@ -174,7 +176,8 @@ TEST(PredictTest, FileFeaturesCountAuthorsAndChangesInTheirWindows) {
   for (size_t I = 0; I + 1 < H->size(); ++I)
     State.absorbCommit((*H)[I]);
   // The last commit, as of its time: 3 changes before it, by 2 authors.
-  std::vector<ChangedFile> F = State.fileFeatures(H->back().Files, H->back().Time);
+  std::vector<ChangedFile> F =
+      State.fileFeatures(H->back().Files, H->back().Time);
   ASSERT_EQ(F.size(), 1u);
   EXPECT_EQ(F[0].Path, "src/a.cpp");
   EXPECT_EQ(F[0].Values[FStatus], 3); // modified
@@ -251,15 +254,18 @@ TEST(PredictTest, MergedChangesAddUpLinesAndKeepAdded) {
 
 TEST(PredictTest, DocumentationAndCommentOnlyChangesAreNoCauses) {
   ScriptedRepo Repo(
-      {{"ada", T0,
+      {{"ada",
+        T0,
         {{"src/a.cpp", "int f() { return 1; }\n"},
          {"pkg/m.py", "def f():\n    return 1\n"},
          {"README.md", "a\n"}}},
-       {"ada", T0 + 1,
+       {"ada",
+        T0 + 1,
         {{"src/a.cpp", "// why\nint f() {\n  return 1; // one\n}\n"},
          {"pkg/m.py", "# why\n\ndef f():\n    return 1  \n"},
          {"README.md", "b\n"}}},
-       {"ada", T0 + 2,
+       {"ada",
+        T0 + 2,
         {{"src/a.cpp", "int f() { return 2; }\n"},
          {"pkg/m.py", "def f():\n    return 2\n"}}}});
   auto R = Repo.open();
@@ -280,12 +286,12 @@ TEST(PredictTest, DocumentationAndCommentOnlyChangesAreNoCauses) {
     ASSERT_VALUE(Why, Filter.whyIgnored(F));
     Third.push_back(F.path() + ": " + Why->value_or("cause"));
   }
-  EXPECT_EQ(Second, std::vector<std::string>(
-                        {"README.md: documentation",
-                         "pkg/m.py: comments or layout only",
-                         "src/a.cpp: comments or layout only"}));
-  EXPECT_EQ(Third, std::vector<std::string>(
-                       {"pkg/m.py: cause", "src/a.cpp: cause"}));
+  EXPECT_EQ(Second,
+            std::vector<std::string>({"README.md: documentation",
+                                      "pkg/m.py: comments or layout only",
+                                      "src/a.cpp: comments or layout only"}));
+  EXPECT_EQ(Third,
+            std::vector<std::string>({"pkg/m.py: cause", "src/a.cpp: cause"}));
 }
 
 TEST(PredictTest, BoosterLearnsAndRoundTrips) {
@@ -323,6 +329,22 @@ TEST(PredictTest, HyperparametersParseAndPrint) {
             "max_depth, eta, rounds, min_child_weight)");
   EXPECT_EQ(errorText(BoostParams::parse("eta=2")),
             "bad hyperparameters 'eta=2': 'eta=2' is out of range");
+}
+
+TEST(PredictTest, EvidenceFromASelectionCountsDistinctElements) {
+  select::Selection Sel;
+  select::SelectedTest A{"t:A",
+                         {{0, static_cast<size_t>(-1), ""},
+                          {1, static_cast<size_t>(-1), ""},
+                          {1, static_cast<size_t>(-1), "covers overload"}}};
+  select::SelectedTest B{"t:B", {{static_cast<size_t>(-1), 0, ""}}};
+  Sel.Tests = {A, B};
+  llvm::StringMap<Evidence> E = evidenceFrom(Sel);
+  ASSERT_EQ(E.size(), 2u);
+  EXPECT_EQ(E["t:A"].CoveredModified, 2u);
+  EXPECT_TRUE(E["t:A"].Selected);
+  EXPECT_EQ(E["t:B"].CoveredModified, 0u); // selected by a fallback
+  EXPECT_TRUE(E["t:B"].Selected);
 }
 
 TEST(PredictTest, MetadataRoundTripsAndRejectsOtherLayouts) {

@@ -50,11 +50,10 @@ using Strings = std::vector<std::string>;
 TEST(HistoryStoreTest, FailedThenPassedOnRetryIsFlaky) {
   auto S = openMemory();
   ASSERT_TRUE(S);
-  int64_t R = run(*S, "c1", 100,
-                  {outcome("t:A", Outcome::Failed, 0),
-                   outcome("t:A", Outcome::Passed, 1),
-                   outcome("t:B", Outcome::Failed, 0),
-                   outcome("t:B", Outcome::Failed, 1)});
+  int64_t R = run(
+      *S, "c1", 100,
+      {outcome("t:A", Outcome::Failed, 0), outcome("t:A", Outcome::Passed, 1),
+       outcome("t:B", Outcome::Failed, 0), outcome("t:B", Outcome::Failed, 1)});
   ASSERT_VALUE(Flaky, S->flakyTests());
   EXPECT_EQ(describe(*Flaky), Strings({"t:A 1/1"}));
   EXPECT_DOUBLE_EQ((*Flaky)[0].FlipRate, 1.0);
@@ -83,7 +82,8 @@ TEST(HistoryStoreTest, OutcomeChangingWithTheCommitIsNotFlaky) {
   run(*S, "", 500, {outcome("t:A", Outcome::Passed)});
   // A skipped attempt is no outcome.
   run(*S, "c4", 600,
-      {outcome("t:A", Outcome::Skipped, 0), outcome("t:A", Outcome::Failed, 1)});
+      {outcome("t:A", Outcome::Skipped, 0),
+       outcome("t:A", Outcome::Failed, 1)});
   ASSERT_VALUE(Flaky, S->flakyTests());
   EXPECT_EQ(describe(*Flaky), Strings());
 }
@@ -92,9 +92,11 @@ TEST(HistoryStoreTest, FlakyTestsSinceLeavesOlderFlipsOut) {
   auto S = openMemory();
   ASSERT_TRUE(S);
   run(*S, "c1", 100,
-      {outcome("t:Old", Outcome::Failed, 0), outcome("t:Old", Outcome::Passed, 1)});
+      {outcome("t:Old", Outcome::Failed, 0),
+       outcome("t:Old", Outcome::Passed, 1)});
   run(*S, "c2", 200,
-      {outcome("t:New", Outcome::Crashed, 0), outcome("t:New", Outcome::Passed, 1)});
+      {outcome("t:New", Outcome::Crashed, 0),
+       outcome("t:New", Outcome::Passed, 1)});
   ASSERT_VALUE(All, S->flakyTests());
   EXPECT_EQ(describe(*All), Strings({"t:New 1/1", "t:Old 1/1"}));
   ASSERT_VALUE(Recent, S->flakyTests(150));
@@ -104,10 +106,10 @@ TEST(HistoryStoreTest, FlakyTestsSinceLeavesOlderFlipsOut) {
 TEST(HistoryStoreTest, AllResultsAreSortedByRunTestAndAttempt) {
   auto S = openMemory();
   ASSERT_TRUE(S);
-  int64_t R1 = run(*S, "c1", 100,
-                   {outcome("t:B", Outcome::Passed),
-                    outcome("t:A", Outcome::Failed, 1),
-                    outcome("t:A", Outcome::Failed, 0)});
+  int64_t R1 =
+      run(*S, "c1", 100,
+          {outcome("t:B", Outcome::Passed), outcome("t:A", Outcome::Failed, 1),
+           outcome("t:A", Outcome::Failed, 0)});
   int64_t R2 = run(*S, "c2", 200, {outcome("t:A", Outcome::Passed)});
   ASSERT_VALUE(All, S->allResults());
   std::vector<std::string> Got;
@@ -115,8 +117,8 @@ TEST(HistoryStoreTest, AllResultsAreSortedByRunTestAndAttempt) {
     Got.push_back(std::to_string(R.RunId) + " " + R.Result.TestId + " " +
                   std::to_string(R.Result.Attempt));
   std::string A = std::to_string(R1), B = std::to_string(R2);
-  EXPECT_EQ(Got, Strings({A + " t:A 0", A + " t:A 1", A + " t:B 0",
-                          B + " t:A 0"}));
+  EXPECT_EQ(Got,
+            Strings({A + " t:A 0", A + " t:A 1", A + " t:B 0", B + " t:A 0"}));
   ASSERT_VALUE(Since, S->allResults(150));
   EXPECT_EQ(Since->size(), 1u);
 }

@@ -29,7 +29,9 @@ struct FileStat {
   bool Binary = false;
 
   /// The path the file has after the change (the old one when deleted).
-  const std::string &path() const { return NewPath.empty() ? OldPath : NewPath; }
+  const std::string &path() const {
+    return NewPath.empty() ? OldPath : NewPath;
+  }
 };
 
 /// One commit and what it changed against its first parent (against the

@@ -17,6 +17,7 @@
 
 #include "tia/Config/Config.h"
 #include "tia/Git/History.h"
+#include "tia/Select/Selection.h"
 #include "tia/Store/Store.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
@@ -85,6 +86,11 @@ struct Ranking {
   /// Seconds spent reading history, and predicting.
   double HistorySeconds = 0, PredictSeconds = 0;
 };
+
+/// What a safe selection knows of each test it selected: the changed
+/// elements among its reasons (CoveredModified) and that it was selected.
+/// For RankOptions::Evidences when ordering a selection.
+llvm::StringMap<Evidence> evidenceFrom(const select::Selection &Sel);
 
 /// What to rank.
 struct RankOptions {

@@ -77,11 +77,11 @@ struct RunResult {
 /// A failure-prediction model as the store keeps it. The store does not
 /// read Metadata or Booster; lib/Predict does, and checks FormatVersion.
 struct StoredModel {
-  int64_t Id = 0;         ///< assigned by putModel
-  int FormatVersion = 0;  ///< tia's version of the Metadata/Booster pair
-  int64_t CreatedAt = 0;  ///< seconds since the epoch
-  std::string Metadata;   ///< JSON text
-  std::string Booster;    ///< the booster as XGBoost's JSON text
+  int64_t Id = 0;        ///< assigned by putModel
+  int FormatVersion = 0; ///< tia's version of the Metadata/Booster pair
+  int64_t CreatedAt = 0; ///< seconds since the epoch
+  std::string Metadata;  ///< JSON text
+  std::string Booster;   ///< the booster as XGBoost's JSON text
 };
 
 /// An element key together with the file it lives in.

@@ -74,7 +74,7 @@ struct TrainCommandOptions {
   /// Hyperparameter candidates ("max_depth=3 eta=0.1 rounds=100"); empty:
   /// the built-in grid.
   std::vector<std::string> Params;
-  unsigned Jobs = 1; ///< XGBoost's threads
+  unsigned Jobs = 1;                        ///< XGBoost's threads
   ReportFormat Format = ReportFormat::Text; ///< Text or Json
 };
 
