@@ -32,13 +32,23 @@ config.environment["GIT_COMMITTER_DATE"] = "2026-01-01T00:00:00Z"
 config.environment["TERM"] = "dumb"
 
 config.substitutions.append(("%clang", config.clang))
-config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%llvm-profdata", os.path.join(config.llvm_tools_dir, "llvm-profdata")))
 config.substitutions.append(("%llvm-cov", os.path.join(config.llvm_tools_dir, "llvm-cov")))
 config.substitutions.append(("%examples", os.path.join(config.tia_src_root, "examples")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%gen-history", sys.executable + " " + os.path.join(config.tia_src_root, "utils", "gen-history.py")))
 config.substitutions.append(("%resource-dir", config.clang_resource_dir))
+# The collect fixture (test/CMakeLists.txt): a git repository with a clang
+# and a gcc build of its tests, and its index.
+config.substitutions.append(("%fixture", config.collect_fixture))
+
+# The Python that runs pytest in the tests: Debian's, which has pytest,
+# pytest-cov and coverage (utils/install-deps.sh), whatever is first on PATH.
+config.tia_python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"
+config.substitutions.append(("%python", config.tia_python))
+config.environment["TIA_TEST_PYTHON"] = config.tia_python
+for var in ["PYTHONPATH", "COVERAGE_FILE", "COVERAGE_PROCESS_START", "PYTEST_ADDOPTS"]:
+    config.environment.pop(var, None)
 
 # For the scripts in Inputs/.
 config.environment["TIA_TEST_CLANG"] = config.clang

@@ -198,6 +198,8 @@ template <> struct MappingTraits<RawPaths> {
 template <> struct MappingTraits<tia::config::PythonConfig> {
   static void mapping(IO &IO, tia::config::PythonConfig &P) {
     IO.mapOptional("docstrings", P.Docstrings);
+    IO.mapOptional("max-file-size", P.MaxFileSize);
+    IO.mapOptional("interpreter", P.Interpreter);
   }
 };
 

@@ -25,7 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Extractor.h"
+#include "Collector.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ASTLambda.h"
@@ -152,29 +152,6 @@ std::string ProjectPaths::shown(llvm::StringRef Path) const {
 // Collecting elements
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-/// How one FileID of the TU is treated.
-struct FileRecord {
-  bool Project = false;
-  std::string Path; ///< repository-relative, when Project
-};
-
-/// A function-like definition of a project file, before it is an Element.
-struct Candidate {
-  const FunctionDecl *FD = nullptr;
-  const LambdaExpr *Lambda = nullptr;
-  /// For lambdas: the declaration whose lambdas are numbered together.
-  const Decl *LambdaContext = nullptr;
-  unsigned LambdaOrdinal = 0;
-  FileID File;
-  unsigned BeginOffset = 0, EndOffset = 0; ///< [Begin, End) in File
-  unsigned BeginLine = 0, EndLine = 0;
-  ElementKind Kind = ElementKind::Function;
-  bool CompileTime = false;
-  std::vector<std::string> Names;
-};
-
 bool isInstantiation(TemplateSpecializationKind K) {
   return K == TSK_ImplicitInstantiation ||
          K == TSK_ExplicitInstantiationDeclaration ||
@@ -220,81 +197,15 @@ ElementKind kindOf(const FunctionDecl *FD, bool IsLambda) {
   return ElementKind::Function;
 }
 
-class Collector {
-public:
-  Collector(CompilerInstance &CI, const ProjectPaths &Paths)
-      : SM(CI.getSourceManager()), Ctx(CI.getASTContext()),
-        LangOpts(CI.getLangOpts()), Paths(Paths), Gen(Ctx),
-        Policy(Ctx.getPrintingPolicy()) {
-    Policy.SuppressScope = false;
-    Policy.SuppressUnwrittenScope = false;
-    Policy.FullyQualifiedName = true;
-    Policy.AnonymousTagLocations = false; // no machine paths in displays
-  }
-
-  /// Declarations wholly inside system headers hold no project code.
-  bool skip(const Decl *D) {
-    if (isa<TranslationUnitDecl>(D))
-      return false;
-    SourceLocation L = D->getLocation();
-    return L.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(L));
-  }
-
-  void function(const FunctionDecl *FD, const LambdaExpr *LE);
-
-  /// Records the brackets of a namespace or extern "C" block, which are left
-  /// out of the residual: what they change is the names of what they hold,
-  /// and a renamed element is an added and a deleted one already.
-  void brackets(SourceLocation Begin, SourceLocation RBrace);
-
-  /// The variables and fields whose initialisers are being traversed: a
-  /// lambda outside any function is named after the innermost one.
-  std::vector<const ValueDecl *> Initializing;
-
-  void finish(const std::vector<FileID> &Entered, Extracted &Out);
-
-private:
-  const FileRecord &record(FileID FID);
-  const std::vector<RawToken> &tokens(FileID FID);
-  unsigned tokenEnd(FileID FID, unsigned Offset, SourceLocation Loc);
-  unsigned attributeOpener(FileID FID, unsigned Offset);
-  bool range(const FunctionDecl *FD, const LambdaExpr *LE, Candidate &C);
-  std::vector<std::string> names(const FunctionDecl *FD);
-  void resolveInstantiations();
-  void numberLambdas();
-
-  std::string display(const Candidate &C);
-  std::string functionDisplay(const FunctionDecl *FD);
-  std::string contextPrefix(const DeclContext *DC);
-  std::string recordName(const CXXRecordDecl *RD);
-  std::string templateParams(const TemplateParameterList *TPL);
-  std::string typeName(QualType T);
-  std::string lambdaDisplay(const Candidate &C);
-
-  std::string keyBody(size_t I);
-  std::string contextKeyBody(const Decl *D, llvm::StringRef File);
-  std::string usr(const Decl *D);
-
-  SourceManager &SM;
-  ASTContext &Ctx;
-  const LangOptions &LangOpts;
-  const ProjectPaths &Paths;
-  ASTNameGenerator Gen;
-  PrintingPolicy Policy;
-
-  // std::map: references to the values outlive later insertions.
-  std::map<FileID, FileRecord> Records;
-  std::map<const char *, std::vector<RawToken>> Tokens;
-  std::vector<Candidate> Candidates;
-  /// Canonical declaration of each element's function -> its candidate.
-  llvm::DenseMap<const FunctionDecl *, size_t> ByDecl;
-  std::vector<const FunctionDecl *> Instantiations;
-  /// Token ranges [first, second) of the brackets, per file.
-  std::vector<std::pair<FileID, std::pair<unsigned, unsigned>>> Brackets;
-  llvm::DenseMap<const FunctionDecl *, std::string> Displays;
-  std::vector<std::optional<std::string>> Keys;
-  std::vector<std::string> DisplayOf;
-};
+Collector::Collector(CompilerInstance &CI, const ProjectPaths &Paths)
+    : SM(CI.getSourceManager()), Ctx(CI.getASTContext()),
+      LangOpts(CI.getLangOpts()), Paths(Paths), Gen(Ctx),
+      Policy(Ctx.getPrintingPolicy()) {
+  Policy.SuppressScope = false;
+  Policy.SuppressUnwrittenScope = false;
+  Policy.FullyQualifiedName = true;
+  Policy.AnonymousTagLocations = false; // no machine paths in displays
+}
 
 const FileRecord &Collector::record(FileID FID) {
   auto It = Records.find(FID);
@@ -322,9 +233,7 @@ const std::vector<RawToken> &Collector::tokens(FileID FID) {
 /// The offset just past the token that starts at \p Offset.
 unsigned Collector::tokenEnd(FileID FID, unsigned Offset, SourceLocation Loc) {
   const std::vector<RawToken> &Toks = tokens(FID);
-  auto It = std::lower_bound(
-      Toks.begin(), Toks.end(), Offset,
-      [](const RawToken &T, unsigned O) { return T.Offset < O; });
+  auto It = Toks.begin() + firstTokenAt(Toks, Offset);
   for (; It != Toks.end() && It->Offset == Offset; ++It)
     if (It->Length)
       return Offset + It->Length;
@@ -336,10 +245,7 @@ unsigned Collector::tokenEnd(FileID FID, unsigned Offset, SourceLocation Loc) {
 unsigned Collector::attributeOpener(FileID FID, unsigned Offset) {
   const std::vector<RawToken> &Toks = tokens(FID);
   llvm::StringRef Buf = SM.getBufferData(FID);
-  size_t I = std::lower_bound(
-                 Toks.begin(), Toks.end(), Offset,
-                 [](const RawToken &T, unsigned O) { return T.Offset < O; }) -
-             Toks.begin();
+  size_t I = firstTokenAt(Toks, Offset);
   auto Is = [&](size_t Back, llvm::StringRef Spelling) {
     return I >= Back && Toks[I - Back].Length &&
            Buf.substr(Toks[I - Back].Offset, Toks[I - Back].Length) == Spelling;
@@ -354,9 +260,8 @@ unsigned Collector::attributeOpener(FileID FID, unsigned Offset) {
   return Offset;
 }
 
-bool Collector::range(const FunctionDecl *FD, const LambdaExpr *LE,
-                      Candidate &C) {
-  SourceRange R = LE ? LE->getSourceRange() : FD->getSourceRange();
+bool Collector::range(const Decl *D, const LambdaExpr *LE, Candidate &C) {
+  SourceRange R = LE ? LE->getSourceRange() : D->getSourceRange();
   if (R.isInvalid())
     return false;
   std::pair<FileID, unsigned> B =
@@ -380,12 +285,27 @@ bool Collector::range(const FunctionDecl *FD, const LambdaExpr *LE,
       Begin = SOff;
       return true;
     };
-    if (const FunctionTemplateDecl *FTD = FD->getDescribedFunctionTemplate())
-      Earliest(FTD->getBeginLoc());
-    for (unsigned I = 0, N = FD->getNumTemplateParameterLists(); I < N; ++I)
-      Earliest(FD->getTemplateParameterList(I)->getTemplateLoc());
+    if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
+      if (const FunctionTemplateDecl *FTD = FD->getDescribedFunctionTemplate())
+        Earliest(FTD->getBeginLoc());
+    } else if (const auto *RD = dyn_cast<CXXRecordDecl>(D)) {
+      if (const ClassTemplateDecl *CTD = RD->getDescribedClassTemplate())
+        Earliest(CTD->getBeginLoc());
+    } else if (const auto *VD = dyn_cast<VarDecl>(D)) {
+      if (const VarTemplateDecl *VTD = VD->getDescribedVarTemplate())
+        Earliest(VTD->getBeginLoc());
+    } else if (const auto *TA = dyn_cast<TypeAliasDecl>(D)) {
+      if (const TypeAliasTemplateDecl *TAT = TA->getDescribedAliasTemplate())
+        Earliest(TAT->getBeginLoc());
+    }
+    if (const auto *DD = dyn_cast<DeclaratorDecl>(D))
+      for (unsigned I = 0, N = DD->getNumTemplateParameterLists(); I < N; ++I)
+        Earliest(DD->getTemplateParameterList(I)->getTemplateLoc());
+    if (const auto *TD = dyn_cast<TagDecl>(D))
+      for (unsigned I = 0, N = TD->getNumTemplateParameterLists(); I < N; ++I)
+        Earliest(TD->getTemplateParameterList(I)->getTemplateLoc());
     bool ByAttr = false;
-    for (const Attr *A : FD->attrs())
+    for (const Attr *A : D->attrs())
       if (!A->isImplicit() && !A->isInherited() &&
           Earliest(A->getRange().getBegin()))
         ByAttr = true;
@@ -398,10 +318,57 @@ bool Collector::range(const FunctionDecl *FD, const LambdaExpr *LE,
   C.EndOffset = EndRange.isTokenRange()
                     ? tokenEnd(FID, EndTok, EndRange.getEnd())
                     : EndTok;
+  // A declaration's closing ';' is its own: adding a declaration then adds
+  // nothing outside the elements.
+  const auto *FD = dyn_cast<FunctionDecl>(D);
+  if (!LE && !(FD && FD->doesThisDeclarationHaveABody())) {
+    const std::vector<RawToken> &Toks = tokens(FID);
+    auto Next = Toks.begin() + firstTokenAt(Toks, C.EndOffset);
+    if (Next != Toks.end() && Next->Length == 1 &&
+        SM.getBufferData(FID)[Next->Offset] == ';')
+      C.EndOffset = Next->Offset + 1;
+  }
   C.BeginLine = SM.getLineNumber(FID, Begin);
   C.EndLine = SM.getLineNumber(
       FID, EndRange.isTokenRange() || EndTok == Begin ? EndTok : EndTok - 1);
   return C.EndOffset > C.BeginOffset;
+}
+
+/// Where the body of \p FD starts: its first constructor initialiser (with
+/// the ':' before it), its function-try-block or its braces.
+unsigned Collector::bodyOffset(const FunctionDecl *FD, const Candidate &C) {
+  const Stmt *Body = FD->getBody();
+  if (!Body)
+    return C.EndOffset;
+  auto InFile = [&](SourceLocation L) -> std::optional<unsigned> {
+    if (L.isInvalid())
+      return std::nullopt;
+    auto [FID, Off] = SM.getDecomposedLoc(SM.getExpansionLoc(L));
+    if (FID != C.File || Off < C.BeginOffset || Off >= C.EndOffset)
+      return std::nullopt;
+    return Off;
+  };
+  std::optional<unsigned> Start = InFile(Body->getBeginLoc());
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (Init->isWritten())
+        if (auto Off = InFile(Init->getSourceLocation())) {
+          // Back to the ':' that opens the initialisers.
+          const std::vector<RawToken> &Toks = tokens(C.File);
+          llvm::StringRef Buf = SM.getBufferData(C.File);
+          auto It = Toks.begin() + firstTokenAt(Toks, *Off);
+          while (It != Toks.begin() && It->Offset > C.BeginOffset) {
+            --It;
+            if (It->Length && Buf.substr(It->Offset, It->Length) == ":") {
+              *Off = It->Offset;
+              break;
+            }
+          }
+          if (!Start || *Off < *Start)
+            Start = *Off;
+          break;
+        }
+  return Start ? *Start : C.BeginOffset;
 }
 
 std::vector<std::string> Collector::names(const FunctionDecl *FD) {
@@ -417,6 +384,25 @@ std::vector<std::string> Collector::names(const FunctionDecl *FD) {
   return Out;
 }
 
+namespace {
+
+/// True when the declaration of \p FD shapes its class beyond adding a
+/// name: a virtual function (the vtable), a special member or conversion
+/// (what the class can do implicitly), a friend (what lookup finds).
+bool shapesClass(const FunctionDecl *FD) {
+  if (FD->getFriendObjectKind() != Decl::FOK_None)
+    return true;
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (!MD)
+    return false;
+  return MD->isVirtual() || isa<CXXConstructorDecl>(MD) ||
+         isa<CXXDestructorDecl>(MD) || isa<CXXConversionDecl>(MD) ||
+         MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator() ||
+         MD->isDeleted() || MD->isDefaulted();
+}
+
+} // namespace
+
 void Collector::function(const FunctionDecl *FD, const LambdaExpr *LE) {
   if (!FD || (!LE && FD->isImplicit()) || FD->isDefaulted() ||
       FD->isDeletedAsWritten())
@@ -429,8 +415,22 @@ void Collector::function(const FunctionDecl *FD, const LambdaExpr *LE) {
     Instantiations.push_back(FD);
     return;
   }
-  if (!FD->doesThisDeclarationHaveABody())
+  if (!FD->doesThisDeclarationHaveABody()) {
+    // A declaration of its own: what it says (default arguments, noexcept,
+    // attributes) reaches the function. Local declarations belong to their
+    // function; those that shape a class stay part of it.
+    if (FD->getParentFunctionOrMethod() || shapesClass(FD))
+      return;
+    Candidate C;
+    if (!range(FD, nullptr, C) || !record(C.File).Project)
+      return;
+    C.Decl = FD;
+    C.Kind = ElementKind::Declaration;
+    C.CompileTime = FD->isConstexpr();
+    C.BodyOffset = C.EndOffset;
+    Candidates.push_back(std::move(C));
     return;
+  }
   const FunctionDecl *Canon = FD->getCanonicalDecl();
   if (ByDecl.count(Canon))
     return;
@@ -443,7 +443,12 @@ void Collector::function(const FunctionDecl *FD, const LambdaExpr *LE) {
   C.Kind = kindOf(FD, LE != nullptr);
   C.CompileTime = FD->isConstexpr(); // constexpr and consteval alike
   C.Names = names(FD);
+  C.ShapesClass = !LE && shapesClass(FD);
+  C.BodyOffset = LE ? C.BeginOffset : bodyOffset(FD, C);
   ByDecl[Canon] = Candidates.size();
+  // A method works on its class's layout, whether it names a member or not.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && !LE)
+    reference(MD->getLocation(), MD->getParent(), ReferenceKind::Type);
   if (LE) {
     const CXXRecordDecl *Class = LE->getLambdaClass();
     const Decl *Context = nullptr;
@@ -475,9 +480,7 @@ void Collector::brackets(SourceLocation Begin, SourceLocation RBrace) {
     return;
   const std::vector<RawToken> &Toks = tokens(FID);
   llvm::StringRef Buf = SM.getBufferData(FID);
-  auto It = std::lower_bound(
-      Toks.begin(), Toks.end(), BeginOffset,
-      [](const RawToken &T, unsigned O) { return T.Offset < O; });
+  auto It = Toks.begin() + firstTokenAt(Toks, BeginOffset);
   for (; It != Toks.end() && It->Offset < RBraceOffset; ++It)
     if (It->Length && Buf.substr(It->Offset, It->Length) == "{") {
       Brackets.push_back({FID, {BeginOffset, It->Offset + 1}});
@@ -664,6 +667,12 @@ std::string Collector::lambdaDisplay(const Candidate &C) {
 }
 
 std::string Collector::display(const Candidate &C) {
+  if (!C.FixedDisplay.empty())
+    return C.FixedDisplay;
+  if (C.Kind == ElementKind::Declaration)
+    return functionDisplay(cast<FunctionDecl>(C.Decl));
+  if (C.Decl)
+    return declDisplay(C.Decl);
   return C.Lambda ? lambdaDisplay(C) : functionDisplay(C.FD);
 }
 
@@ -694,6 +703,21 @@ std::string Collector::contextKeyBody(const Decl *D, llvm::StringRef File) {
   return (File + ":" + Name).str();
 }
 
+std::string Collector::functionKeyBody(const FunctionDecl *FD,
+                                       llvm::StringRef File) {
+  std::string Mangled;
+  if (!FD->isDependentContext() && !FD->isInvalidDecl())
+    Mangled = Gen.getName(FD);
+  if (!Mangled.empty())
+    return FD->isExternallyVisible() && !FD->isMain()
+               ? Mangled
+               : (File + ":" + Mangled).str();
+  std::string U = usr(FD);
+  if (U.empty())
+    U = functionDisplay(FD);
+  return FD->isExternallyVisible() ? U : (File + ":" + U).str();
+}
+
 std::string Collector::keyBody(size_t I) {
   if (Keys[I])
     return *Keys[I];
@@ -701,16 +725,21 @@ std::string Collector::keyBody(size_t I) {
   const FunctionDecl *FD = C.FD;
   const std::string &File = record(C.File).Path;
   std::string Body;
-  if (C.Lambda) {
+  if (!C.FixedKey.empty()) {
+    Body = C.FixedKey;
+  } else if (C.Kind == ElementKind::Declaration) {
+    Body = "decl:" + functionKeyBody(cast<FunctionDecl>(C.Decl), File);
+  } else if (C.Decl) {
+    Body = declKeyBody(C.Decl);
+  } else if (C.Lambda) {
     Body = contextKeyBody(C.LambdaContext, File) + "::lambda#" +
            std::to_string(C.LambdaOrdinal);
   } else {
     std::string Mangled;
     if (!FD->isDependentContext() && !FD->isInvalidDecl())
       Mangled = Gen.getName(FD);
-    if (!Mangled.empty()) {
-      Body = FD->isExternallyVisible() ? Mangled : File + ":" + Mangled;
-    } else if (const DeclContext *Parent = FD->getParentFunctionOrMethod()) {
+    const DeclContext *Parent = FD->getParentFunctionOrMethod();
+    if (Mangled.empty() && Parent) {
       // A local class's USR carries a file offset; name it from its
       // enclosing function instead.
       std::string Prefix = contextPrefix(Parent);
@@ -718,214 +747,17 @@ std::string Collector::keyBody(size_t I) {
       if (llvm::StringRef(Tail).starts_with(Prefix))
         Tail = Tail.substr(Prefix.size());
       Body = contextKeyBody(cast<Decl>(Parent), File) + "::" + Tail;
+    } else if (!Mangled.empty()) {
+      // Every program has its own main: keyed with its file, like a static
+      // function, so that one test program's main is not another's.
+      Body = FD->isExternallyVisible() && !FD->isMain() ? Mangled
+                                                        : File + ":" + Mangled;
     } else {
-      std::string U = usr(FD);
-      if (U.empty())
-        U = DisplayOf[I];
-      Body = FD->isExternallyVisible() ? U : File + ":" + U;
+      Body = functionKeyBody(FD, File);
     }
   }
   Keys[I] = Body;
   return Body;
-}
-
-//===----------------------------------------------------------------------===//
-// Files
-//===----------------------------------------------------------------------===//
-
-void Collector::finish(const std::vector<FileID> &Entered, Extracted &Out) {
-  Out.Ran = true;
-  resolveInstantiations();
-  numberLambdas();
-  DisplayOf.resize(Candidates.size());
-  for (size_t I = 0; I < Candidates.size(); ++I)
-    DisplayOf[I] = display(Candidates[I]);
-  Keys.assign(Candidates.size(), std::nullopt);
-
-  std::vector<std::string> FinalKeys(Candidates.size());
-  std::map<std::string, unsigned> Uses;
-  for (size_t I = 0; I < Candidates.size(); ++I) {
-    std::string Key = "cpp:" + keyBody(I);
-    // Keys are unique by construction; should two ever meet, the later one
-    // is told apart rather than silently merged.
-    unsigned N = ++Uses[Key];
-    if (N > 1)
-      Key += "#" + std::to_string(N);
-    FinalKeys[I] = std::move(Key);
-  }
-
-  // One index per project file, whichever FileIDs it was read through.
-  std::map<std::string, FileID> Files;
-  auto Note = [&](FileID FID) {
-    const FileRecord &R = record(FID);
-    if (R.Project)
-      Files.emplace(R.Path, FID);
-  };
-  Note(SM.getMainFileID());
-  for (FileID FID : Entered)
-    Note(FID);
-  for (const Candidate &C : Candidates)
-    Note(C.File);
-
-  for (auto &[Path, FID] : Files) {
-    FileIndex F;
-    F.Path = Path;
-    llvm::StringRef Buf = SM.getBufferData(FID);
-    F.ContentHash = gitBlobHash(Buf);
-    const std::vector<RawToken> &Toks = tokens(FID);
-    auto First = [&](unsigned Offset) {
-      return std::lower_bound(
-          Toks.begin(), Toks.end(), Offset,
-          [](const RawToken &T, unsigned O) { return T.Offset < O; });
-    };
-
-    std::vector<std::pair<unsigned, unsigned>> Ranges;
-    for (size_t I = 0; I < Candidates.size(); ++I) {
-      const Candidate &C = Candidates[I];
-      if (record(C.File).Path != Path)
-        continue;
-      Element E;
-      E.Key = FinalKeys[I];
-      E.Kind = C.Kind;
-      E.CompileTime = C.CompileTime;
-      E.Display = DisplayOf[I];
-      E.File = Path;
-      E.BeginLine = C.BeginLine;
-      E.EndLine = C.EndLine;
-      E.Names = C.Names;
-      TokenHasher H;
-      for (auto It = First(C.BeginOffset);
-           It != Toks.end() && It->Offset < C.EndOffset; ++It)
-        addToken(H, Buf, *It);
-      E.Hash = H.hex();
-      F.Elements.push_back(std::move(E));
-      Ranges.push_back({C.BeginOffset, C.EndOffset});
-    }
-
-    // Everything outside the elements and the brackets.
-    for (const auto &[BFID, Range] : Brackets)
-      if (record(BFID).Path == Path)
-        Ranges.push_back(Range);
-    std::sort(Ranges.begin(), Ranges.end());
-    TokenHasher Residual;
-    size_t R = 0;
-    unsigned CoveredUntil = 0;
-    for (const RawToken &T : Toks) {
-      while (R < Ranges.size() && Ranges[R].first <= T.Offset) {
-        CoveredUntil = std::max(CoveredUntil, Ranges[R].second);
-        ++R;
-      }
-      if (T.Offset >= CoveredUntil)
-        addToken(Residual, Buf, T);
-    }
-    F.ResidualHash = Residual.hex();
-    normalize(F);
-    Out.Dependencies.push_back({F.Path, F.ContentHash});
-    Out.Files.push_back(std::move(F));
-  }
-}
-
-//===----------------------------------------------------------------------===//
-// Visitor, consumer, action
-//===----------------------------------------------------------------------===//
-
-class Visitor : public RecursiveASTVisitor<Visitor> {
-public:
-  explicit Visitor(Collector &C) : C(C) {}
-
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool shouldVisitLambdaBody() const { return true; }
-
-  bool TraverseDecl(Decl *D) {
-    if (D && C.skip(D))
-      return true;
-    return RecursiveASTVisitor::TraverseDecl(D);
-  }
-
-  bool TraverseVarDecl(VarDecl *D) {
-    C.Initializing.push_back(D);
-    bool Ok = RecursiveASTVisitor::TraverseVarDecl(D);
-    C.Initializing.pop_back();
-    return Ok;
-  }
-
-  bool TraverseFieldDecl(FieldDecl *D) {
-    C.Initializing.push_back(D);
-    bool Ok = RecursiveASTVisitor::TraverseFieldDecl(D);
-    C.Initializing.pop_back();
-    return Ok;
-  }
-
-  bool VisitFunctionDecl(FunctionDecl *FD) {
-    C.function(FD, nullptr);
-    return true;
-  }
-
-  bool VisitNamespaceDecl(NamespaceDecl *D) {
-    C.brackets(D->getBeginLoc(), D->getRBraceLoc());
-    return true;
-  }
-
-  bool VisitLinkageSpecDecl(LinkageSpecDecl *D) {
-    if (D->hasBraces())
-      C.brackets(D->getBeginLoc(), D->getRBraceLoc());
-    return true;
-  }
-
-  bool VisitLambdaExpr(LambdaExpr *LE) {
-    C.function(LE->getCallOperator(), LE);
-    return true;
-  }
-
-private:
-  Collector &C;
-};
-
-/// Remembers every file the preprocessor entered, headers without any
-/// element included.
-class FileTracker : public PPCallbacks {
-public:
-  explicit FileTracker(std::shared_ptr<std::vector<FileID>> Entered)
-      : Entered(std::move(Entered)) {}
-
-  void LexedFileChanged(FileID FID, LexedFileChangeReason Reason,
-                        SrcMgr::CharacteristicKind FileType, FileID PrevFID,
-                        SourceLocation Loc) override {
-    if (Reason == LexedFileChangeReason::EnterFile)
-      Entered->push_back(FID);
-  }
-
-private:
-  std::shared_ptr<std::vector<FileID>> Entered;
-};
-
-class Consumer : public ASTConsumer {
-public:
-  Consumer(CompilerInstance &CI, const ProjectPaths &Paths, Extracted &Out,
-           std::shared_ptr<std::vector<FileID>> Entered)
-      : CI(CI), Paths(Paths), Out(Out), Entered(std::move(Entered)) {}
-
-  void HandleTranslationUnit(ASTContext &Ctx) override {
-    Collector C(CI, Paths);
-    Visitor V(C);
-    V.TraverseAST(Ctx);
-    C.finish(*Entered, Out);
-  }
-
-private:
-  CompilerInstance &CI;
-  const ProjectPaths &Paths;
-  Extracted &Out;
-  std::shared_ptr<std::vector<FileID>> Entered;
-};
-
-} // namespace
-
-std::unique_ptr<ASTConsumer>
-ExtractAction::CreateASTConsumer(CompilerInstance &CI, llvm::StringRef InFile) {
-  auto Entered = std::make_shared<std::vector<FileID>>();
-  CI.getPreprocessor().addPPCallbacks(std::make_unique<FileTracker>(Entered));
-  return std::make_unique<Consumer>(CI, Paths, Out, std::move(Entered));
 }
 
 } // namespace detail

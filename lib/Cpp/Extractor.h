@@ -38,6 +38,10 @@ struct RawToken {
 /// llvm::MemoryBuffer and std::string data are.
 std::vector<RawToken> lexRawTokens(llvm::StringRef Buffer);
 
+/// The index of the first token of \p Toks (sorted by offset) at or after
+/// \p Offset; Toks.size() when there is none.
+size_t firstTokenAt(const std::vector<RawToken> &Toks, unsigned Offset);
+
 /// Feeds the spelling of \p T (line splices removed) to \p H.
 void addToken(TokenHasher &H, llvm::StringRef Buffer, const RawToken &T);
 

@@ -10,6 +10,7 @@
 #include "tia/Cpp/FrontEnd.h"
 #include "clang/Basic/LangOptions.h"
 #include "clang/Lex/Lexer.h"
+#include <algorithm>
 
 namespace tia {
 namespace cpp {
@@ -66,6 +67,13 @@ std::vector<RawToken> lexRawTokens(llvm::StringRef Buffer) {
   return Out;
 }
 
+size_t firstTokenAt(const std::vector<RawToken> &Toks, unsigned Offset) {
+  return std::lower_bound(
+             Toks.begin(), Toks.end(), Offset,
+             [](const RawToken &T, unsigned O) { return T.Offset < O; }) -
+         Toks.begin();
+}
+
 void addToken(TokenHasher &H, llvm::StringRef Buffer, const RawToken &T) {
   if (T.Length == 0) {
     H.add(DirectiveEnd);
@@ -98,6 +106,36 @@ void addToken(TokenHasher &H, llvm::StringRef Buffer, const RawToken &T) {
 }
 
 } // namespace detail
+
+std::vector<unsigned> identifierLines(llvm::StringRef Source,
+                                      llvm::StringRef Name) {
+  std::string Buffer = Source.str(); // NUL-terminated for the lexer
+  std::vector<unsigned> Lines;
+  unsigned Line = 1;
+  size_t Counted = 0;
+  for (const detail::RawToken &T : detail::lexRawTokens(Buffer)) {
+    if (T.Length != Name.size() && !T.NeedsCleaning)
+      continue;
+    std::string Clean;
+    llvm::StringRef Spelling =
+        llvm::StringRef(Buffer).substr(T.Offset, T.Length);
+    if (T.NeedsCleaning) {
+      // Splices are rare; compare the spelling without them.
+      for (char Ch : Spelling)
+        if (Ch != '\\' && Ch != '\n' && Ch != '\r')
+          Clean.push_back(Ch);
+      Spelling = Clean;
+    }
+    if (Spelling != Name)
+      continue;
+    Line +=
+        llvm::StringRef(Buffer).substr(Counted, T.Offset - Counted).count('\n');
+    Counted = T.Offset;
+    if (Lines.empty() || Lines.back() != Line)
+      Lines.push_back(Line);
+  }
+  return Lines;
+}
 
 std::string tokenHash(llvm::StringRef Source) {
   std::string Buffer = Source.str(); // NUL-terminated for the lexer

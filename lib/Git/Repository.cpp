@@ -449,5 +449,28 @@ llvm::Expected<bool> Repository::isDirty() const {
   return git_status_list_entrycount(List.get()) != 0;
 }
 
+llvm::Expected<std::vector<std::string>> Repository::trackedFiles() const {
+  git_index *Raw = nullptr;
+  int Rc = git_repository_index(&Raw, P->Repo.get());
+  if (llvm::Error E = check(Rc, "cannot read the index of " + P->Workdir))
+    return E;
+  std::unique_ptr<git_index, void (*)(git_index *)> Index(Raw, git_index_free);
+  std::vector<std::string> Out;
+  size_t N = git_index_entrycount(Index.get());
+  for (size_t I = 0; I < N; ++I) {
+    const git_index_entry *Entry = git_index_get_byindex(Index.get(), I);
+    // Regular files only: no symbolic links or submodules; each path once
+    // (a conflicted file has several stages).
+    if (!Entry || (Entry->mode != GIT_FILEMODE_BLOB &&
+                   Entry->mode != GIT_FILEMODE_BLOB_EXECUTABLE))
+      continue;
+    if (Out.empty() || Out.back() != Entry->path)
+      Out.push_back(Entry->path);
+  }
+  std::sort(Out.begin(), Out.end());
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  return Out;
+}
+
 } // namespace git
 } // namespace tia

@@ -33,18 +33,37 @@ std::string where(const ChangedElement &CE) {
          std::to_string(CE.Elem.EndLine);
 }
 
+std::string fallbackText(const Fallback &F) {
+  std::string Out =
+      F.Scope == select::FallbackScope::All
+          ? "all tests"
+          : "tests of " + plural(F.TranslationUnits.size(), "translation unit",
+                                 "translation units");
+  return Out + " (" + select::fallbackName(F.Kind).str() + "): " + F.File +
+         ": " + F.Detail;
+}
+
 std::string describe(const Selection &Sel, const Reason &R) {
   if (R.Element == static_cast<size_t>(-1)) {
-    const Fallback &F = Sel.Fallbacks[R.FallbackIndex];
-    return "all tests (" + select::fallbackName(F.Kind).str() + "): " + F.File +
-           ": " + F.Detail;
+    std::string Out = fallbackText(Sel.Fallbacks[R.FallbackIndex]);
+    if (!R.Via.empty())
+      Out += "; test " + R.Via;
+    return Out;
   }
   const ChangedElement &CE = Sel.Elements[R.Element];
-  std::string Out = "covers " + select::changeName(CE.Change).str() + " " +
-                    CE.Elem.Display + " at " + where(CE);
-  if (!R.Via.empty())
-    Out = select::changeName(CE.Change).str() + " " + CE.Elem.Display + " at " +
-          where(CE) + " may now be called instead: test " + R.Via;
+  std::string What =
+      select::changeName(CE.Change).str() + " " +
+      (isFunctionKind(CE.Elem.Kind) ? std::string()
+                                    : kindName(CE.Elem.Kind).str() + " ") +
+      CE.Elem.Display + " at " + where(CE);
+  std::string Out;
+  if (R.Via.empty())
+    Out = "covers " + What;
+  else if (R.Applied == select::Rule::SameName ||
+           (R.Applied == select::Rule::Covers && !R.Via.empty()))
+    Out = What + " may now be called instead: test " + R.Via;
+  else
+    Out = What + " (" + select::ruleName(R.Applied).str() + "): test " + R.Via;
   if (!CE.Lines.empty())
     Out += std::string(" (changed line") + (CE.Lines.size() > 1 ? "s " : " ") +
            linesText(CE.Lines) +
@@ -80,10 +99,13 @@ void writeJson(const Selection &Sel, llvm::raw_ostream &OS) {
           J.attributeArray("reasons", [&] {
             for (const Reason &R : T.Reasons)
               J.object([&] {
+                J.attribute("rule", select::ruleName(R.Applied));
                 if (R.Element == static_cast<size_t>(-1)) {
                   J.attribute("kind", "fallback");
                   J.attribute("fallback",
                               static_cast<int64_t>(R.FallbackIndex));
+                  if (!R.Via.empty())
+                    J.attribute("via", R.Via);
                   return;
                 }
                 J.attribute("kind", R.Via.empty() ? "covers" : "related");
@@ -120,6 +142,12 @@ void writeJson(const Selection &Sel, llvm::raw_ostream &OS) {
           J.attribute("kind", select::fallbackName(F.Kind));
           J.attribute("file", F.File);
           J.attribute("detail", F.Detail);
+          J.attribute("scope", select::scopeName(F.Scope));
+          if (F.Scope != select::FallbackScope::All)
+            J.attributeArray("translation_units", [&] {
+              for (const std::string &TU : F.TranslationUnits)
+                J.value(TU);
+            });
         });
     });
     J.attributeArray("notes", [&] {
@@ -141,6 +169,9 @@ void writeExplain(const Selection &Sel, llvm::raw_ostream &OS) {
   }
   for (size_t I : Sel.Uncovered)
     OS << "no test covers " << select::changeName(Sel.Elements[I].Change) << " "
+       << (isFunctionKind(Sel.Elements[I].Elem.Kind)
+               ? std::string()
+               : kindName(Sel.Elements[I].Elem.Kind).str() + " ")
        << Sel.Elements[I].Elem.Display << " at " << where(Sel.Elements[I])
        << "\n";
   for (const select::Note &N : Sel.Notes)
@@ -160,14 +191,15 @@ void writeSummary(const Selection &Sel, llvm::raw_ostream &OS) {
   for (const select::Note &N : Sel.Notes)
     OS << "  no effect: " << N.File << ": " << N.Text << "\n";
   for (const Fallback &F : Sel.Fallbacks)
-    OS << "  all tests (" << select::fallbackName(F.Kind) << "): " << F.File
-       << ": " << F.Detail << "\n";
+    OS << "  " << fallbackText(F) << "\n";
 
   OS << "selected ";
+  size_t All = 0;
+  for (const Fallback &F : Sel.Fallbacks)
+    All += F.Scope == select::FallbackScope::All;
   if (Sel.selectsAll())
     OS << "all " << plural(Sel.TotalTests, "test", "tests")
-       << ": tia cannot reason about "
-       << plural(Sel.Fallbacks.size(), "change", "changes");
+       << ": tia cannot reason about " << plural(All, "change", "changes");
   else
     OS << Sel.Tests.size() << " of " << plural(Sel.TotalTests, "test", "tests")
        << " for "

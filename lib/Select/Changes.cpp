@@ -1,6 +1,7 @@
 //===- Changes.cpp - from changed lines to changed elements ---------------===//
 
 #include "tia/Select/Changes.h"
+#include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -42,16 +43,26 @@ std::string qualifiedName(llvm::StringRef Display) {
       From += 2;
     return Display.substr(0, Display.find('(', From)).str();
   }
-  // Otherwise the first '(' outside template brackets.
+  // Otherwise the first '(' outside template brackets that is not a scope
+  // of its own ("(anonymous namespace)::", "(lambda at a.cpp:1:2)::").
   int Angle = 0;
   for (size_t I = 0; I < Display.size(); ++I) {
     char C = Display[I];
-    if (C == '<')
+    if (C == '<') {
       ++Angle;
-    else if (C == '>' && Angle > 0)
+    } else if (C == '>' && Angle > 0) {
       --Angle;
-    else if (C == '(' && Angle == 0)
+    } else if (C == '(' && Angle == 0) {
+      if (I == 0 || Display.substr(0, I).ends_with("::")) {
+        size_t Close = Display.find(')', I);
+        if (Close != llvm::StringRef::npos &&
+            Display.substr(Close + 1).starts_with("::")) {
+          I = Close;
+          continue;
+        }
+      }
       return Display.substr(0, I).str();
+    }
   }
   return Display.str();
 }
@@ -95,9 +106,11 @@ std::vector<unsigned> outside(const FileIndex *FI,
                               const std::vector<unsigned> &Lines) {
   std::vector<unsigned> Out;
   for (unsigned L : Lines) {
-    bool In =
-        FI && std::any_of(FI->Elements.begin(), FI->Elements.end(),
-                          [&](const Element &E) { return E.containsLine(L); });
+    bool In = FI && std::any_of(FI->Elements.begin(), FI->Elements.end(),
+                                [&](const Element &E) {
+                                  return E.Kind != ElementKind::Conditional &&
+                                         E.containsLine(L);
+                                });
     if (!In)
       Out.push_back(L);
   }
@@ -126,11 +139,24 @@ FileComparison compareVersions(const FileIndex *Old, const FileIndex *New,
     else if (It->second->Hash != E->Hash)
       Out.Elements.push_back(
           {ElementChange::Modified, *E, linesIn(*E, AddedLines)});
+    else if (E->Kind != ElementKind::Conditional &&
+             (!linesIn(*E, AddedLines).empty() ||
+              !linesIn(*It->second, DeletedLines).empty()))
+      Out.Unchanged.push_back(*E);
   }
   for (auto &[Key, E] : OldByKey)
     if (!NewByKey.count(Key))
       Out.Elements.push_back(
           {ElementChange::Deleted, *E, linesIn(*E, DeletedLines)});
+
+  // An element around a changed one (a class around its method) is not a
+  // "no semantic change": the change is just not its own.
+  llvm::erase_if(Out.Unchanged, [&](const Element &U) {
+    return llvm::any_of(Out.Elements, [&](const ChangedElement &C) {
+      return C.Change != ElementChange::Deleted &&
+             U.BeginLine <= C.Elem.BeginLine && C.Elem.EndLine <= U.EndLine;
+    });
+  });
 
   // A modified element whose edit only removed lines has no new-side lines;
   // name the old-side ones instead so the report can point at them.

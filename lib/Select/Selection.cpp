@@ -1,6 +1,8 @@
 //===- Selection.cpp - which tests a change can affect --------------------===//
 
 #include "tia/Select/Selection.h"
+#include "PythonSelect.h"
+#include "SelectInternal.h"
 #include "tia/Git/Repository.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
@@ -29,8 +31,42 @@ llvm::StringRef fallbackName(FallbackKind K) {
     return "outside-elements";
   case FallbackKind::CompileTime:
     return "compile-time";
+  case FallbackKind::IncludeResolution:
+    return "include-resolution";
   }
   return "non-source-file";
+}
+
+llvm::StringRef scopeName(FallbackScope S) {
+  return S == FallbackScope::All ? "all" : "includers";
+}
+
+llvm::StringRef ruleName(Rule R) {
+  switch (R) {
+  case Rule::Covers:
+    return "covers";
+  case Rule::SameName:
+    return "same-name";
+  case Rule::Declaration:
+    return "declaration";
+  case Rule::TypeUse:
+    return "type-use";
+  case Rule::VariableUse:
+    return "variable-use";
+  case Rule::Initializer:
+    return "initializer";
+  case Rule::MacroUse:
+    return "macro-use";
+  case Rule::MacroName:
+    return "macro-name";
+  case Rule::Region:
+    return "region";
+  case Rule::ConstexprCaller:
+    return "constexpr-caller";
+  case Rule::Fallback:
+    return "fallback";
+  }
+  return "covers";
 }
 
 bool isCppSource(llvm::StringRef Path) {
@@ -48,8 +84,17 @@ namespace {
 /// work tree); they cannot change what a test does.
 bool isCoverageData(llvm::StringRef Path) {
   llvm::StringRef Ext = llvm::sys::path::extension(Path);
+  llvm::StringRef Name = llvm::sys::path::filename(Path);
   return Ext == ".profraw" || Ext == ".profdata" || Ext == ".gcda" ||
-         Ext == ".gcno";
+         Ext == ".gcno" || Name == ".coverage" ||
+         Name.starts_with(".coverage.");
+}
+
+/// Python's bytecode caches: written by every import, derived from the
+/// sources next to them.
+bool isBytecodeCache(llvm::StringRef Path) {
+  return llvm::sys::path::extension(Path) == ".pyc" ||
+         Path.starts_with("__pycache__/") || Path.contains("/__pycache__/");
 }
 
 enum class Side { Old, New };
@@ -95,6 +140,11 @@ public:
       return Stored.takeError();
     if (*Stored)
       return Stored;
+    // A Python version needs no translation unit: parse its content. (A
+    // renamed module has another name, so its stored elements do not
+    // carry over.)
+    if (python::isPythonSource(Path))
+      return parsePython(Which, Path, Blob);
     // The same content indexed under another path (a renamed file).
     if (!RenamedFrom.empty()) {
       auto Moved = S.getFileIndex(RenamedFrom, Blob);
@@ -129,6 +179,56 @@ public:
   }
 
 private:
+  llvm::Expected<std::optional<FileIndex>>
+  parsePython(Side Which, llvm::StringRef Path, llvm::StringRef Blob) {
+    std::string Content;
+    if (Which == Side::New && !O.Head) {
+      auto Buf = llvm::MemoryBuffer::getFile(absolute(Path), /*IsText=*/false);
+      if (!Buf)
+        return makeErrorf("cannot read {0}: {1}", Path,
+                          Buf.getError().message());
+      Content = (*Buf)->getBuffer().str();
+    } else {
+      auto Text = Repo.readBlob(Blob);
+      if (!Text)
+        return Text.takeError();
+      Content = std::move(*Text);
+    }
+    auto Files = pythonFiles(Which);
+    if (!Files)
+      return Files.takeError();
+    std::string Module = python::moduleName(
+        Path, [&](llvm::StringRef P) { return (*Files)->count(P) != 0; });
+    auto FI = python::indexFile(Path, Module, Content, O.Python);
+    if (!FI)
+      return FI.takeError();
+    return std::optional<FileIndex>(std::move(*FI));
+  }
+
+  /// The files of one side, as far as module names need them: the index's
+  /// files with the change applied.
+  llvm::Expected<const std::set<std::string, std::less<>> *>
+  pythonFiles(Side Which) {
+    auto &Slot = Which == Side::Old ? OldFiles : NewFiles;
+    if (Slot)
+      return &*Slot;
+    auto Current = S.currentFiles();
+    if (!Current)
+      return Current.takeError();
+    std::set<std::string, std::less<>> Files;
+    for (auto &[Path, Hash] : *Current)
+      Files.insert(Path);
+    for (const git::FileChange &C : Changes) {
+      if (Which == Side::New && !C.OldPath.empty())
+        Files.erase(C.OldPath);
+      llvm::StringRef P = Which == Side::Old ? C.OldPath : C.NewPath;
+      if (!P.empty())
+        Files.insert(P.str());
+    }
+    Slot = std::move(Files);
+    return &*Slot;
+  }
+
   llvm::Expected<const llvm::StringMap<std::string> *> overlays(Side Which) {
     auto &Slot = Which == Side::Old ? OldOverlays : NewOverlays;
     if (Slot)
@@ -164,6 +264,22 @@ private:
       *TUs = std::move(*Old);
       FromRename = true;
     }
+    bool Inferred = false;
+    if (TUs->empty()) {
+      auto Others = readersOfOtherChanges(Which, Path);
+      if (!Others)
+        return Others.takeError();
+      *TUs = std::move(*Others);
+    }
+    if (TUs->empty() && Which == Side::New && isMainFileName(Path)) {
+      auto Nearest = nearestTranslationUnit(Path);
+      if (!Nearest)
+        return Nearest.takeError();
+      if (*Nearest) {
+        TUs->push_back(std::move(**Nearest));
+        Inferred = true;
+      }
+    }
     auto Over = overlays(Which);
     if (!Over)
       return Over.takeError();
@@ -171,6 +287,16 @@ private:
     std::optional<FileIndex> Found;
     for (StoredTranslationUnit &TU : *TUs) {
       CompileCommand Cmd = TU.Command;
+      if (Inferred) {
+        // A new source file not in the compilation database yet: compile it
+        // as its nearest neighbour is compiled.
+        std::string OldAbs = Cmd.File, NewAbs = absolute(Path);
+        for (std::string &Arg : Cmd.Arguments)
+          if (Arg == OldAbs || Arg == TU.Path)
+            Arg = NewAbs;
+        Cmd.File = NewAbs;
+        InferredFrom[Path.str()] = TU.Path;
+      }
       if (FromRename && TU.Path == RenamedFrom) {
         // The renamed file is itself the main file: compile it by its new
         // name with the old command.
@@ -190,6 +316,8 @@ private:
         if (!Slot || (!Slot->Complete && F.Complete))
           Slot = F;
       }
+      for (const FileIndex &F : TUI->Files)
+        ReadBy[Which == Side::Old][F.Path].push_back(TU);
       auto It = Parsed[Which == Side::Old].find(Path);
       if (It != Parsed[Which == Side::Old].end() && It->second) {
         Found = It->second;
@@ -201,25 +329,147 @@ private:
     return Found;
   }
 
+  /// The stored translation units that read another changed file of the
+  /// same side: a new header is read by the files changed to include it.
+  llvm::Expected<std::vector<StoredTranslationUnit>>
+  readersOfOtherChanges(Side Which, llvm::StringRef Path) {
+    std::vector<StoredTranslationUnit> Out;
+    std::set<std::string> Seen;
+    auto Over = overlays(Which);
+    if (!Over)
+      return Over.takeError();
+    // Only a file that spells the new file's name can include it.
+    llvm::StringRef Name =
+        llvm::sys::path::filename(Path, llvm::sys::path::Style::posix);
+    for (const git::FileChange &C : Changes) {
+      llvm::StringRef Other = Which == Side::Old ? C.OldPath : C.NewPath;
+      if (Other.empty() || Other == Path || C.Binary || !isCppSource(Other))
+        continue;
+      auto Text = (*Over)->find(absolute(Other));
+      if (Text == (*Over)->end() ||
+          !llvm::StringRef(Text->getValue()).contains(Name))
+        continue;
+      auto TUs = S.translationUnitsReading(Other);
+      if (!TUs)
+        return TUs.takeError();
+      for (StoredTranslationUnit &TU : *TUs)
+        if (Seen.insert(TU.Path).second)
+          Out.push_back(std::move(TU));
+    }
+    return Out;
+  }
+
+  /// The stored translation unit whose main file is nearest to \p Path (same
+  /// directory first, then the longest common directory prefix).
+  llvm::Expected<std::optional<StoredTranslationUnit>>
+  nearestTranslationUnit(llvm::StringRef Path) {
+    auto TUs = S.translationUnits();
+    if (!TUs)
+      return TUs.takeError();
+    std::optional<StoredTranslationUnit> Best;
+    size_t BestShared = 0;
+    llvm::StringRef Dir = llvm::sys::path::parent_path(Path);
+    for (StoredTranslationUnit &TU : *TUs) {
+      llvm::StringRef Other = llvm::sys::path::parent_path(TU.Path);
+      size_t Shared = 0;
+      while (Shared < Dir.size() && Shared < Other.size() &&
+             Dir[Shared] == Other[Shared])
+        ++Shared;
+      if (Dir == Other)
+        Shared = Path.size() + 1;
+      if (!Best || Shared > BestShared) {
+        Best = std::move(TU);
+        BestShared = Shared;
+      }
+    }
+    return Best;
+  }
+
+  static bool isMainFileName(llvm::StringRef Path) {
+    llvm::StringRef Ext = llvm::sys::path::extension(Path);
+    return Ext == ".c" || Ext == ".cc" || Ext == ".cpp" || Ext == ".cxx" ||
+           Ext == ".c++" || Ext == ".C";
+  }
+
+public:
+  /// New source files parsed with a neighbour's compile command.
+  std::map<std::string, std::string> InferredFrom;
+  /// The translation units whose parse produced each file, per side.
+  std::map<std::string, std::vector<StoredTranslationUnit>, std::less<>>
+      ReadBy[2];
+
+private:
   git::Repository &Repo;
   Store &S;
   const SelectOptions &O;
   const std::vector<git::FileChange> &Changes;
   std::optional<llvm::StringMap<std::string>> OldOverlays, NewOverlays;
+  std::optional<std::set<std::string, std::less<>>> OldFiles, NewFiles;
   std::map<std::string, std::optional<FileIndex>, std::less<>> Parsed[2];
 };
 
 void addFallback(Selection &Sel, FallbackKind K, llvm::StringRef File,
                  const llvm::Twine &Detail) {
-  Sel.Fallbacks.push_back({K, File.str(), Detail.str()});
+  Sel.Fallbacks.push_back(
+      {K, File.str(), Detail.str(), FallbackScope::All, {}});
+}
+
+std::string linesPhrase(const std::vector<unsigned> &Lines) {
+  std::string Where = lineList(Lines);
+  if (Where.empty())
+    return std::string();
+  return " (line" +
+         std::string(Where.find_first_of(",-") == std::string::npos ? " "
+                                                                    : "s ") +
+         Where + ")";
+}
+
+/// The name a macro element defines or undefines: "N" of "#define N(x)".
+std::string macroName(llvm::StringRef Display) {
+  Display.consume_front("#define ");
+  Display.consume_front("#undef ");
+  return Display.take_until([](char C) { return C == '('; }).str();
+}
+
+/// The includes that may find \p Path now that it exists (or no longer
+/// find it): those whose spelling is a path suffix of it, whatever they
+/// found before. Their files' readers may compile differently.
+llvm::Error includeResolution(Store &S, detail::Impact &Im,
+                              llvm::StringRef Path, bool Appeared) {
+  llvm::StringRef What = Appeared ? "a new file" : "which no longer exists";
+  auto Includes = S.includesNaming(
+      llvm::sys::path::filename(Path, llvm::sys::path::Style::posix));
+  if (!Includes)
+    return Includes.takeError();
+  for (const IncludeIn &I : *Includes) {
+    llvm::StringRef Spelling = I.Directive.Spelling;
+    bool Suffix =
+        Path == Spelling || (Path.ends_with(Spelling) &&
+                             Path[Path.size() - Spelling.size() - 1] == '/');
+    // A new file matters to the includes that found another one; a file
+    // that went away, to those that found it.
+    if (!Suffix || (Appeared && I.Directive.Resolved == Path))
+      continue;
+    if (llvm::Error E =
+            Im.includers(FallbackKind::IncludeResolution, I.File,
+                         "#include " + Spelling.str() + " (line " +
+                             std::to_string(I.Directive.Line) + ") " +
+                             (Appeared ? "may now find " : "no longer finds ") +
+                             Path + ", " + What))
+      return E;
+  }
+  return llvm::Error::success();
 }
 
 /// Examines one changed source file and adds what changed to \p Sel. The
 /// base version, however it was found (store or parse), goes to
-/// \p OldVersions: a new element's siblings may live there.
-llvm::Error examine(Selection &Sel, VersionResolver &R,
-                    const git::FileChange &C,
-                    std::vector<FileIndex> &OldVersions) {
+/// \p OldVersions: a new element's siblings may live there. Both versions
+/// go to \p Im, whose rules follow their references.
+llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
+                    detail::Impact &Im, const git::FileChange &C,
+                    std::vector<FileIndex> &OldVersions,
+                    std::vector<detail::NameScan> &Scans,
+                    std::vector<std::pair<size_t, std::string>> &OwnTests) {
   llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
   std::optional<FileIndex> Old, New;
   if (!C.OldPath.empty()) {
@@ -252,31 +502,72 @@ llvm::Error examine(Selection &Sel, VersionResolver &R,
   }
   for (const std::optional<FileIndex> *V : {&Old, &New})
     if (*V && !(*V)->Complete) {
+      std::string Why =
+          " did not parse cleanly, so its elements may be missing";
+      if ((*V)->Python)
+        Why = " did not parse (" + (*V)->Python->Problem +
+              "), so its elements are unknown";
       addFallback(Sel, FallbackKind::Incomplete, (*V)->Path,
                   (*V)->Path + (V == &Old ? " at the base revision" : "") +
-                      " did not parse cleanly, so its elements may be missing");
+                      Why);
       return llvm::Error::success();
     }
+  if (New && New->Python)
+    if (std::optional<std::string> Why = pythonFileFallback(C)) {
+      addFallback(Sel, FallbackKind::OutsideElements, Shown, *Why);
+      return llvm::Error::success();
+    }
+  auto Inferred = R.InferredFrom.find(C.NewPath);
+  if (Inferred != R.InferredFrom.end())
+    Sel.Notes.push_back({C.NewPath, "not in the compilation database: parsed "
+                                    "with the compile command of " +
+                                        Inferred->second});
+  for (const std::optional<FileIndex> *V : {&Old, &New})
+    if (*V)
+      Im.addVersion(**V);
+  if (New) {
+    auto Text = R.content(Side::New, C);
+    if (!Text)
+      return Text.takeError();
+    Im.addHead(C.NewPath, {std::move(*Text), *New});
+  }
 
-  // A file that appears, disappears or moves changes what its includers
-  // and the include search find: its types, macros and globals may now
-  // resolve differently. Only a file with nothing outside its functions is
-  // safe to reason about by its elements alone.
-  if (C.Status == git::ChangeStatus::Added ||
-      C.Status == git::ChangeStatus::Deleted ||
-      C.Status == git::ChangeStatus::Renamed ||
-      C.Status == git::ChangeStatus::Copied) {
-    const FileIndex &V = New ? *New : *Old;
-    if (V.ResidualHash != TokenHasher().hex()) {
-      addFallback(Sel, FallbackKind::OutsideElements, Shown,
-                  "file " + git::statusName(C.Status) +
-                      " with code outside every function (types, macros, "
-                      "includes), which may change how other files compile");
-      return llvm::Error::success();
+  // A file that appears, disappears or moves changes what #include
+  // directives find; the code outside its elements (its own includes)
+  // changes how its readers compile.
+  bool Moved = C.Status == git::ChangeStatus::Added ||
+               C.Status == git::ChangeStatus::Deleted ||
+               C.Status == git::ChangeStatus::Renamed ||
+               C.Status == git::ChangeStatus::Copied;
+  if (Moved) {
+    if (!C.NewPath.empty())
+      if (llvm::Error E = includeResolution(S, Im, C.NewPath, true))
+        return E;
+    if (!C.OldPath.empty() && C.OldPath != C.NewPath &&
+        C.Status != git::ChangeStatus::Copied) {
+      if (llvm::Error E = includeResolution(S, Im, C.OldPath, false))
+        return E;
+      // Quoted includes are searched from the includer's directory first:
+      // only a move to another directory can change what they find.
+      bool OtherDir =
+          C.NewPath.empty() || llvm::sys::path::parent_path(C.OldPath) !=
+                                   llvm::sys::path::parent_path(C.NewPath);
+      if (OtherDir && Old->ResidualHash != TokenHasher().hex())
+        if (llvm::Error E = Im.includers(
+                FallbackKind::OutsideElements, C.OldPath,
+                "file " + git::statusName(C.Status) +
+                    " with code outside every element (includes, "
+                    "using-directives), which its readers compiled"))
+          return E;
     }
-    if (C.Status == git::ChangeStatus::Renamed && C.OldBlob == C.NewBlob) {
+    // A moved Python module has another name, so its elements have other
+    // keys: it is compared below like any other change.
+    if (C.Status == git::ChangeStatus::Renamed && C.OldBlob == C.NewBlob &&
+        !(New && New->Python)) {
       Sel.Notes.push_back(
           {Shown.str(), "renamed from " + C.OldPath + " without changes"});
+      if (Old)
+        OldVersions.push_back(std::move(*Old));
       return llvm::Error::success();
     }
   }
@@ -288,42 +579,65 @@ llvm::Error examine(Selection &Sel, VersionResolver &R,
   }
   FileComparison Cmp = compareVersions(Old ? &*Old : nullptr,
                                        New ? &*New : nullptr, Deleted, Added);
+  if (New && New->Python)
+    addLostNames(Cmp, &*New, Deleted);
   if (Cmp.OutsideElements) {
-    std::string Where = lineList(Cmp.LinesOutsideNew);
+    std::string Where = linesPhrase(Cmp.LinesOutsideNew);
     if (Where.empty())
-      Where = lineList(Cmp.LinesOutsideOld);
-    addFallback(Sel, FallbackKind::OutsideElements, Shown,
-                "code outside every function changed" +
-                    (Where.empty()
-                         ? std::string()
-                         : " (line" +
-                               std::string(Where.find_first_of(",-") ==
-                                                   std::string::npos
-                                               ? " "
-                                               : "s ") +
-                               Where + ")"));
+      Where = linesPhrase(Cmp.LinesOutsideOld);
+    if (llvm::Error E =
+            Im.includers(FallbackKind::OutsideElements, Shown,
+                         "code outside every element changed" + Where,
+                         C.OldPath != C.NewPath && !C.NewPath.empty()
+                             ? std::vector<std::string>{C.NewPath}
+                             : std::vector<std::string>{}))
+      return E;
   }
-  if (Cmp.Elements.empty() && !Cmp.OutsideElements)
+  if (Cmp.Elements.empty() && !Cmp.OutsideElements && !Moved)
     Sel.Notes.push_back({Shown.str(), "comment or whitespace changes only"});
+  else
+    for (const Element &U : Cmp.Unchanged)
+      Sel.Notes.push_back(
+          {Shown.str(), "no semantic change in " + kindName(U.Kind).str() +
+                            " " + U.Display + " (comments or layout only)"});
 
-  // Calls evaluated at compile time never reach coverage, so a changed
-  // constexpr function may change tests that no coverage links it to.
-  std::set<std::string> OldCompileTime;
+  std::map<std::string, const Element *> OldByKey;
   if (Old)
     for (const Element &E : Old->Elements)
-      if (E.CompileTime)
-        OldCompileTime.insert(E.Key);
-  for (const ChangedElement &CE : Cmp.Elements)
-    if (CE.Change != ElementChange::Added &&
-        (CE.Elem.CompileTime || OldCompileTime.count(CE.Elem.Key))) {
-      addFallback(Sel, FallbackKind::CompileTime, CE.Elem.File,
-                  CE.Elem.Display + " is constexpr: calls evaluated at "
-                                    "compile time do not show in coverage");
-      break;
+      OldByKey[E.Key] = &E;
+  for (ChangedElement &CE : Cmp.Elements) {
+    size_t Index = Sel.Elements.size();
+    const Element &E = CE.Elem;
+    // A conditional region around an #include: what the include brings in
+    // is not an element of this file.
+    if (E.Kind == ElementKind::Conditional)
+      for (const std::optional<FileIndex> *V : {&Old, &New})
+        if (*V && llvm::any_of((*V)->Includes, [&](const IncludeDirective &I) {
+              return E.containsLine(I.Line);
+            }))
+          if (llvm::Error Err =
+                  Im.includers(FallbackKind::OutsideElements, Shown,
+                               E.Display + " around an #include changed"))
+            return Err;
+    // A name that code may now expand: a new #define, a dropped #undef, a
+    // macro that became function-like or object-like.
+    if (E.Kind == ElementKind::Macro && !CE.Lines.empty()) {
+      auto O = OldByKey.find(E.Key);
+      bool Undef = llvm::StringRef(E.Display).starts_with("#undef");
+      bool NewName = (CE.Change == ElementChange::Added && !Undef) ||
+                     (CE.Change == ElementChange::Deleted && Undef) ||
+                     (CE.Change == ElementChange::Modified &&
+                      O != OldByKey.end() && O->second->Display != E.Display);
+      if (NewName && !C.NewPath.empty())
+        Scans.push_back(
+            {Index, macroName(E.Display), C.NewPath,
+             CE.Change == ElementChange::Deleted ? 0 : E.BeginLine});
     }
-
-  for (ChangedElement &CE : Cmp.Elements)
+    if (New)
+      for (std::string &Id : testsDefinedIn(*New, CE))
+        OwnTests.emplace_back(Index, std::move(Id));
     Sel.Elements.push_back(std::move(CE));
+  }
   if (Old)
     OldVersions.push_back(std::move(*Old));
   return llvm::Error::success();
@@ -347,7 +661,7 @@ public:
     }
     std::vector<Element> Out;
     std::set<std::string> Seen{New.Key};
-    auto It = ByName.find(unqualifiedName(New.Display));
+    auto It = ByName.find(siblingKey(New));
     if (It != ByName.end())
       for (const Element &E : It->second)
         if (Seen.insert(E.Key).second)
@@ -372,10 +686,24 @@ private:
     return llvm::Error::success();
   }
 
+  /// C++ elements by their bare name, Python methods by theirs ("py."
+  /// first, so the languages never mix); empty for elements that have no
+  /// siblings.
+  static std::string siblingKey(const Element &E) {
+    if (isPythonElement(E)) {
+      std::string Name = pythonSiblingName(E);
+      return Name.empty() ? Name : "py." + Name;
+    }
+    return E.Kind == ElementKind::Lambda ? std::string()
+                                         : unqualifiedName(E.Display);
+  }
+
   void add(const FileIndex &F) {
-    for (const Element &E : F.Elements)
-      if (E.Kind != ElementKind::Lambda)
-        ByName[unqualifiedName(E.Display)].push_back(E);
+    for (const Element &E : F.Elements) {
+      std::string Key = siblingKey(E);
+      if (!Key.empty())
+        ByName[Key].push_back(E);
+    }
   }
 
   Store &S;
@@ -444,13 +772,38 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
 
   VersionResolver R(Repo, S, O, *Changes);
   std::vector<FileIndex> OldVersions;
+  std::vector<std::pair<size_t, std::string>> OwnTests;
+  std::vector<detail::NameScan> Scans;
+  detail::TestReasons ByTest;
+  detail::Impact Im(
+      S, Sel, ByTest,
+      [&](llvm::StringRef Path,
+          llvm::StringRef Hash) -> llvm::Expected<std::optional<std::string>> {
+        // The content hash is git's blob id; a version indexed from the work
+        // tree and never committed is read from disk when it still matches.
+        if (auto Blob = Repo.readBlob(Hash))
+          return std::optional<std::string>(std::move(*Blob));
+        else
+          llvm::consumeError(Blob.takeError()); // not in git: try the disk
+        auto Buf = llvm::MemoryBuffer::getFile(R.absolute(Path),
+                                               /*IsText=*/false);
+        if (Buf && gitBlobHash((*Buf)->getBuffer()) == Hash)
+          return std::optional<std::string>((*Buf)->getBuffer().str());
+        return std::optional<std::string>();
+      });
   for (const git::FileChange &C : *Changes) {
     llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
     if (isCoverageData(Shown)) {
       Sel.Notes.push_back({Shown.str(), "coverage data, ignored"});
       continue;
     }
-    bool Source = isCppSource(C.OldPath) || isCppSource(C.NewPath);
+    if (isBytecodeCache(Shown)) {
+      Sel.Notes.push_back({Shown.str(), "Python bytecode cache, ignored"});
+      continue;
+    }
+    bool Source = isCppSource(C.OldPath) || isCppSource(C.NewPath) ||
+                  python::isPythonSource(C.OldPath) ||
+                  python::isPythonSource(C.NewPath);
     if (C.Binary) {
       addFallback(Sel, FallbackKind::BinaryFile, Shown,
                   "binary file " + llvm::StringRef(git::statusName(C.Status)));
@@ -462,50 +815,118 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
                       llvm::sys::path::filename(Shown) + " affects");
       continue;
     }
-    if (llvm::Error E = examine(Sel, R, C, OldVersions))
-      return std::move(E);
+    if (llvm::Error E = examine(Sel, S, R, Im, C, OldVersions, Scans, OwnTests))
+      return E;
   }
 
-  // Changed element -> the tests that covered it.
-  std::map<std::string, std::vector<Reason>> ByTest;
+  // Changed element -> the tests it reaches.
+  std::set<std::string> OldCompileTime;
+  for (const FileIndex &F : OldVersions)
+    for (const Element &E : F.Elements)
+      if (E.CompileTime)
+        OldCompileTime.insert(E.Key);
+  // A test whose own code changed covers that change, coverage or not.
+  for (auto &[I, Id] : OwnTests)
+    ByTest[Id].push_back({I, static_cast<size_t>(-1), "", Rule::Covers});
   SiblingFinder Finder(S, OldVersions);
+  // Classes that did not exist before: no unchanged code holds an object of
+  // one, so their new members take no calls from it (a GoogleTest TEST's
+  // TestBody overrides a method every test overrides, yet only the new
+  // test's own class dispatches to it).
+  std::set<std::string> NewClasses;
+  for (const ChangedElement &CE : Sel.Elements)
+    if (CE.Change == ElementChange::Added && CE.Elem.Kind == ElementKind::Class)
+      NewClasses.insert(CE.Elem.Display);
   for (size_t I = 0; I < Sel.Elements.size(); ++I) {
     const ChangedElement &CE = Sel.Elements[I];
-    auto Covering = S.testsCovering(CE.Elem.Key);
+    const Element &E = CE.Elem;
+    auto Covering = S.testsCovering(E.Key);
     if (!Covering)
       return Covering.takeError();
     for (const std::string &T : *Covering)
       ByTest[T].push_back({I, static_cast<size_t>(-1), ""});
-    bool Any = !Covering->empty();
-    if (CE.Change == ElementChange::Added &&
-        CE.Elem.Kind != ElementKind::Lambda) {
-      // A new overload, override or specialisation may now be chosen by
-      // calls that reached its siblings, so it inherits their tests. (A new
-      // lambda is only reachable through its enclosing function, which
-      // changed too.)
-      auto Siblings = Finder.find(CE.Elem);
-      if (!Siblings)
-        return Siblings.takeError();
-      for (const Element &Sib : *Siblings) {
+    bool Any = !Covering->empty() || llvm::any_of(OwnTests, [&](const auto &T) {
+      return T.first == I;
+    });
+    bool Function = isFunctionKind(E.Kind);
+    // The reference graph is the C++ front end's.
+    bool Cpp = llvm::StringRef(E.Key).starts_with("cpp:");
+    if (Cpp &&
+        (!Function || (CE.Change != ElementChange::Added &&
+                       (E.CompileTime || OldCompileTime.count(E.Key))))) {
+      // What a class, variable, macro, region or declaration changes shows
+      // in the code that uses it; a constexpr function's compile-time
+      // results show in its callers.
+      if (llvm::Error Err = Im.follow(I))
+        return Err;
+      Any |= Im.reached(I);
+    }
+    bool Siblings =
+        CE.Change == ElementChange::Added && E.Kind != ElementKind::Lambda &&
+        E.Kind != ElementKind::Macro && E.Kind != ElementKind::Conditional;
+    if (Siblings && Function) {
+      std::string Qualified = qualifiedName(E.Display);
+      llvm::StringRef Scope = llvm::StringRef(Qualified).drop_back(
+          std::min(Qualified.size(), unqualifiedName(E.Display).size() + 2));
+      if (NewClasses.count(Scope.str()))
+        Siblings = false;
+    }
+    if (Siblings) {
+      // A new overload, override, specialisation, class or variable may
+      // now be chosen by code that reached a same-named element, so it
+      // inherits what reached that one. (A new lambda is only reachable
+      // through its enclosing function, which changed too.)
+      auto Found = Finder.find(E);
+      if (!Found)
+        return Found.takeError();
+      for (const Element &Sib : *Found) {
+        bool SibFunction = isFunctionKind(Sib.Kind);
+        if (Function && !SibFunction && Sib.Kind != ElementKind::Class &&
+            Sib.Kind != ElementKind::Declaration)
+          continue;
         auto SibTests = S.testsCovering(Sib.Key);
         if (!SibTests)
           return SibTests.takeError();
         for (const std::string &T : *SibTests)
-          ByTest[T].push_back(
-              {I, static_cast<size_t>(-1), "covers same-named " + Sib.Display});
+          ByTest[T].push_back({I, static_cast<size_t>(-1),
+                               "covers same-named " + Sib.Display,
+                               Rule::SameName});
         Any |= !SibTests->empty();
+        if (!SibFunction && !Function) {
+          if (llvm::Error Err =
+                  Im.followUsers(I, Rule::SameName, detail::referenceKey(Sib)))
+            return Err;
+        } else if (SibFunction && E.CompileTime) {
+          if (llvm::Error Err = Im.followCallers(I, Sib.Key))
+            return Err;
+        }
+        Any |= Im.reached(I);
       }
     }
     if (!Any && CE.Change != ElementChange::Added)
       Sel.Uncovered.push_back(I);
   }
+  for (const detail::NameScan &N : Scans)
+    if (llvm::Error Err = Im.scan(N))
+      return Err;
+  if (llvm::Error Err = Im.resolveScoped())
+    return Err;
   if (Sel.selectsAll())
     for (const TestRecord &T : *Tests)
       for (size_t F = 0; F < Sel.Fallbacks.size(); ++F)
-        ByTest[T.Id].push_back({static_cast<size_t>(-1), F, ""});
+        if (Sel.Fallbacks[F].Scope == FallbackScope::All)
+          ByTest[T.Id].push_back(
+              {static_cast<size_t>(-1), F, "", Rule::Fallback});
 
-  for (auto &[Id, Reasons] : ByTest)
+  std::set<std::string> Known;
+  for (const TestRecord &T : *Tests)
+    Known.insert(T.Id);
+  for (auto &[Id, Reasons] : ByTest) {
+    // Tests defined by the change itself are not in the store yet.
+    if (!Known.count(Id))
+      ++Sel.TotalTests;
     Sel.Tests.push_back({Id, std::move(Reasons)});
+  }
   return Sel;
 }
 

@@ -159,6 +159,14 @@ std::string Statement::columnText(int Index) const {
                      sqlite3_column_bytes(Stmt, Index));
 }
 
+std::string Statement::columnBlob(int Index) const {
+  const void *Data = sqlite3_column_blob(Stmt, Index);
+  if (!Data)
+    return std::string();
+  return std::string(static_cast<const char *>(Data),
+                     sqlite3_column_bytes(Stmt, Index));
+}
+
 //===----------------------------------------------------------------------===//
 // Database
 //===----------------------------------------------------------------------===//

@@ -101,6 +101,8 @@ public:
   double columnDouble(int Index) const;
   /// The column as text; "" for NULL.
   std::string columnText(int Index) const;
+  /// The column's bytes as they are (a BLOB); "" for NULL.
+  std::string columnBlob(int Index) const;
 
 private:
   friend class Database;

@@ -127,7 +127,70 @@ CREATE TABLE test_definitions(
 )sql");
 }
 
-/// Version 3: failure-prediction models. A model is the booster as
+/// Version 3: the Python front end. Functions gain the first line of their
+/// body (the lines above it run when the function is defined, not when it
+/// is called); a Python file version records its module name, the settings
+/// it was parsed with, why it did not parse, and the imports it makes (the
+/// import graph that import-time coverage is attributed through).
+llvm::Error addPython(Database &DB) {
+  return DB.exec(R"sql(
+ALTER TABLE elements ADD COLUMN body_line INTEGER NOT NULL DEFAULT 0;
+
+CREATE TABLE python_files(
+  file_version_id INTEGER NOT NULL PRIMARY KEY
+    REFERENCES file_versions(id) ON DELETE CASCADE,
+  module TEXT NOT NULL,
+  settings TEXT NOT NULL,
+  problem TEXT NOT NULL);
+
+CREATE TABLE python_imports(
+  file_version_id INTEGER NOT NULL
+    REFERENCES file_versions(id) ON DELETE CASCADE,
+  line INTEGER NOT NULL,
+  module TEXT NOT NULL,
+  name TEXT NOT NULL,
+  PRIMARY KEY(file_version_id, line, module, name)) WITHOUT ROWID;
+)sql");
+}
+
+/// Version 4: elements that are not functions (variables, classes, enums,
+/// aliases, declarations, macros, conditional regions), the reference
+/// graph between elements and the #include directives of each file
+/// version. File versions indexed before hold functions only and a residual
+/// hash over everything else, which no longer compares with what the front
+/// end produces: they are dropped, with the translation units and index
+/// revisions, so that the next 'tia index' parses everything again. Tests,
+/// coverage (keyed by element key) and results stay.
+llvm::Error addReferencesAndIncludes(Database &DB) {
+  return DB.exec(R"sql(
+CREATE TABLE element_references(
+  file_version_id INTEGER NOT NULL
+    REFERENCES file_versions(id) ON DELETE CASCADE,
+  from_key_id INTEGER NOT NULL REFERENCES element_keys(id),
+  to_key_id INTEGER NOT NULL REFERENCES element_keys(id),
+  kind TEXT NOT NULL,
+  PRIMARY KEY(file_version_id, from_key_id, to_key_id, kind)) WITHOUT ROWID;
+CREATE INDEX element_references_by_target
+  ON element_references(to_key_id, file_version_id);
+
+CREATE TABLE include_directives(
+  file_version_id INTEGER NOT NULL
+    REFERENCES file_versions(id) ON DELETE CASCADE,
+  line INTEGER NOT NULL,
+  spelling TEXT NOT NULL,
+  file_name TEXT NOT NULL,
+  angled INTEGER NOT NULL,
+  resolved TEXT NOT NULL,
+  PRIMARY KEY(file_version_id, line, spelling)) WITHOUT ROWID;
+CREATE INDEX include_directives_by_name ON include_directives(file_name);
+
+DELETE FROM file_versions;
+DELETE FROM translation_units;
+DELETE FROM revisions;
+)sql");
+}
+
+/// Version 5: failure-prediction models. A model is the booster as
 /// XGBoost's JSON text and tia's metadata (feature layout, training window,
 /// validation figures) as JSON; format_version is tia's version of that
 /// pair, so a model written by another tia is recognised and refused with a
@@ -143,11 +206,15 @@ CREATE TABLE models(
 )sql");
 }
 
-// A tia that knows version 1 can still read and write versions 2 and 3: it
-// ignores the new columns and tables.
+// A tia that knows version 1 can still read and write version 2: it ignores
+// the new columns and tables. Version 3 holds element kinds (module, class,
+// variable) that older tias reject; version 4 adds more (enum, alias, macro,
+// conditional, declaration). Version 5 adds a table that older tias ignore.
 const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/1, createVersion1},
     {/*CompatibleVersion=*/1, addTestInfoAndResults},
+    {/*CompatibleVersion=*/3, addPython},
+    {/*CompatibleVersion=*/4, addReferencesAndIncludes},
     {/*CompatibleVersion=*/1, addModels},
 };
 
@@ -280,8 +347,18 @@ llvm::Error migrate(Database &DB, llvm::ArrayRef<Migration> Steps) {
                         llvm::toString(std::move(E)));
     if (llvm::Error E = writeMeta(DB, "schema_version", *Version + 1))
       return E;
+    // The oldest tia that can read the result is the newest any applied
+    // step asks for: a later step that older tias could read does not make
+    // an earlier one readable to them.
+    auto Compatible = readMeta(DB, "compatible_version");
+    if (!Compatible)
+      return Compatible.takeError();
+    int64_t Oldest = 0;
+    if (*Compatible)
+      llvm::StringRef(**Compatible).getAsInteger(10, Oldest);
     if (llvm::Error E =
-            writeMeta(DB, "compatible_version", Step.CompatibleVersion))
+            writeMeta(DB, "compatible_version",
+                      std::max<int64_t>(Oldest, Step.CompatibleVersion)))
       return E;
     if (llvm::Error E = T.commit())
       return E;

@@ -23,6 +23,7 @@
 
 namespace tia {
 
+using store::insertPythonInfo;
 using store::inTransaction;
 using store::keyId;
 using store::queryOptionalInt;
@@ -34,7 +35,8 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 /// Reads the columns "e.id, k.key, e.kind, e.display, e.begin_line,
-/// e.end_line, e.hash, e.compile_time" of the current row of \p S into \p E.
+/// e.end_line, e.hash, e.compile_time, e.body_line" of the current row of
+/// \p S into \p E.
 llvm::Error readElement(const Database &DB, const Statement &S,
                         llvm::StringRef Path, Element &E) {
   E.Key = S.columnText(1);
@@ -51,6 +53,7 @@ llvm::Error readElement(const Database &DB, const Statement &S,
   E.EndLine = static_cast<unsigned>(S.columnInt64(5));
   E.Hash = S.columnText(6);
   E.CompileTime = S.columnBool(7);
+  E.BodyLine = static_cast<unsigned>(S.columnInt64(8));
   return llvm::Error::success();
 }
 
@@ -78,8 +81,8 @@ llvm::Error insertElement(Database &DB, int64_t FileVersionId, const Element &E,
   if (!Key)
     return Key.takeError();
   auto S = DB.statement("INSERT INTO elements(file_version_id, key_id, kind, "
-                        "display, begin_line, end_line, hash, compile_time) "
-                        "VALUES(?, ?, ?, ?, ?, ?, ?, ?)");
+                        "display, begin_line, end_line, hash, compile_time, "
+                        "body_line) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
   if (!S)
     return S.takeError();
   S->bindInt64(0, FileVersionId);
@@ -90,6 +93,7 @@ llvm::Error insertElement(Database &DB, int64_t FileVersionId, const Element &E,
   S->bindInt64(5, E.EndLine);
   S->bindText(6, E.Hash);
   S->bindBool(7, E.CompileTime);
+  S->bindInt64(8, E.BodyLine);
   if (llvm::Error Err = S->run())
     return Err;
   return insertNames(DB, DB.lastInsertRowId(), Names);
@@ -116,6 +120,15 @@ llvm::Error insertTestDefinitions(Database &DB, int64_t FileVersionId,
       return E;
   }
   return llvm::Error::success();
+}
+
+/// Adds what a file version holds besides its elements (test definitions,
+/// references, includes); rows already stored stay.
+llvm::Error insertContents(Database &DB, int64_t FileVersionId,
+                           const FileIndex &F) {
+  if (llvm::Error E = insertTestDefinitions(DB, FileVersionId, F.Tests))
+    return E;
+  return store::insertReferencesAndIncludes(DB, FileVersionId, F);
 }
 
 /// The names of \p Element, sorted.
@@ -342,19 +355,32 @@ llvm::Error Store::putFileIndex(const FileIndex &F) {
       for (const Element &E : F.Elements)
         if (llvm::Error Err = insertElement(*DB, Id, E, E.Names))
           return Err;
-      return insertTestDefinitions(*DB, Id, F.Tests);
+      if (llvm::Error E = insertContents(*DB, Id, F))
+        return E;
+      return insertPythonInfo(*DB, Id, F.Python);
     }
 
     int64_t Id = (*Found)->Id;
     auto Stored = storedElements(*DB, Id);
     if (!Stored)
       return Stored.takeError();
+    bool Resettled = false;
+    if (F.Python) {
+      auto Settings = pythonSettings(F.Path, F.ContentHash);
+      if (!Settings)
+        return Settings.takeError();
+      Resettled = *Settings != F.Python->Settings;
+    }
 
-    if (!(*Found)->Complete && F.Complete) {
-      // The complete index replaces the incomplete one; names the earlier
-      // parse saw for the same keys stay, since more names only let more
-      // coverage find its element.
-      for (llvm::StringRef Table : {"elements", "test_definitions"}) {
+    if ((!(*Found)->Complete && F.Complete) || Resettled) {
+      // The complete index replaces the incomplete one, and a Python index
+      // made with other settings (module name, docstrings, pytest options)
+      // replaces the stored one; names the earlier parse saw for the same
+      // keys stay, since more names only let more coverage find its
+      // element.
+      for (llvm::StringRef Table :
+           {"elements", "test_definitions", "python_files", "python_imports",
+            "element_references", "include_directives"}) {
         auto Delete = DB->statement(("DELETE FROM " + Table +
                                      " WHERE file_version_id = ?")
                                         .str());
@@ -365,11 +391,12 @@ llvm::Error Store::putFileIndex(const FileIndex &F) {
           return E;
       }
       auto Update = DB->statement("UPDATE file_versions SET residual_hash = "
-                                  "?, complete = 1 WHERE id = ?");
+                                  "?, complete = ? WHERE id = ?");
       if (!Update)
         return Update.takeError();
       Update->bindText(0, F.ResidualHash);
-      Update->bindInt64(1, Id);
+      Update->bindBool(1, F.Complete);
+      Update->bindInt64(2, Id);
       if (llvm::Error E = Update->run())
         return E;
       for (const Element &E : F.Elements) {
@@ -379,7 +406,9 @@ llvm::Error Store::putFileIndex(const FileIndex &F) {
         if (llvm::Error Err = insertElement(*DB, Id, E, Names))
           return Err;
       }
-      return insertTestDefinitions(*DB, Id, F.Tests);
+      if (llvm::Error E = insertContents(*DB, Id, F))
+        return E;
+      return insertPythonInfo(*DB, Id, F.Python);
     }
 
     // The stored elements stay and gain the new names. Elements with new
@@ -399,8 +428,7 @@ llvm::Error Store::putFileIndex(const FileIndex &F) {
         if (llvm::Error Err = insertNames(*DB, ElementId, E.Names))
           return Err;
     }
-    return MayAdd ? insertTestDefinitions(*DB, Id, F.Tests)
-                  : llvm::Error::success();
+    return MayAdd ? insertContents(*DB, Id, F) : llvm::Error::success();
   });
 }
 
@@ -427,7 +455,7 @@ Store::getFileIndex(llvm::StringRef Path, llvm::StringRef ContentHash) {
 
   auto Elements = DB->statement(
       "SELECT e.id, k.key, e.kind, e.display, e.begin_line, e.end_line, "
-      "e.hash, e.compile_time FROM elements e "
+      "e.hash, e.compile_time, e.body_line FROM elements e "
       "JOIN element_keys k ON k.id = e.key_id WHERE e.file_version_id = ? "
       "ORDER BY e.begin_line, e.end_line, k.key, e.id");
   if (!Elements)
@@ -469,6 +497,36 @@ Store::getFileIndex(llvm::StringRef Path, llvm::StringRef ContentHash) {
                            static_cast<unsigned>(Tests->columnInt64(2)),
                            static_cast<unsigned>(Tests->columnInt64(3))});
       }))
+    return E;
+
+  auto Python = DB->statement("SELECT module, settings, problem FROM "
+                              "python_files WHERE file_version_id = ?");
+  if (!Python)
+    return Python.takeError();
+  Python->bindInt64(0, Id);
+  auto HasPython = Python->step();
+  if (!HasPython)
+    return HasPython.takeError();
+  if (*HasPython) {
+    PythonFileInfo Info;
+    Info.Module = Python->columnText(0);
+    Info.Settings = Python->columnText(1);
+    Info.Problem = Python->columnText(2);
+    auto Imports = DB->statement("SELECT line, module, name FROM "
+                                 "python_imports WHERE file_version_id = ? "
+                                 "ORDER BY line, module, name");
+    if (!Imports)
+      return Imports.takeError();
+    Imports->bindInt64(0, Id);
+    if (llvm::Error E = Imports->forEachRow([&] {
+          Info.Imports.push_back(
+              {Imports->columnText(1), Imports->columnText(2),
+               static_cast<unsigned>(Imports->columnInt64(0))});
+        }))
+      return E;
+    F.Python = std::move(Info);
+  }
+  if (llvm::Error E = store::readReferencesAndIncludes(*DB, Id, F))
     return E;
   normalize(F);
   return F;
@@ -675,7 +733,7 @@ llvm::Expected<std::vector<Element>> Store::elementsAt(llvm::StringRef Path,
                                                        unsigned Line) {
   auto S = DB->statement(
       "SELECT e.id, k.key, e.kind, e.display, e.begin_line, e.end_line, "
-      "e.hash, e.compile_time FROM revision_files rf "
+      "e.hash, e.compile_time, e.body_line FROM revision_files rf "
       "JOIN file_versions fv ON fv.path = rf.path "
       "AND fv.content_hash = rf.content_hash "
       "JOIN elements e ON e.file_version_id = fv.id "

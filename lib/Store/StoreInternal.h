@@ -10,6 +10,7 @@
 #define TIA_LIB_STORE_STOREINTERNAL_H
 
 #include "Database.h"
+#include "tia/Support/Model.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include <optional>
@@ -34,6 +35,22 @@ llvm::Expected<int64_t> keyId(Database &DB, llvm::StringRef Key);
 
 /// The id of test \p Name, adding the test when unknown.
 llvm::Expected<int64_t> testId(Database &DB, llvm::StringRef Name);
+
+/// Stores what the Python front end recorded of file version
+/// \p FileVersionId besides its elements: module, settings, problem and
+/// imports. Does nothing when \p Info is empty (not a Python file).
+llvm::Error insertPythonInfo(Database &DB, int64_t FileVersionId,
+                             const std::optional<PythonFileInfo> &Info);
+
+/// Adds \p F's references and includes to file version \p FileVersionId;
+/// rows already stored stay (ReferenceStore.cpp).
+llvm::Error insertReferencesAndIncludes(Database &DB, int64_t FileVersionId,
+                                        const FileIndex &F);
+
+/// Reads the references and includes of file version \p FileVersionId
+/// into \p F.
+llvm::Error readReferencesAndIncludes(Database &DB, int64_t FileVersionId,
+                                      FileIndex &F);
 
 } // namespace store
 } // namespace tia

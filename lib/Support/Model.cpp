@@ -25,8 +25,77 @@ llvm::StringRef kindName(ElementKind K) {
     return "lambda";
   case ElementKind::FunctionTemplate:
     return "template";
+  case ElementKind::Module:
+    return "module";
+  case ElementKind::Class:
+    return "class";
+  case ElementKind::Variable:
+    return "variable";
+  case ElementKind::Enum:
+    return "enum";
+  case ElementKind::Alias:
+    return "alias";
+  case ElementKind::Macro:
+    return "macro";
+  case ElementKind::Conditional:
+    return "conditional";
+  case ElementKind::Declaration:
+    return "declaration";
   }
   return "function";
+}
+
+bool isFunctionKind(ElementKind K) {
+  switch (K) {
+  case ElementKind::Function:
+  case ElementKind::Method:
+  case ElementKind::Constructor:
+  case ElementKind::Destructor:
+  case ElementKind::Operator:
+  case ElementKind::Conversion:
+  case ElementKind::Lambda:
+  case ElementKind::FunctionTemplate:
+    return true;
+  default:
+    return false;
+  }
+}
+
+llvm::StringRef referenceKindName(ReferenceKind K) {
+  switch (K) {
+  case ReferenceKind::Type:
+    return "type";
+  case ReferenceKind::Variable:
+    return "variable";
+  case ReferenceKind::Macro:
+    return "macro";
+  case ReferenceKind::Call:
+    return "call";
+  case ReferenceKind::Region:
+    return "region";
+  case ReferenceKind::Declares:
+    return "declares";
+  }
+  return "type";
+}
+
+std::optional<ReferenceKind> parseReferenceKind(llvm::StringRef Name) {
+  return llvm::StringSwitch<std::optional<ReferenceKind>>(Name)
+      .Case("type", ReferenceKind::Type)
+      .Case("variable", ReferenceKind::Variable)
+      .Case("macro", ReferenceKind::Macro)
+      .Case("call", ReferenceKind::Call)
+      .Case("region", ReferenceKind::Region)
+      .Case("declares", ReferenceKind::Declares)
+      .Default(std::nullopt);
+}
+
+bool Reference::operator<(const Reference &O) const {
+  return std::tie(From, To, Kind) < std::tie(O.From, O.To, O.Kind);
+}
+
+bool Reference::operator==(const Reference &O) const {
+  return From == O.From && To == O.To && Kind == O.Kind;
 }
 
 std::optional<ElementKind> parseKind(llvm::StringRef Name) {
@@ -39,6 +108,14 @@ std::optional<ElementKind> parseKind(llvm::StringRef Name) {
       .Case("conversion", ElementKind::Conversion)
       .Case("lambda", ElementKind::Lambda)
       .Case("template", ElementKind::FunctionTemplate)
+      .Case("module", ElementKind::Module)
+      .Case("class", ElementKind::Class)
+      .Case("variable", ElementKind::Variable)
+      .Case("enum", ElementKind::Enum)
+      .Case("alias", ElementKind::Alias)
+      .Case("macro", ElementKind::Macro)
+      .Case("conditional", ElementKind::Conditional)
+      .Case("declaration", ElementKind::Declaration)
       .Default(std::nullopt);
 }
 
@@ -57,6 +134,12 @@ void normalize(FileIndex &F) {
               return std::tie(A.BeginLine, A.Framework, A.Name) <
                      std::tie(B.BeginLine, B.Framework, B.Name);
             });
+  if (F.Python)
+    std::sort(F.Python->Imports.begin(), F.Python->Imports.end(),
+              [](const ImportRecord &A, const ImportRecord &B) {
+                return std::tie(A.Line, A.Module, A.Name) <
+                       std::tie(B.Line, B.Module, B.Name);
+              });
   F.Tests.erase(std::unique(F.Tests.begin(), F.Tests.end(),
                             [](const TestDefinition &A,
                                const TestDefinition &B) {
@@ -64,6 +147,14 @@ void normalize(FileIndex &F) {
                                      A.Name == B.Name;
                             }),
                 F.Tests.end());
+  std::sort(F.References.begin(), F.References.end());
+  F.References.erase(std::unique(F.References.begin(), F.References.end()),
+                     F.References.end());
+  std::sort(F.Includes.begin(), F.Includes.end(),
+            [](const IncludeDirective &A, const IncludeDirective &B) {
+              return std::tie(A.Line, A.Spelling) <
+                     std::tie(B.Line, B.Spelling);
+            });
 }
 
 llvm::StringRef testFramework(llvm::StringRef Id) {

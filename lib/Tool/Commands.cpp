@@ -9,6 +9,11 @@
 namespace tia {
 namespace tool {
 
+bool isAtOrBelow(llvm::StringRef Path, llvm::StringRef Dir) {
+  return Path == Dir || (Path.starts_with(Dir) && Path.size() > Dir.size() &&
+                         Path[Dir.size()] == '/');
+}
+
 std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base) {
   llvm::SmallString<256> P;
   if (llvm::sys::path::is_absolute(Path))
@@ -19,6 +24,16 @@ std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base) {
   while (P.size() > 1 && llvm::sys::path::is_separator(P.back()))
     P.pop_back();
   return std::string(P);
+}
+
+llvm::Expected<std::unique_ptr<Store>> openForUpdate(const Context &C) {
+  // A missing database is an error here, not a new empty one: the read-only
+  // opening says so. An existing one is opened for writing straight away,
+  // which checks that it is tia's before touching it and upgrades an older
+  // schema.
+  if (!llvm::sys::fs::exists(C.DbPath))
+    return Store::open(C.DbPath, Store::Mode::ReadOnly);
+  return Store::open(C.DbPath, Store::Mode::ReadWrite);
 }
 
 llvm::Expected<Context> makeContext(const GlobalOptions &G, bool NeedGit) {

@@ -29,6 +29,13 @@ struct Context {
 /// cannot be read or parsed.
 llvm::Expected<Context> makeContext(const GlobalOptions &G, bool NeedGit);
 
+/// True when \p Path is \p Dir or lies below it ('/' separators).
+bool isAtOrBelow(llvm::StringRef Path, llvm::StringRef Dir);
+
+/// Opens the database of \p C for writing; fails, creating nothing, when it
+/// does not exist or is not tia's.
+llvm::Expected<std::unique_ptr<Store>> openForUpdate(const Context &C);
+
 /// \p Path made absolute against \p Base, dots removed.
 std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base);
 
@@ -56,10 +63,12 @@ struct CommandEntry {
 /// Every command, in the order --help lists them.
 llvm::ArrayRef<CommandEntry> commandTable();
 
+extern llvm::cl::SubCommand CollectSubcommand;
 extern llvm::cl::SubCommand IndexSubcommand;
 extern llvm::cl::SubCommand CoverageSubcommand;
 extern llvm::cl::SubCommand SelectSubcommand;
 extern llvm::cl::SubCommand DumpSubcommand;
+int collectMain(const GlobalOptions &G);
 extern llvm::cl::SubCommand TrainSubcommand;
 extern llvm::cl::SubCommand RankSubcommand;
 int indexMain(const GlobalOptions &G);

@@ -11,10 +11,13 @@ llvm::Error runCoverageImport(const GlobalOptions &G,
                               const CoverageImportOptions &O,
                               llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
   if (O.Files.empty())
-    return makeError("no coverage files given: pass the lcov or llvm-cov "
-                     "JSON files to import");
+    return makeError("no coverage files given: pass the lcov, llvm-cov "
+                     "JSON or coverage.py files to import");
   if (O.Fmt == coverage::Format::LlvmCovJson && O.TestId.empty())
     return makeError("llvm-cov JSON does not name its test: pass --test ID");
+  if (O.Fmt == coverage::Format::CoveragePy && !O.TestId.empty())
+    return makeError("--test does not go with coverage.py data: its test "
+                     "contexts name the tests");
   auto Ctx = makeContext(G, /*NeedGit=*/false);
   if (!Ctx)
     return Ctx.takeError();
@@ -38,11 +41,7 @@ llvm::Error runCoverageImport(const GlobalOptions &G,
     Import.Commit = H->value_or("");
   }
 
-  auto S = Store::open(Ctx->DbPath, Store::Mode::ReadOnly);
-  if (!S)
-    return S.takeError();
-  // Reopen for writing only once the database is known to be tia's.
-  S = Store::open(Ctx->DbPath, Store::Mode::ReadWrite);
+  auto S = openForUpdate(*Ctx);
   if (!S)
     return S.takeError();
 
@@ -52,6 +51,9 @@ llvm::Error runCoverageImport(const GlobalOptions &G,
   auto Sum = coverage::importCoverage(**S, Files, Import);
   if (!Sum)
     return Sum.takeError();
+  for (const std::string &Context : Sum->UnknownContexts)
+    Err << "tia: warning: context '" << Context
+        << "' names no known test: index the test files first\n";
   for (const std::string &Id : Sum->Unlinked)
     Err << "tia: warning: the coverage of " << Id
         << " matched no indexed element: check that the report's paths are "
@@ -77,7 +79,7 @@ llvm::Error runCoverageImport(const GlobalOptions &G,
 llvm::cl::SubCommand
     CoverageSubcommand("coverage",
                        "'tia coverage import FILE...': import per-test "
-                       "coverage (lcov, llvm-cov export JSON)");
+                       "coverage (lcov, llvm-cov export JSON, coverage.py)");
 
 namespace {
 llvm::cl::opt<coverage::Format> Format(
@@ -86,7 +88,11 @@ llvm::cl::opt<coverage::Format> Format(
                                 "lcov tracefile; one TN: section per test"),
                      clEnumValN(coverage::Format::LlvmCovJson, "llvm-cov-json",
                                 "'llvm-cov export -format=text' of one test "
-                                "(needs --test)")),
+                                "(needs --test)"),
+                     clEnumValN(coverage::Format::CoveragePy, "coverage.py",
+                                "coverage.py's .coverage data file recorded "
+                                "with test contexts (pytest --cov "
+                                "--cov-context=test)")),
     llvm::cl::init(coverage::Format::Lcov), llvm::cl::cat(tiaCategory()),
     llvm::cl::sub(CoverageSubcommand));
 llvm::cl::opt<std::string>
@@ -110,7 +116,7 @@ llvm::cl::list<std::string> Args(llvm::cl::Positional,
 int coverageMain(const GlobalOptions &G) {
   if (Args.empty() || Args[0] != "import")
     return usageError("'tia coverage' needs a subcommand: tia coverage import "
-                      "--format lcov|llvm-cov-json FILE...");
+                      "--format lcov|llvm-cov-json|coverage.py FILE...");
   CoverageImportOptions O;
   O.Fmt = Format;
   O.TestId = Test;

@@ -14,8 +14,10 @@ namespace tool {
 
 namespace {
 
-llvm::Error dumpElements(Store &S, const DumpOptions &O,
-                         llvm::raw_ostream &Out) {
+/// Calls \p Each with every file of the latest index (or only O.File) and
+/// its stored index, in path order.
+llvm::Error forEachFile(Store &S, const DumpOptions &O,
+                        llvm::function_ref<void(const FileIndex &)> Each) {
   auto Files = S.currentFiles();
   if (!Files)
     return Files.takeError();
@@ -29,22 +31,58 @@ llvm::Error dumpElements(Store &S, const DumpOptions &O,
     if (!*FI)
       continue;
     Found = true;
-    Out << Path << ((*FI)->Complete ? "" : " (incomplete)") << "\n";
-    for (const Element &E : (*FI)->Elements) {
-      Out << "  " << E.BeginLine << "-" << E.EndLine << " " << kindName(E.Kind)
-          << " " << E.Display << " [" << E.Key << "]";
-      if (O.Hashes)
-        Out << " #" << E.Hash;
-      Out << "\n";
-      for (const std::string &N : E.Names)
-        Out << "    = " << N << "\n";
-    }
+    Each(**FI);
   }
   if (!O.File.empty() && !Found)
     return makeErrorf("{0} is not in the index: check the path (relative to "
                       "the repository root) or run 'tia index'",
                       O.File);
   return llvm::Error::success();
+}
+
+llvm::Error dumpElements(Store &S, const DumpOptions &O,
+                         llvm::raw_ostream &Out) {
+  return forEachFile(S, O, [&](const FileIndex &F) {
+    Out << F.Path;
+    if (!F.Complete)
+      Out << (F.Python && !F.Python->Problem.empty()
+                  ? " (incomplete: " + F.Python->Problem + ")"
+                  : std::string(" (incomplete)"));
+    Out << "\n";
+    for (const Element &E : F.Elements) {
+      Out << "  " << E.BeginLine << "-" << E.EndLine << " " << kindName(E.Kind)
+          << " " << E.Display << " [" << E.Key << "]";
+      if (E.BodyLine)
+        Out << " body=" << E.BodyLine;
+      if (O.Hashes)
+        Out << " #" << E.Hash;
+      Out << "\n";
+      for (const std::string &N : E.Names)
+        if (N != E.Display) // Python's one name is its display.
+          Out << "    = " << N << "\n";
+    }
+    for (const TestDefinition &T : F.Tests)
+      Out << "  test " << T.Framework << ":" << T.Name << " " << T.BeginLine
+          << "-" << T.EndLine << "\n";
+    if (F.Python)
+      for (const ImportRecord &I : F.Python->Imports)
+        Out << "  import " << I.Module << (I.Name.empty() ? "" : " " + I.Name)
+            << " (line " << I.Line << ")\n";
+  });
+}
+
+llvm::Error dumpReferences(Store &S, const DumpOptions &O,
+                           llvm::raw_ostream &Out) {
+  return forEachFile(S, O, [&](const FileIndex &F) {
+    Out << F.Path << "\n";
+    for (const IncludeDirective &I : F.Includes)
+      Out << "  " << I.Line << " #include " << (I.Angled ? "<" : "\"")
+          << I.Spelling << (I.Angled ? ">" : "\"") << " -> "
+          << (I.Resolved.empty() ? "(not a project file)" : I.Resolved) << "\n";
+    for (const Reference &R : F.References)
+      Out << "  " << R.From << " -> " << R.To << " ("
+          << referenceKindName(R.Kind) << ")\n";
+  });
 }
 
 llvm::Error dumpTests(Store &S, llvm::raw_ostream &Out) {
@@ -126,6 +164,8 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
     return dumpCoverage(**S, Out);
   case DumpWhat::Results:
     return dumpResults(**S, Out);
+  case DumpWhat::References:
+    return dumpReferences(**S, O, Out);
   case DumpWhat::Flaky:
     return dumpFlaky(**S, Ctx->Config, Out);
   }
@@ -138,13 +178,14 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
 
 llvm::cl::SubCommand
     DumpSubcommand("dump",
-                   "'tia dump elements|tests|coverage|results|flaky': print "
+                   "'tia dump elements|references|tests|coverage|results|"
+                   "flaky': print "
                    "what the database holds, sorted and stable");
 
 namespace {
 llvm::cl::list<std::string>
     Args(llvm::cl::Positional,
-         llvm::cl::desc("elements|tests|coverage|results|flaky"),
+         llvm::cl::desc("elements|references|tests|coverage|results|flaky"),
          llvm::cl::cat(tiaCategory()), llvm::cl::sub(DumpSubcommand));
 llvm::cl::opt<std::string>
     File("file", llvm::cl::desc("Only this file (repository-relative)"),
@@ -160,7 +201,8 @@ int dumpMain(const GlobalOptions &G) {
   DumpOptions O;
   if (Args.size() != 1)
     return usageError(
-        "'tia dump' needs one of: elements, tests, coverage, results, flaky");
+        "'tia dump' needs one of: elements, references, tests, coverage, "
+        "results, flaky");
   if (Args[0] == "elements")
     O.What = DumpWhat::Elements;
   else if (Args[0] == "tests")
@@ -169,11 +211,14 @@ int dumpMain(const GlobalOptions &G) {
     O.What = DumpWhat::Coverage;
   else if (Args[0] == "results")
     O.What = DumpWhat::Results;
+  else if (Args[0] == "references")
+    O.What = DumpWhat::References;
   else if (Args[0] == "flaky")
     O.What = DumpWhat::Flaky;
   else
-    return usageError("unknown dump '" + Args[0] +
-                      "': use elements, tests, coverage, results or flaky");
+    return usageError(
+        "unknown dump '" + Args[0] +
+        "': use elements, references, tests, coverage, results or flaky");
   O.File = File;
   O.Hashes = Hashes;
   return exitCode(runDump(G, O, llvm::outs(), llvm::errs()));

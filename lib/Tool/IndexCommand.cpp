@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CommandsInternal.h"
+#include "PythonInternal.h"
 #include "tia/Cpp/FrontEnd.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Hash.h"
@@ -17,6 +18,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <set>
@@ -27,8 +29,7 @@ namespace tool {
 namespace {
 
 bool isBelow(llvm::StringRef Path, llvm::StringRef Dir) {
-  return Path == Dir || (Path.starts_with(Dir) && Path.size() > Dir.size() &&
-                         Path[Dir.size()] == '/');
+  return isAtOrBelow(Path, Dir);
 }
 
 std::string relativeTo(llvm::StringRef Path, llvm::StringRef Root) {
@@ -109,22 +110,32 @@ void ignoreDatabaseDir(const Context &C) {
 
 llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
                      llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
+  auto Start = std::chrono::steady_clock::now();
   auto Ctx = makeContext(G, /*NeedGit=*/false);
   if (!Ctx)
     return Ctx.takeError();
+  // C++ needs a compilation database; a repository with only Python files
+  // has none, and that is fine unless -p named one.
+  std::vector<CompileCommand> Commands;
+  std::string BuildDirPath;
   auto BuildDir = findBuildDir(*Ctx, O.BuildDir);
-  if (!BuildDir)
+  if (BuildDir) {
+    BuildDirPath = *BuildDir;
+    auto Loaded = cpp::loadCompilationDatabase(*BuildDir);
+    if (!Loaded)
+      return Loaded.takeError();
+    Commands = std::move(*Loaded);
+  } else if (!O.BuildDir.empty()) {
     return BuildDir.takeError();
-  auto Commands = cpp::loadCompilationDatabase(*BuildDir);
-  if (!Commands)
-    return Commands.takeError();
+  }
 
   cpp::FrontEndOptions FE;
   FE.ProjectRoot = Ctx->Root;
   if (!G.ResourceDir.empty())
     FE.ResourceDir = G.ResourceDir;
-  if (*BuildDir != Ctx->Root && isBelow(*BuildDir, Ctx->Root))
-    FE.ExcludedDirs.push_back(*BuildDir);
+  if (!BuildDirPath.empty() && BuildDirPath != Ctx->Root &&
+      isBelow(BuildDirPath, Ctx->Root))
+    FE.ExcludedDirs.push_back(BuildDirPath);
 
   // The project's translation units, narrowed to the PATHs given.
   std::vector<std::string> Paths;
@@ -132,7 +143,7 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
     Paths.push_back(absolutePath(P, Ctx->WorkingDir));
   std::vector<bool> PathUsed(Paths.size(), false);
   std::vector<CompileCommand> Wanted;
-  for (CompileCommand &Cmd : *Commands) {
+  for (CompileCommand &Cmd : Commands) {
     if (!isBelow(Cmd.File, Ctx->Root))
       continue;
     if (llvm::any_of(FE.ExcludedDirs, [&](const std::string &D) {
@@ -148,22 +159,41 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
     if (Match)
       Wanted.push_back(std::move(Cmd));
   }
-  if (Wanted.empty() && Paths.empty())
+
+  auto PyFiles = listPythonFiles(*Ctx, Paths);
+  if (!PyFiles)
+    return PyFiles.takeError();
+  for (size_t I = 0; I < Paths.size(); ++I)
+    for (const std::string &F : *PyFiles)
+      if (isBelow(Ctx->Root + "/" + F, Paths[I]))
+        PathUsed[I] = true;
+  if (Wanted.empty() && Paths.empty() && PyFiles->empty()) {
+    if (!BuildDir)
+      return makeError(llvm::toString(BuildDir.takeError()) +
+                       " (nor any Python file tracked by git to index)");
     return makeErrorf("{0}/compile_commands.json has no translation unit "
-                      "below {1}: configure the project there, or run tia "
-                      "inside the repository it builds",
-                      *BuildDir, Ctx->Root);
+                      "below {1}, nor is there any Python file tracked by "
+                      "git: configure the project there, or run tia inside "
+                      "the repository it builds",
+                      BuildDirPath, Ctx->Root);
+  }
+  llvm::consumeError(BuildDir.takeError()); // Python only: no C++ to index.
   for (size_t I = 0; I < Paths.size(); ++I)
     if (!PathUsed[I])
       return makeErrorf("{0} matches no translation unit in "
-                        "{1}/compile_commands.json: check the path or "
-                        "re-run cmake",
-                        O.Paths[I], *BuildDir);
+                        "{1}/compile_commands.json and no Python file git "
+                        "tracks: check the path or re-run cmake",
+                        O.Paths[I], BuildDirPath.empty() ? "." : BuildDirPath);
 
   auto S = Store::open(Ctx->DbPath, Store::Mode::ReadWrite);
   if (!S)
     return S.takeError();
   ignoreDatabaseDir(*Ctx);
+
+  auto Py = indexPythonFiles(*Ctx, **S, *PyFiles, G.Quiet, Err);
+  if (!Py)
+    return Py.takeError();
+
   auto StoredTUs = (*S)->translationUnits();
   if (!StoredTUs)
     return StoredTUs.takeError();
@@ -238,6 +268,8 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
   for (const StoredTranslationUnit *TU : Skipped)
     for (const FileVersionRef &D : TU->Dependencies)
       Files[D.first] = D.second;
+  for (const FileVersionRef &F : Py->Files)
+    Files[F.first] = F.second;
   unsigned Elements = 0, FilesParsed = 0, TUsWithErrors = 0;
   std::set<FileVersionRef> Counted;
   for (const TranslationUnitIndex &TU : Parsed) {
@@ -251,6 +283,9 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
   }
 
   llvm::Error E = (*S)->transaction([&]() -> llvm::Error {
+    for (const FileIndex &F : Py->Parsed)
+      if (llvm::Error E = (*S)->putFileIndex(F))
+        return E;
     for (const TranslationUnitIndex &TU : Parsed) {
       for (const FileIndex &F : TU.Files)
         if (llvm::Error E = (*S)->putFileIndex(F))
@@ -262,7 +297,7 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
       if (llvm::Error E = (*S)->putTranslationUnit(Rec))
         return E;
     }
-    if (Paths.empty()) {
+    if (Paths.empty() && !BuildDirPath.empty()) {
       std::set<std::string> Live;
       for (const CompileCommand &Cmd : Wanted)
         Live.insert(relativeTo(Cmd.File, Ctx->Root));
@@ -286,17 +321,50 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
           << ", indexed as far as clang got and marked incomplete (first: "
           << TU.FirstError << ")\n";
     }
-  if (!G.Quiet)
-    Err << llvm::formatv(
-        "indexed {0} translation units ({1} parsed, {2} "
-        "unchanged) in {3:f1}s: {4} elements in {5} files "
-        "parsed{6}{7}\n",
-        Wanted.size() - Unreadable, Parsed.size(), Skipped.size(),
-        Prog.elapsed(), Elements, FilesParsed,
-        TUsWithErrors ? llvm::formatv("; {0} with errors", TUsWithErrors).str()
-                      : std::string(),
-        Unreadable ? llvm::formatv("; {0} skipped", Unreadable).str()
-                   : std::string());
+  for (const std::string &Problem : Py->Incomplete)
+    Err << "tia: warning: " << Problem
+        << "; indexed as incomplete (tia selects all tests for a change to "
+           "it)\n";
+  double Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
+  if (!G.Quiet) {
+    std::string Python;
+    if (!Py->Files.empty())
+      Python = llvm::formatv("; {0} Python files ({1} parsed, {2} unchanged): "
+                             "{3} elements, {4} tests{5}",
+                             Py->Files.size(), Py->Parsed.size(), Py->Unchanged,
+                             Py->Elements, Py->Tests,
+                             Py->Incomplete.empty()
+                                 ? std::string()
+                                 : llvm::formatv(", {0} incomplete",
+                                                 Py->Incomplete.size())
+                                       .str())
+                   .str();
+    if (Wanted.empty() && BuildDirPath.empty())
+      Err << llvm::formatv(
+          "indexed {0} Python files ({1} parsed, {2} "
+          "unchanged) in {3:f1}s: {4} elements, {5} "
+          "tests{6}\n",
+          Py->Files.size(), Py->Parsed.size(), Py->Unchanged, Seconds,
+          Py->Elements, Py->Tests,
+          Py->Incomplete.empty()
+              ? std::string()
+              : llvm::formatv("; {0} incomplete", Py->Incomplete.size()).str());
+    else
+      Err << llvm::formatv(
+          "indexed {0} translation units ({1} parsed, {2} "
+          "unchanged) in {3:f1}s: {4} elements in {5} files "
+          "parsed{6}{7}{8}\n",
+          Wanted.size() - Unreadable, Parsed.size(), Skipped.size(), Seconds,
+          Elements, FilesParsed,
+          TUsWithErrors
+              ? llvm::formatv("; {0} with errors", TUsWithErrors).str()
+              : std::string(),
+          Unreadable ? llvm::formatv("; {0} skipped", Unreadable).str()
+                     : std::string(),
+          Python);
+  }
   return llvm::Error::success();
 }
 

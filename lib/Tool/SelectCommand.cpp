@@ -1,6 +1,7 @@
 //===- SelectCommand.cpp - tia select -------------------------------------===//
 
 #include "CommandsInternal.h"
+#include "PythonInternal.h"
 #include "tia/Report/Report.h"
 #include "tia/Select/Selection.h"
 #include "tia/Support/Error.h"
@@ -26,6 +27,10 @@ llvm::Error runSelect(const GlobalOptions &G, const SelectCommandOptions &O,
   SO.FrontEnd.ProjectRoot = Ctx->Root;
   if (!G.ResourceDir.empty())
     SO.FrontEnd.ResourceDir = G.ResourceDir;
+  auto Python = pythonOptions(*Ctx);
+  if (!Python)
+    return Python.takeError();
+  SO.Python = std::move(*Python);
   auto Sel = select::selectTests(*Ctx->Repo, **S, SO);
   if (!Sel)
     return Sel.takeError();

@@ -39,6 +39,7 @@ int exitCode(Error E) {
 
 ArrayRef<CommandEntry> commandTable() {
   static const CommandEntry Table[] = {
+      {&CollectSubcommand, collectMain},
       {&CoverageSubcommand, coverageMain},
       {&DumpSubcommand, dumpMain},
       {&IndexSubcommand, indexMain},
@@ -113,11 +114,11 @@ int toolMain(int Argc, const char **Argv) {
   cl::SetVersionPrinter([](raw_ostream &OS) { OS << "tia 0.1.0\n"; });
   if (!cl::ParseCommandLineOptions(
           Argc, Argv,
-          "tia - test impact analysis for C++\n\n"
-          "  Finds the tests a change can affect: index the code, import "
-          "per-test\n  coverage, then select for a change.\n\n"
+          "tia - test impact analysis for C++ and Python\n\n"
+          "  Finds the tests a change can affect: index the code, collect "
+          "(or import)\n  per-test coverage, then select for a change.\n\n"
           "  tia index -p build\n"
-          "  tia coverage import --format lcov coverage.info\n"
+          "  tia collect -p build\n"
           "  tia select --base origin/main\n",
           &errs()))
     return 2;

@@ -8,6 +8,22 @@ using namespace tia::coverage;
 
 namespace {
 
+TEST(CoveragePyTest, Numbits) {
+  // coverage.py's numbits: bit N of byte B is line B * 8 + N.
+  EXPECT_EQ(numbitsToLines(llvm::StringRef("\x0a\x00\x01", 3)),
+            (std::vector<unsigned>{1, 3, 16}));
+  EXPECT_TRUE(numbitsToLines("").empty());
+}
+
+TEST(CoveragePyTest, ContextsToNodeIds) {
+  EXPECT_EQ(nodeIdOfContext("tests/test_a.py::T::test_x|run"),
+            "tests/test_a.py::T::test_x");
+  EXPECT_EQ(nodeIdOfContext("tests/test_a.py::test_x[a|b]|setup"),
+            "tests/test_a.py::test_x[a|b]");
+  EXPECT_EQ(nodeIdOfContext(""), "");
+  EXPECT_EQ(nodeIdOfContext("test_a.test_x"), "");
+}
+
 TEST(LcovTest, SectionsPerTest) {
   const char *Text = "TN:t1\nSF:/r/a.cpp\nFN:3,_Z1fv\nFN:7,_Z1gv\n"
                      "FNDA:2,_Z1fv\nFNDA:0,_Z1gv\nDA:3,2\nDA:7,0\n"

@@ -102,11 +102,16 @@ protected:
     return nullptr;
   }
 
-  /// The element displayed as \p Display; fails the test when none is.
+  /// The element displayed as \p Display (the definition rather than a
+  /// declaration of the same function); fails the test when none is.
   static const Element &element(const FileIndex &F, llvm::StringRef Display) {
+    const Element *Found = nullptr;
     for (const Element &E : F.Elements)
-      if (E.Display == Display)
-        return E;
+      if (E.Display == Display &&
+          (!Found || Found->Kind == ElementKind::Declaration))
+        Found = &E;
+    if (Found)
+      return *Found;
     ADD_FAILURE() << "no element " << Display.str() << " in " << F.Path;
     static const Element None;
     return None;
@@ -239,7 +244,7 @@ TEST_F(CppTest, LambdasInTemplatesAndAtNamespaceScope) {
                    "  auto G = [](auto v) { return [v] { return v; }(); };\n"
                    "  return G(1) + (int)G(2.0) + call(1) + Global(2);\n"
                    "}\n");
-  ASSERT_EQ(F.Elements.size(), 6u);
+  ASSERT_EQ(F.Elements.size(), 7u); // the variable Global too
   const Element &Call = element(F, "call<T>(T)");
   const Element &InCall = elementStarting(F, "call<T>(T)::(lambda at ");
   EXPECT_EQ(InCall.Kind, ElementKind::FunctionTemplate);
@@ -276,7 +281,7 @@ TEST_F(CppTest, KeysAreUniqueWithinATranslationUnit) {
   for (const FileIndex &File : TU.Files)
     for (const Element &E : File.Elements)
       Keys.push_back(E.Key);
-  ASSERT_EQ(Keys.size(), 13u) << dump(TU);
+  ASSERT_EQ(Keys.size(), 14u) << dump(TU); // the class S too
   std::sort(Keys.begin(), Keys.end());
   EXPECT_EQ(std::unique(Keys.begin(), Keys.end()), Keys.end()) << dump(TU);
   EXPECT_EQ(element(*file(TU, "src/a.h"), "helper()").Key,
@@ -451,28 +456,149 @@ TEST_F(CppTest, LayoutAndCommentsDoNotChangeHashes) {
                                              "int f(int a) {\n"
                                              "  return a - g;\n"
                                              "}\n");
-  ASSERT_EQ(A.Elements.size(), 1u);
-  ASSERT_EQ(Comment.Elements.size(), 1u);
-  ASSERT_EQ(Space.Elements.size(), 1u);
-  ASSERT_EQ(Token.Elements.size(), 1u);
+  ASSERT_EQ(A.Elements.size(), 2u); // g and f
+  ASSERT_EQ(Comment.Elements.size(), 2u);
+  ASSERT_EQ(Space.Elements.size(), 2u);
+  ASSERT_EQ(Token.Elements.size(), 2u);
   EXPECT_NE(A.ContentHash, Comment.ContentHash);
-  EXPECT_EQ(A.Elements[0].Hash, Comment.Elements[0].Hash);
+  for (const char *Name : {"g", "f(int)"}) {
+    EXPECT_EQ(element(A, Name).Hash, element(Comment, Name).Hash) << Name;
+    EXPECT_EQ(element(A, Name).Hash, element(Space, Name).Hash) << Name;
+  }
   EXPECT_EQ(A.ResidualHash, Comment.ResidualHash);
-  EXPECT_EQ(A.Elements[0].Hash, Space.Elements[0].Hash);
   EXPECT_EQ(A.ResidualHash, Space.ResidualHash);
-  EXPECT_EQ(Space.Elements[0].BeginLine, 3u);
-  EXPECT_NE(A.Elements[0].Hash, Token.Elements[0].Hash);
+  EXPECT_EQ(element(Space, "f(int)").BeginLine, 3u);
+  EXPECT_NE(element(A, "f(int)").Hash, element(Token, "f(int)").Hash);
+  EXPECT_EQ(element(A, "g").Hash, element(Token, "g").Hash);
   EXPECT_EQ(A.ResidualHash, Token.ResidualHash);
-  EXPECT_EQ(A.Elements[0].Key, Token.Elements[0].Key);
+  EXPECT_EQ(element(A, "f(int)").Key, element(Token, "f(int)").Key);
 }
 
-TEST_F(CppTest, GlobalChangeChangesOnlyTheResidual) {
+TEST_F(CppTest, GlobalChangeChangesOnlyTheVariable) {
   FileIndex A = indexSource("src/a.cpp", "int g = 1;\nint f() { return g; }\n");
   FileIndex B = indexSource("src/a.cpp", "int g = 2;\nint f() { return g; }\n");
-  ASSERT_EQ(A.Elements.size(), 1u);
-  ASSERT_EQ(B.Elements.size(), 1u);
-  EXPECT_EQ(A.Elements[0].Hash, B.Elements[0].Hash);
-  EXPECT_NE(A.ResidualHash, B.ResidualHash);
+  ASSERT_EQ(A.Elements.size(), 2u);
+  ASSERT_EQ(B.Elements.size(), 2u);
+  EXPECT_EQ(element(A, "f()").Hash, element(B, "f()").Hash);
+  EXPECT_NE(element(A, "g").Hash, element(B, "g").Hash);
+  EXPECT_EQ(element(A, "g").Kind, ElementKind::Variable);
+  EXPECT_EQ(A.ResidualHash, B.ResidualHash);
+  // f reads g: the reference graph says so.
+  EXPECT_TRUE(llvm::is_contained(
+      A.References, Reference{"cpp:_Z1fv", "cpp:g", ReferenceKind::Variable}));
+}
+
+TEST_F(CppTest, ElementsBeyondFunctions) {
+  FileIndex F =
+      indexSource("src/a.cpp", "#define SCALE 2\n"
+                               "#define TWICE(x) ((x) * SCALE)\n"
+                               "enum Color { Red, Green };\n"
+                               "using Len = int;\n"
+                               "struct P {\n"
+                               "  Len x = 0;\n"
+                               "  static const int N = 3;\n"
+                               "  int get() const;\n"
+                               "  virtual ~P() {}\n"
+                               "};\n"
+                               "int P::get() const { return TWICE(x) + Red; }\n"
+                               "#ifdef NEVER\n"
+                               "int never() { return 0; }\n"
+                               "#endif\n");
+  EXPECT_EQ(element(F, "#define SCALE").Key, "cpp:macro:SCALE");
+  EXPECT_EQ(element(F, "#define TWICE(x)").Kind, ElementKind::Macro);
+  EXPECT_EQ(element(F, "Color").Kind, ElementKind::Enum);
+  EXPECT_EQ(element(F, "Len").Kind, ElementKind::Alias);
+  const Element &P = element(F, "P");
+  EXPECT_EQ(P.Kind, ElementKind::Class);
+  EXPECT_EQ(P.Key, "cpp:c:@S@P");
+  EXPECT_EQ(P.BeginLine, 5u);
+  EXPECT_EQ(P.EndLine, 10u);
+  EXPECT_EQ(element(F, "P::N").Kind, ElementKind::Variable);
+  const Element &Region = element(F, "#ifdef NEVER");
+  EXPECT_EQ(Region.Kind, ElementKind::Conditional);
+  EXPECT_EQ(Region.BeginLine, 12u);
+  EXPECT_EQ(Region.EndLine, 14u);
+  auto Has = [&](llvm::StringRef From, llvm::StringRef To, ReferenceKind K) {
+    return llvm::is_contained(F.References, Reference{From.str(), To.str(), K});
+  };
+  std::string Get = "cpp:_ZNK1P3getEv";
+  EXPECT_TRUE(Has(Get, "cpp:macro:TWICE", ReferenceKind::Macro));
+  // SCALE is expanded inside TWICE's expansion: charged to the same place.
+  EXPECT_TRUE(Has(Get, "cpp:macro:SCALE", ReferenceKind::Macro));
+  EXPECT_TRUE(Has(Get, "cpp:c:@E@Color", ReferenceKind::Type));
+  EXPECT_TRUE(Has(Get, "cpp:c:@S@P", ReferenceKind::Type));
+  EXPECT_TRUE(Has(P.Key, element(F, "Len").Key, ReferenceKind::Type));
+  EXPECT_TRUE(Has(Get, "cpp:decl:_ZNK1P3getEv", ReferenceKind::Declares));
+  EXPECT_TRUE(Has(Region.Key, "cpp:macro:NEVER", ReferenceKind::Macro));
+}
+
+TEST_F(CppTest, ClassHashIgnoresBodiesAndPlainMethodDeclarations) {
+  const char *Base = "struct S {\n"
+                     "  int v = 0;\n"
+                     "  int f() const { return v; }\n"
+                     "  S() {}\n"
+                     "};\n";
+  FileIndex A = indexSource("src/a.cpp", Base);
+  FileIndex Body =
+      indexSource("src/a.cpp", "struct S {\n"
+                               "  int v = 0;\n"
+                               "  int f() const { return v + 1; }\n"
+                               "  S() { v = 2; }\n"
+                               "};\n");
+  FileIndex Method = indexSource("src/a.cpp", "struct S {\n"
+                                              "  int v = 0;\n"
+                                              "  int f() const { return v; }\n"
+                                              "  int g() const;\n"
+                                              "  S() {}\n"
+                                              "};\n");
+  FileIndex Virtual = indexSource("src/a.cpp", "struct S {\n"
+                                               "  int v = 0;\n"
+                                               "  int f() const { return v; }\n"
+                                               "  virtual int g() const;\n"
+                                               "  S() {}\n"
+                                               "};\n");
+  FileIndex Ctor = indexSource("src/a.cpp", "struct S {\n"
+                                            "  int v = 0;\n"
+                                            "  int f() const { return v; }\n"
+                                            "  S(int) {}\n"
+                                            "};\n");
+  EXPECT_EQ(element(A, "S").Hash, element(Body, "S").Hash);
+  EXPECT_EQ(element(A, "S").Hash, element(Method, "S").Hash);
+  EXPECT_EQ(A.ResidualHash, Method.ResidualHash);
+  EXPECT_NE(element(A, "S").Hash, element(Virtual, "S").Hash);
+  EXPECT_NE(element(A, "S").Hash, element(Ctor, "S").Hash);
+}
+
+TEST_F(CppTest, InactiveCodeBelongsToItsRegion) {
+  FileIndex A = indexSource("src/a.h.cpp", "#ifndef G\n#define G\n"
+                                           "#ifdef OFF\nint x(int);\n#endif\n"
+                                           "int f() { return 1; }\n#endif\n");
+  FileIndex B = indexSource("src/a.h.cpp", "#ifndef G\n#define G\n"
+                                           "#ifdef OFF\nint x(long);\n#endif\n"
+                                           "int f() { return 1; }\n#endif\n");
+  EXPECT_NE(element(A, "#ifdef OFF").Hash, element(B, "#ifdef OFF").Hash);
+  EXPECT_EQ(element(A, "#ifndef G").Hash, element(B, "#ifndef G").Hash);
+  EXPECT_EQ(A.ResidualHash, B.ResidualHash);
+}
+
+TEST_F(CppTest, DynamicInitializersCarryTheUnitInitializerName) {
+  FileIndex F = indexSource("src/init.cpp", "int make();\n"
+                                            "int Dynamic = make();\n"
+                                            "int Constant = 3;\n");
+  EXPECT_TRUE(contains(element(F, "Dynamic").Names, "_GLOBAL__sub_I_init.cpp"));
+  EXPECT_TRUE(element(F, "Constant").Names.empty());
+  EXPECT_TRUE(
+      llvm::is_contained(F.References, Reference{"cpp:Dynamic", "cpp:_Z4makev",
+                                                 ReferenceKind::Call}));
+}
+
+TEST(IdentifierLinesTest, TokensNotCommentsOrStrings) {
+  EXPECT_EQ(cpp::identifierLines("int twice(int);\n"
+                                 "// twice\n"
+                                 "const char *s = \"twice\";\n"
+                                 "int y = twice(2) + twice2;\n",
+                                 "twice"),
+            (std::vector<unsigned>{1, 4}));
 }
 
 TEST_F(CppTest, NamespaceBracketsAreNotResidual) {
@@ -488,7 +614,13 @@ TEST_F(CppTest, NamespaceBracketsAreNotResidual) {
       "src/a.cpp", std::string(Base) + "namespace n {\nint v = 1;\n}\n");
   ASSERT_EQ(Added.Elements.size(), 5u);
   EXPECT_EQ(A.ResidualHash, Added.ResidualHash);
-  EXPECT_NE(A.ResidualHash, Global.ResidualHash);
+  // A global in a namespace is an element of its own, ';' included.
+  EXPECT_EQ(A.ResidualHash, Global.ResidualHash);
+  EXPECT_EQ(element(Global, "n::v").Kind, ElementKind::Variable);
+  FileIndex Using =
+      indexSource("src/a.cpp", std::string(Base) +
+                                   "namespace n {\nusing namespace std;\n}\n");
+  EXPECT_NE(A.ResidualHash, Using.ResidualHash);
 }
 
 TEST_F(CppTest, AttributesBelongToTheElement) {

@@ -112,6 +112,42 @@ TEST(ChangesTest, UnqualifiedName) {
             "operator<");
   EXPECT_EQ(unqualifiedName("Derived::id() const"), "id");
   EXPECT_EQ(unqualifiedName("g()"), "g");
+  EXPECT_EQ(unqualifiedName("ns::(anonymous namespace)::examine(int)"),
+            "examine");
+  EXPECT_EQ(unqualifiedName("(anonymous namespace)::Fix::run() const"), "run");
+  EXPECT_EQ(unqualifiedName("f()::(lambda at a.cpp:1:2)::operator()() const"),
+            "operator()");
+}
+
+TEST(ChangesTest, TouchedButUnchangedElementsAreNoSemanticChange) {
+  FileIndex Old = file({element("f", 1, 3, "h1"), element("g", 5, 9, "h2")});
+  FileIndex New = file({element("f", 1, 3, "h1"), element("g", 5, 9, "h3")});
+  FileComparison C = compareVersions(&Old, &New, {2, 6}, {2, 6});
+  ASSERT_EQ(C.Elements.size(), 1u);
+  EXPECT_EQ(C.Elements[0].Elem.Key, "g");
+  ASSERT_EQ(C.Unchanged.size(), 1u);
+  EXPECT_EQ(C.Unchanged[0].Key, "f");
+}
+
+TEST(ChangesTest, AnElementAroundAChangedOneIsNotUnchanged) {
+  // A class whose method changed: the class's own tokens did not.
+  Element Class = element("S", 1, 10, "c1");
+  Class.Kind = ElementKind::Class;
+  FileIndex Old = file({Class, element("m", 3, 4, "m1")});
+  FileIndex New = file({Class, element("m", 3, 4, "m2")});
+  FileComparison C = compareVersions(&Old, &New, {3}, {3});
+  ASSERT_EQ(C.Elements.size(), 1u);
+  EXPECT_TRUE(C.Unchanged.empty());
+}
+
+TEST(ChangesTest, RegionsDoNotHideLinesOutsideElements) {
+  Element Region = element("cpp:a.h:#if:0", 1, 20, "r");
+  Region.Kind = ElementKind::Conditional;
+  FileIndex Old = file({Region, element("f", 5, 6, "h")}, "r1");
+  FileIndex New = file({Region, element("f", 5, 6, "h")}, "r2");
+  FileComparison C = compareVersions(&Old, &New, {}, {3});
+  EXPECT_TRUE(C.OutsideElements);
+  EXPECT_EQ(C.LinesOutsideNew, (std::vector<unsigned>{3}));
 }
 
 TEST(SelectionTest, CppSources) {

@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,6 +58,13 @@ struct PythonConfig {
   /// `docstrings:` whether a docstring change is a change of its element
   /// (doctest and __doc__ can observe docstrings). Default true.
   bool Docstrings = true;
+  /// `max-file-size:` files larger than this many bytes are not parsed and
+  /// count as incomplete. Default 4 MiB.
+  uint64_t MaxFileSize = 4 << 20;
+  /// `interpreter:` the Python that runs the tests (`tia collect
+  /// --pytest`); empty: the first of `python3` on PATH and
+  /// /usr/bin/python3 that has pytest and pytest-cov.
+  std::string Interpreter;
 };
 
 /// `predict:` history-based failure prediction (tia train, tia rank).

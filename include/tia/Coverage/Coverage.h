@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -55,7 +56,16 @@ llvm::Expected<std::vector<TestCoverage>> parseLcov(llvm::StringRef Text,
 llvm::Expected<TestCoverage> parseLlvmCovJson(llvm::StringRef Text,
                                               llvm::StringRef FileName);
 
-enum class Format { Lcov, LlvmCovJson };
+enum class Format { Lcov, LlvmCovJson, CoveragePy };
+
+/// Decodes coverage.py's numbits (bit N of byte B set: line B * 8 + N ran)
+/// into ascending line numbers.
+std::vector<unsigned> numbitsToLines(llvm::StringRef Numbits);
+
+/// The pytest node id a coverage.py dynamic context names: pytest-cov's
+/// "tests/test_a.py::test_x|run" gives "tests/test_a.py::test_x"; an empty
+/// context (code run outside tests) and one without "::" give "".
+std::string nodeIdOfContext(llvm::StringRef Context);
 
 struct ImportOptions {
   Format Fmt = Format::Lcov;
@@ -66,6 +76,12 @@ struct ImportOptions {
   std::string ProjectRoot;
   /// Commit the coverage was collected at (may be empty).
   std::string Commit;
+  /// coverage.py only: source locations (repository-relative file, line)
+  /// each test depends on besides what its context recorded, such as the
+  /// definitions of the fixtures it uses (a module- or session-scoped
+  /// fixture runs in the context of the first test that needs it only).
+  std::map<std::string, std::vector<std::pair<std::string, unsigned>>>
+      ExtraLocations;
 };
 
 struct ImportSummary {
@@ -77,17 +93,46 @@ struct ImportSummary {
   /// another checkout, an index of other sources): only fallbacks will
   /// select them.
   std::vector<std::string> Unlinked;
+  /// coverage.py: dynamic contexts that name no known test.
+  std::vector<std::string> UnknownContexts;
+  /// coverage.py: links made by the import-time rule.
+  unsigned ImportTimeLinks = 0;
 };
 
 /// Reads every file in \p Files, maps the hits onto the elements of the
 /// store's current index (by name, else by file and line), and replaces the
 /// coverage of each test found, all in one transaction: on any error nothing
-/// is written. Fails when the store was never indexed ("no index in the
-/// database: run 'tia index' before importing coverage"), when a file cannot
-/// be read or parsed, or when a report names no test and no TestId is given.
+/// is written. For coverage.py data, see importCoveragePy. Fails when the store
+/// was never indexed ("no index in the database: run 'tia index' before
+/// importing coverage"), when a file cannot be read or parsed, or when a report
+/// names no test and no TestId is given.
 llvm::Expected<ImportSummary>
 importCoverage(Store &S, const std::vector<std::string> &Files,
                const ImportOptions &Options);
+
+/// Imports coverage.py data files recorded with dynamic contexts (pytest-cov
+/// `--cov-context=test`, or `[run] dynamic_context = test_function`). Each
+/// test context's lines go to the innermost element holding them (the
+/// decorator and signature lines of a function go to the code that defines
+/// it). Lines run outside any test, and the module, class and variable
+/// elements any test ran, are import-time code: they go to every test whose
+/// file imports their module, directly or through other modules (the
+/// import graph of the index, with each test's conftest.py files and
+/// packages). All in one transaction. Fails, writing nothing, for a file
+/// that is not coverage.py data, one recorded without contexts ("... was
+/// recorded without test contexts: run pytest --cov --cov-context=test, or
+/// set [run] dynamic_context = test_function"), or a store never indexed.
+llvm::Expected<ImportSummary>
+importCoveragePy(Store &S, const std::vector<std::string> &Files,
+                 const ImportOptions &Options);
+
+/// Maps \p Reports (each naming its test, unless Options.TestId is given)
+/// onto the current index and replaces the coverage of each test they name,
+/// in one transaction (which joins the caller's, if any). Several reports of
+/// one test are united. Fails like importCoverage, writing nothing.
+llvm::Expected<ImportSummary>
+importReports(Store &S, const std::vector<TestCoverage> &Reports,
+              const ImportOptions &Options);
 
 } // namespace coverage
 } // namespace tia

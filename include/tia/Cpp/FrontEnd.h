@@ -54,6 +54,12 @@ indexTranslationUnit(const CompileCommand &Command,
                      const FrontEndOptions &Options,
                      const llvm::StringMap<std::string> &Overlays = {});
 
+/// The 1-based lines of \p Source where \p Name appears as an identifier
+/// token (not inside a comment, string or character literal), ascending
+/// and unique. Used to find the code a newly defined macro now expands.
+std::vector<unsigned> identifierLines(llvm::StringRef Source,
+                                      llvm::StringRef Name);
+
 /// Hashes of \p Source's tokens as Clang's raw lexer sees them (comments
 /// and whitespace skipped). Exposed for tests.
 std::string tokenHash(llvm::StringRef Source);

@@ -94,6 +94,10 @@ public:
   /// Contents of the blob \p BlobId (40 hex digits).
   llvm::Expected<std::string> readBlob(llvm::StringRef BlobId) const;
 
+  /// The paths of the regular files in git's index (what `git ls-files`
+  /// lists, without symbolic links and submodules), sorted.
+  llvm::Expected<std::vector<std::string>> trackedFiles() const;
+
   /// True when the work tree or index differs from HEAD in a tracked file,
   /// or has an untracked file that is not ignored.
   llvm::Expected<bool> isDirty() const;

@@ -38,8 +38,13 @@ struct FileComparison {
   /// True when a token outside every element differs (a global, a class
   /// body, a macro, an include...): the elements alone do not explain it.
   bool OutsideElements = false;
-  /// The changed lines that fall in no element (new side, then old side).
+  /// The changed lines that fall in no element (new side, then old side);
+  /// conditional regions do not count as holding the lines between their
+  /// directives.
   std::vector<unsigned> LinesOutsideNew, LinesOutsideOld;
+  /// Elements on both sides that the diff's lines touch but whose tokens
+  /// are the same (comments, whitespace, layout): no semantic change.
+  std::vector<Element> Unchanged;
 };
 
 /// Compares \p Old and \p New (either may be null: an added or deleted

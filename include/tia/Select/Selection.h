@@ -11,6 +11,7 @@
 #define TIA_SELECT_SELECTION_H
 
 #include "tia/Cpp/FrontEnd.h"
+#include "tia/Python/FrontEnd.h"
 #include "tia/Select/Changes.h"
 #include "llvm/Support/Error.h"
 #include <optional>
@@ -33,17 +34,35 @@ enum class FallbackKind {
   Incomplete,      ///< a version that parsed with errors
   OutsideElements, ///< tokens outside every element changed
   CompileTime,     ///< a constexpr/consteval function changed: compile-time
-                   ///< calls are invisible to coverage
+                   ///< calls are invisible to coverage (no longer produced:
+                   ///< the constexpr-caller rule follows the callers)
+  IncludeResolution, ///< a file added, deleted or renamed may change what an
+                     ///< #include directive finds
 };
 
 /// Returns a short stable name: "non-source-file", "binary-file",
-/// "not-indexed", "incomplete", "outside-elements", "compile-time".
+/// "not-indexed", "incomplete", "outside-elements", "compile-time",
+/// "include-resolution".
 llvm::StringRef fallbackName(FallbackKind K);
+
+/// How far a fallback reaches.
+enum class FallbackScope {
+  All,       ///< every known test
+  Includers, ///< the tests covering code of the translation units (main
+             ///< file and every project header they read) that read the
+             ///< file
+};
+
+/// Returns "all" or "includers".
+llvm::StringRef scopeName(FallbackScope S);
 
 struct Fallback {
   FallbackKind Kind;
   std::string File;   ///< repository-relative
   std::string Detail; ///< one line for people
+  FallbackScope Scope = FallbackScope::All;
+  /// For Includers: the translation units (main files), sorted.
+  std::vector<std::string> TranslationUnits;
 };
 
 /// A file whose change selects nothing, and why ("comment or whitespace
@@ -52,6 +71,28 @@ struct Note {
   std::string File;
   std::string Text;
 };
+
+/// The rule that links a changed element to a test (docs/Safety.md).
+enum class Rule {
+  Covers,          ///< the test covers the changed function itself
+  SameName,        ///< a new element may take calls from a same-named one
+  Declaration,     ///< the test covers the function a declaration declares
+  TypeUse,         ///< ... a function that uses the changed class, enum or
+                   ///< alias (by value, its members, its name)
+  VariableUse,     ///< ... a function that reads or writes the variable
+  Initializer,     ///< ... a function the variable's initialiser calls
+  MacroUse,        ///< ... a function that expands or tests the macro
+  MacroName,       ///< ... a function that spells a newly defined name
+  Region,          ///< ... a function inside the changed #if region
+  ConstexprCaller, ///< ... a function that calls the changed constexpr
+                   ///< function (compile-time calls leave no coverage)
+  Fallback,        ///< a fallback (FallbackIndex) selected it
+};
+
+/// Returns "covers", "same-name", "declaration", "type-use",
+/// "variable-use", "initializer", "macro-use", "macro-name", "region",
+/// "constexpr-caller", "fallback".
+llvm::StringRef ruleName(Rule R);
 
 /// One reason a test was selected.
 struct Reason {
@@ -62,6 +103,8 @@ struct Reason {
   /// Empty when the test covers the element itself; otherwise how it is
   /// linked ("covers overload ns::f(int)").
   std::string Via;
+  /// The rule that linked them.
+  Rule Applied = Rule::Covers;
 };
 
 struct SelectedTest {
@@ -74,6 +117,8 @@ struct Selection {
   std::string DiffBase;   ///< merge base of base and head (or HEAD)
   std::string HeadCommit; ///< empty when the work tree was compared
   unsigned ChangedFiles = 0;
+  /// Changed elements of every kind (functions, and the classes,
+  /// variables, macros ... whose users the rules follow).
   std::vector<ChangedElement> Elements;
   std::vector<Fallback> Fallbacks;
   std::vector<Note> Notes;
@@ -82,7 +127,13 @@ struct Selection {
   /// Changed elements no test covers.
   std::vector<size_t> Uncovered;
 
-  bool selectsAll() const { return !Fallbacks.empty(); }
+  /// True when a fallback with scope All applies.
+  bool selectsAll() const {
+    for (const Fallback &F : Fallbacks)
+      if (F.Scope == FallbackScope::All)
+        return true;
+    return false;
+  }
 };
 
 struct SelectOptions {
@@ -90,6 +141,8 @@ struct SelectOptions {
   /// std::nullopt: compare the work tree with Base.
   std::optional<std::string> Head;
   cpp::FrontEndOptions FrontEnd;
+  /// How Python versions that are not in the store are parsed.
+  python::FrontEndOptions Python;
 };
 
 /// Selects the tests \p Options' change can affect. Fails for an unknown

@@ -90,6 +90,25 @@ struct KeyInFile {
   std::string File;
 };
 
+/// A reference into an element, as the latest index saw it.
+struct ReferenceFrom {
+  /// Key of the referencing element; "cpp:file:PATH" for the code of a file
+  /// outside every element.
+  std::string From;
+  std::string File; ///< the file that holds the reference
+  ReferenceKind Kind = ReferenceKind::Type;
+  /// The referencing element's kind; std::nullopt when From is no element.
+  std::optional<ElementKind> FromKind;
+  std::string FromDisplay; ///< empty when From is no element of File
+  bool FromCompileTime = false;
+};
+
+/// An #include directive of a file of the latest index.
+struct IncludeIn {
+  std::string File; ///< the file with the directive
+  IncludeDirective Directive;
+};
+
 class Store {
 public:
   enum class Mode {
@@ -98,7 +117,7 @@ public:
   };
 
   /// Schema version this tia writes, and the oldest version it can read.
-  static constexpr int SchemaVersion = 3;
+  static constexpr int SchemaVersion = 5;
 
   /// Opens the database at \p Path (":memory:" for an in-memory one),
   /// migrating an older schema step by step in ReadWrite mode. Errors, each
@@ -128,13 +147,29 @@ public:
 
   /// Stores one file version's index. When the version is already stored:
   /// element names are merged (a template seen instantiated in another TU
-  /// gains names); a complete index replaces an incomplete one; otherwise
-  /// the stored elements stay.
+  /// gains names); a complete index replaces an incomplete one, and a
+  /// Python index made with other settings (FileIndex::Python->Settings)
+  /// replaces the stored one; otherwise the stored elements stay.
   llvm::Error putFileIndex(const FileIndex &F);
 
   /// The stored index of (\p Path, \p ContentHash), std::nullopt if absent.
   llvm::Expected<std::optional<FileIndex>>
   getFileIndex(llvm::StringRef Path, llvm::StringRef ContentHash);
+
+  /// The settings fingerprint a Python version of (\p Path, \p ContentHash)
+  /// was stored with; std::nullopt when no Python index of it is stored.
+  llvm::Expected<std::optional<std::string>>
+  pythonSettings(llvm::StringRef Path, llvm::StringRef ContentHash);
+
+  /// The module name of every Python file of the latest revision, as
+  /// (path, module), sorted by path.
+  llvm::Expected<std::vector<std::pair<std::string, std::string>>>
+  currentPythonModules();
+
+  /// Every import of the Python files of the latest revision, with the
+  /// path of the importing file; sorted by (path, line, module, name).
+  llvm::Expected<std::vector<std::pair<std::string, ImportRecord>>>
+  currentImports();
 
   // --- Translation units ---
 
@@ -167,6 +202,21 @@ public:
   /// \p Line, innermost (shortest range) first.
   llvm::Expected<std::vector<Element>> elementsAt(llvm::StringRef Path,
                                                   unsigned Line);
+
+  // --- References and includes (ReferenceStore.cpp) ---
+
+  /// The references to element key \p Key from the latest revision's
+  /// files, sorted by (from, file, kind).
+  llvm::Expected<std::vector<ReferenceFrom>> referencesTo(llvm::StringRef Key);
+  /// The #include directives of the latest revision's files whose spelling
+  /// ends in the file name \p FileName ("a.h" for "lib/a.h"), sorted by
+  /// (file, line).
+  llvm::Expected<std::vector<IncludeIn>>
+  includesNaming(llvm::StringRef FileName);
+  /// The tests whose coverage includes an element of the file version
+  /// (\p Path, \p ContentHash), sorted.
+  llvm::Expected<std::vector<std::string>>
+  testsCoveringFile(llvm::StringRef Path, llvm::StringRef ContentHash);
 
   // --- Tests and coverage ---
 

@@ -27,7 +27,25 @@ enum class ElementKind {
   Conversion,       ///< conversion function
   Lambda,           ///< the call operator of a lambda
   FunctionTemplate, ///< a function template or a member of a class template
+  // Elements that are not functions: what they change reaches tests through
+  // the functions that reference them (FileIndex::References) or, for
+  // Python, through the import graph.
+  Module, ///< Python: a module's import-time code (top-level statements
+          ///< other than definitions and assignments)
+  Class,  ///< a C++ class, struct or union definition (templates included);
+          ///< a Python class's header and non-method body statements
+  Variable,    ///< a C++ namespace-scope variable or static data member; a
+               ///< Python module-level assignment
+  Enum,        ///< an enumeration with its enumerators
+  Alias,       ///< a typedef or using-alias (alias templates included)
+  Macro,       ///< a #define or #undef
+  Conditional, ///< an #if/#ifdef/#ifndef ... #endif region at file scope
+  Declaration, ///< a function declaration without a body (a prototype)
 };
+
+/// True for the kinds that run code of their own (functions, methods,
+/// constructors, lambdas, templates...): coverage reaches them directly.
+bool isFunctionKind(ElementKind K);
 
 /// Returns the stable lowercase name of \p K ("function", "method", ...).
 llvm::StringRef kindName(ElementKind K);
@@ -55,10 +73,53 @@ struct Element {
   /// Every name coverage tools may report for it (all manglings, including
   /// those of the template instantiations seen); sorted, unique.
   std::vector<std::string> Names;
+  /// Python functions and methods: the first line of the body. The lines
+  /// before it (decorators, signature) run when the enclosing code defines
+  /// the function, not when it is called. 0 for other elements.
+  unsigned BodyLine = 0;
 
   bool containsLine(unsigned Line) const {
     return BeginLine <= Line && Line <= EndLine;
   }
+};
+
+/// How one element depends on another (docs/Formats.md, "References").
+enum class ReferenceKind {
+  Type,     ///< names a type or uses a value of it (class, enum, alias)
+  Variable, ///< reads or writes a variable
+  Macro,    ///< expands a macro, or tests whether it is defined
+  Call,     ///< calls or takes the address of a function
+  Region,   ///< lies inside a conditional region
+  Declares, ///< the function From is declared by the declaration To
+};
+
+/// Returns "type", "variable", "macro", "call", "region", "declares".
+llvm::StringRef referenceKindName(ReferenceKind K);
+/// Parses a name returned by referenceKindName; std::nullopt otherwise.
+std::optional<ReferenceKind> parseReferenceKind(llvm::StringRef Name);
+
+/// An edge of the reference graph: the element From depends on the entity
+/// To, an element key that may live in any file ("cpp:macro:NAME" for
+/// macros). From is an element of the file that holds the reference, except
+/// for Declares (the function may be defined elsewhere) and for code
+/// outside every element ("cpp:file:PATH").
+struct Reference {
+  std::string From;
+  std::string To;
+  ReferenceKind Kind = ReferenceKind::Type;
+
+  bool operator<(const Reference &O) const;
+  bool operator==(const Reference &O) const;
+};
+
+/// One #include directive of a file.
+struct IncludeDirective {
+  unsigned Line = 0;
+  std::string Spelling; ///< as written, without quotes or brackets
+  bool Angled = false;
+  /// Repository-relative path of the project file it found; empty for a
+  /// system header or a file that was not found.
+  std::string Resolved;
 };
 
 /// A test as its source defines it, known before any build or run: a
@@ -76,6 +137,34 @@ struct TestDefinition {
   unsigned EndLine = 0;
 };
 
+/// One import a Python file makes (at any depth: lazy imports in functions
+/// too).
+struct ImportRecord {
+  /// The absolute dotted module ("pkg.sub"), relative imports resolved.
+  std::string Module;
+  /// `from Module import Name`: Name ("*" for a star import; it may name a
+  /// submodule); empty for `import Module`.
+  std::string Name;
+  unsigned Line = 0;
+};
+
+/// What the Python front end learnt about a file besides its elements.
+struct PythonFileInfo {
+  /// The dotted module name the file is imported as ("pkg.mod"; a
+  /// package's __init__.py is the package), from its path and the packages
+  /// (__init__.py files) above it.
+  std::string Module;
+  /// Fingerprint of everything besides the content that the index of the
+  /// file depends on (module name, settings, extractor version): a stored
+  /// version with another fingerprint is parsed again.
+  std::string Settings;
+  /// Why the file is incomplete (a syntax error, not UTF-8, too large);
+  /// empty when it parsed.
+  std::string Problem;
+  /// Sorted by (Line, Module, Name).
+  std::vector<ImportRecord> Imports;
+};
+
 /// What a front end learnt about one version of one file.
 struct FileIndex {
   std::string Path;        ///< repository-relative
@@ -89,6 +178,12 @@ struct FileIndex {
   std::vector<Element> Elements;
   /// The tests the file defines; sorted by (BeginLine, Framework, Name).
   std::vector<TestDefinition> Tests;
+  /// Set for Python files only.
+  std::optional<PythonFileInfo> Python;
+  /// The references of this file's elements; sorted, unique.
+  std::vector<Reference> References;
+  /// The #include directives of the file, by line.
+  std::vector<IncludeDirective> Includes;
 };
 
 /// How a translation unit is compiled, as compile_commands.json says.
@@ -112,8 +207,8 @@ struct TranslationUnitIndex {
   std::string FirstError;
 };
 
-/// Sorts \p F's elements, each element's names and \p F's tests into their
-/// stable order.
+/// Sorts \p F's elements, each element's names, \p F's tests, references
+/// and includes into their stable order.
 void normalize(FileIndex &F);
 
 //===----------------------------------------------------------------------===//

@@ -47,6 +47,27 @@ struct CoverageImportOptions {
   std::vector<std::string> Files;
 };
 
+struct CollectPytestOptions {
+  /// --python; empty: python.interpreter, else found on PATH.
+  std::string Python;
+  /// --junitxml: also write pytest's JUnit XML report there.
+  std::string JunitXml;
+  /// After `--`: passed to pytest.
+  std::vector<std::string> PytestArgs;
+};
+
+struct CollectCommandOptions {
+  /// Build directory of the tests (CTestTestfile.cmake); empty: ./build,
+  /// then ./.
+  std::string BuildDir;
+  unsigned Jobs = 0;             ///< 0: one per core
+  double TimeoutSeconds = 0;     ///< 0: ctest's TIMEOUT, else 1500
+  std::vector<std::string> Only; ///< ids or globs; empty: every test
+  bool ProcessPerTest = false;   ///< never use tia's GoogleTest listener
+  std::string Gcov;              ///< empty: "gcov"
+  std::string CTest;             ///< empty: "ctest"
+};
+
 enum class OutputFormat { Ids, Json };
 
 struct SelectCommandOptions {
@@ -56,7 +77,7 @@ struct SelectCommandOptions {
   bool Explain = false;
 };
 
-enum class DumpWhat { Elements, Tests, Coverage, Results, Flaky };
+enum class DumpWhat { Elements, Tests, Coverage, Results, References, Flaky };
 
 struct DumpOptions {
   DumpWhat What = DumpWhat::Elements;
@@ -101,6 +122,11 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
 llvm::Error runCoverageImport(const GlobalOptions &G,
                               const CoverageImportOptions &O,
                               llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+llvm::Error runCollectPytest(const GlobalOptions &G,
+                             const CollectPytestOptions &O,
+                             llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+llvm::Error runCollect(const GlobalOptions &G, const CollectCommandOptions &O,
+                       llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 llvm::Error runSelect(const GlobalOptions &G, const SelectCommandOptions &O,
                       llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,

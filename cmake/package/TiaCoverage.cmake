@@ -1,0 +1,61 @@
+# tia_add_coverage(<target> [NO_LISTENER])
+#
+# Builds <target> for `tia collect`: instruments it for coverage with the
+# compiler in use (clang: -fprofile-instr-generate -fcoverage-mapping; GCC:
+# --coverage) and, for an executable, compiles tia's GoogleTest listener into
+# it, so that `tia collect` runs all its test cases in one process and still
+# gets one profile per case. NO_LISTENER leaves the listener out (for an
+# executable that does not use GoogleTest); `tia collect` then runs each
+# case in its own process.
+#
+# Instrument the libraries under test too (tia_add_coverage(mylib)): only
+# instrumented code shows up in the coverage. A static library passes the
+# link flags on to what links it.
+
+if(NOT DEFINED TIA_GTEST_LISTENER_SOURCE)
+  get_filename_component(TIA_GTEST_LISTENER_SOURCE
+    "${CMAKE_CURRENT_LIST_DIR}/../../../share/tia/GTestListener.cpp" ABSOLUTE)
+endif()
+
+function(tia_add_coverage target)
+  cmake_parse_arguments(ARG "NO_LISTENER" "" "" ${ARGN})
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "tia_add_coverage: ${target} is not a target")
+  endif()
+  if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    set(flags -fprofile-instr-generate -fcoverage-mapping)
+    set(link_flags ${flags})
+    set(no_flags -fno-profile-instr-generate -fno-coverage-mapping)
+    set(kind TIA_COVERAGE_CLANG)
+  elseif(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    # What --coverage means, spelled out: gcc's driver applies --coverage
+    # after every -fno-..., so the listener could not opt out of it.
+    set(flags -fprofile-arcs -ftest-coverage)
+    set(link_flags --coverage)
+    set(no_flags -fno-profile-arcs -fno-test-coverage)
+    set(kind TIA_COVERAGE_GCOV)
+  else()
+    message(FATAL_ERROR "tia_add_coverage: ${CMAKE_CXX_COMPILER_ID} is neither "
+      "clang nor GCC; configure with -DCMAKE_CXX_COMPILER=clang++ or g++")
+  endif()
+
+  get_target_property(type ${target} TYPE)
+  target_compile_options(${target} PRIVATE ${flags})
+  if(type STREQUAL "STATIC_LIBRARY" OR type STREQUAL "OBJECT_LIBRARY")
+    target_link_options(${target} INTERFACE ${link_flags})
+  elseif(NOT type STREQUAL "INTERFACE_LIBRARY")
+    target_link_options(${target} PRIVATE ${link_flags})
+  endif()
+
+  if(type STREQUAL "EXECUTABLE" AND NOT ARG_NO_LISTENER)
+    if(NOT EXISTS "${TIA_GTEST_LISTENER_SOURCE}")
+      message(FATAL_ERROR "tia_add_coverage: tia's GoogleTest listener "
+        "${TIA_GTEST_LISTENER_SOURCE} is missing; reinstall tia")
+    endif()
+    target_sources(${target} PRIVATE "${TIA_GTEST_LISTENER_SOURCE}")
+    target_compile_definitions(${target} PRIVATE ${kind})
+    # The listener's own code is not what the tests cover.
+    set_source_files_properties("${TIA_GTEST_LISTENER_SOURCE}"
+      TARGET_DIRECTORY ${target} PROPERTIES COMPILE_OPTIONS "${no_flags}")
+  endif()
+endfunction()

@@ -1,0 +1,155 @@
+//===- tia/Collect/Collect.h - running C++ tests for per-test coverage ----===//
+//
+// `tia collect` for C++: discovers the tests of a CMake build (ctest, and
+// the cases inside each GoogleTest binary), runs each with its own coverage
+// profile (one process per case, or one process per binary when tia's
+// GoogleTest listener is compiled in), in parallel with a per-test timeout,
+// classifies each outcome, reads the coverage in-process, and stores the
+// outcomes, how to run each test again and its coverage.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIA_COLLECT_COLLECT_H
+#define TIA_COLLECT_COLLECT_H
+
+#include "tia/Support/Model.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tia {
+class Store;
+
+namespace collect {
+
+//===----------------------------------------------------------------------===//
+// Discovery
+//===----------------------------------------------------------------------===//
+
+/// How ctest decides a test's outcome besides its exit code.
+struct OutcomeRules {
+  bool WillFail = false;              ///< WILL_FAIL: a failure passes
+  std::optional<int> SkipReturnCode;  ///< SKIP_RETURN_CODE
+  std::vector<std::string> PassRegex; ///< PASS_REGULAR_EXPRESSION
+  std::vector<std::string> FailRegex; ///< FAIL_REGULAR_EXPRESSION
+  std::vector<std::string> SkipRegex; ///< SKIP_REGULAR_EXPRESSION
+};
+
+/// One test to run, as discovery found it.
+struct DiscoveredTest {
+  /// "gtest:<binary>:<Suite.Name>" or "ctest:<name>".
+  std::string Id;
+  /// How to run it alone (stored with the test): for a GoogleTest case the
+  /// binary with --gtest_filter=<Suite.Name> and the ctest test's other
+  /// arguments; the ctest test's environment, working directory, timeout.
+  TestCommand Command;
+  /// GoogleTest cases: the binary (absolute) and "Suite.Name".
+  std::string Binary;
+  std::string Case;
+  /// A DISABLED_ case or a ctest test with the DISABLED property: recorded
+  /// as skipped, not run.
+  bool Disabled = false;
+  OutcomeRules Rules;
+};
+
+/// What discovery found.
+struct Discovery {
+  std::vector<DiscoveredTest> Tests; ///< sorted by id
+  /// Tests ctest lists but that cannot run (no command, a binary whose
+  /// listing fails), one line each, for warnings.
+  std::vector<std::string> Problems;
+};
+
+/// The ctest tests of `ctest --show-only=json-v1`, before GoogleTest cases
+/// are looked for: ids "ctest:<name>".
+struct CTestEntry {
+  std::string Name;
+  std::vector<std::string> Command; ///< executable first; empty: not found
+  std::string WorkingDir;           ///< empty: the directory of its file
+  std::vector<std::string> Environment;
+  double Timeout = 0;
+  bool Disabled = false;
+  OutcomeRules Rules;
+};
+
+/// Parses the output of `ctest --show-only=json-v1`. Fails with
+/// "malformed ctest JSON from BUILD_DIR: REASON".
+llvm::Expected<std::vector<CTestEntry>>
+parseCTestJson(llvm::StringRef Text, llvm::StringRef BuildDir);
+
+/// Parses `--gtest_list_tests` output into "Suite.Name" cases, in order
+/// (typed and parameterized ones included, their "# ..." comments dropped).
+std::vector<std::string> parseGTestList(llvm::StringRef Text);
+
+/// True when \p Case matches a --gtest_filter value ("A.*:B.c-*.Slow").
+bool matchesGTestFilter(llvm::StringRef Filter, llvm::StringRef Case);
+
+/// Runs `ctest --show-only=json-v1` in \p BuildDir (with \p CTest), lists
+/// the cases of every GoogleTest binary among the commands, and returns the
+/// tests: a ctest test running a GoogleTest binary becomes the binary's
+/// cases it runs (gtest_discover_tests' one test per case, or one test for
+/// the whole binary); other ctest tests stay as they are. Fails when ctest
+/// cannot run or BuildDir is no ctest build directory.
+llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
+                                        llvm::StringRef CTest,
+                                        llvm::StringRef WorkDir);
+
+//===----------------------------------------------------------------------===//
+// Collection
+//===----------------------------------------------------------------------===//
+
+struct CollectOptions {
+  std::string BuildDir; ///< absolute; holds CTestTestfile.cmake
+  unsigned Jobs = 0;    ///< 0: one per core
+  /// Seconds per test (per case, also in one-process-per-binary runs); 0:
+  /// the ctest TIMEOUT property, else 1500 (ctest's default).
+  double TimeoutSeconds = 0;
+  /// Only these test ids (or glob patterns: '*', '?'); empty: all.
+  std::vector<std::string> Only;
+  /// One process per case even for binaries with tia's listener.
+  bool ProcessPerTest = false;
+  std::string CTest = "ctest"; ///< program name or path
+  std::string Gcov = "gcov";   ///< program name or path
+  /// Absolute repository root, to make coverage paths relative.
+  std::string ProjectRoot;
+  /// Commit the tests run at (may be empty).
+  std::string Commit;
+  bool Quiet = false;
+};
+
+struct CollectSummary {
+  unsigned Tests = 0; ///< results recorded
+  unsigned Passed = 0, Failed = 0, Errored = 0, TimedOut = 0, Crashed = 0,
+           Skipped = 0;
+  unsigned WithCoverage = 0; ///< tests whose coverage was replaced
+  unsigned Links = 0;        ///< test -> element links stored
+  unsigned Processes = 0;    ///< test processes started
+  double Seconds = 0;
+  int64_t RunId = 0;
+  /// What kept tia from collecting some coverage (a binary without
+  /// instrumentation, a missing gcov, an unreadable profile): the command
+  /// fails after storing everything else.
+  std::vector<std::string> Problems;
+};
+
+/// Discovers, runs and reads as described above, then stores in one
+/// transaction: a run (Store::addRun(Commit, "collect")) with every outcome,
+/// each test's TestInfo command, and the coverage of every test that ended
+/// with a profile (passed, failed or skipped); a test that crashed or timed
+/// out keeps its earlier coverage. Progress and warnings go to \p Err.
+/// Fails, writing nothing, when discovery fails, --only matches nothing, or
+/// the database was never indexed.
+llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
+                                       llvm::raw_ostream &Err);
+
+/// "collected 12 tests (10 passed, 1 failed, 1 crashed) in 3.2s: 87
+/// test-element links".
+std::string summaryLine(const CollectSummary &Sum);
+
+} // namespace collect
+} // namespace tia
+
+#endif // TIA_COLLECT_COLLECT_H

@@ -1,0 +1,102 @@
+//===- tia/Coverage/Profiles.h - reading coverage where tests left it -----===//
+//
+// What `tia collect` needs from the coverage tools, read in-process: which
+// kind of coverage a binary was built with, clang's raw profiles read
+// against the binaries' coverage mappings with LLVM's coverage library,
+// and gcov's JSON.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIA_COVERAGE_PROFILES_H
+#define TIA_COVERAGE_PROFILES_H
+
+#include "tia/Coverage/Coverage.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tia {
+namespace coverage {
+
+/// How a binary was built for coverage.
+enum class Instrumentation {
+  None,  ///< no coverage at all
+  Clang, ///< -fprofile-instr-generate -fcoverage-mapping
+  Gcov,  ///< gcc --coverage (or clang --coverage)
+  /// -fprofile-instr-generate without -fcoverage-mapping: profiles, but no
+  /// mapping to read them against.
+  ClangNoMapping,
+};
+
+/// What a look at a binary tells.
+struct BinaryProbe {
+  Instrumentation Kind = Instrumentation::None;
+  /// tia's GoogleTest listener is compiled in (runtime/GTestListener.cpp):
+  /// one process can write one profile per test case.
+  bool HasListener = false;
+};
+
+/// Reads \p Path's sections and strings. Fails when it cannot be read or is
+/// not an object file ("cannot read test binary PATH: REASON").
+llvm::Expected<BinaryProbe> probeBinary(llvm::StringRef Path);
+
+/// The flags to add for coverage, for messages: "-fprofile-instr-generate
+/// -fcoverage-mapping (clang) or --coverage (gcc)".
+llvm::StringRef coverageFlagsHint();
+
+/// The coverage mappings of clang-instrumented binaries, read once and kept
+/// in memory, against which many raw profiles are read. Thread-safe: one
+/// instance serves concurrent calls of functionsRun.
+class ClangCoverage {
+public:
+  /// Loads \p Objects (a test binary and the instrumented shared libraries
+  /// it loads). Fails when one cannot be read or has no coverage mapping
+  /// ("BINARY has no coverage mapping: rebuild it with ...").
+  static llvm::Expected<std::unique_ptr<ClangCoverage>>
+  open(llvm::ArrayRef<std::string> Objects);
+
+  /// Merges the raw profiles \p RawProfiles in memory (what `llvm-profdata
+  /// merge` does, through InstrProfWriter), loads them with
+  /// coverage::CoverageMapping::load against the objects, and returns every
+  /// function whose execution count is above zero. Fails on an unreadable
+  /// or malformed profile, or one written by another version of clang
+  /// ("cannot read profile FILE: REASON").
+  llvm::Expected<std::vector<FunctionHit>>
+  functionsRun(llvm::ArrayRef<std::string> RawProfiles) const;
+
+  /// The objects whose mappings it holds, as given.
+  llvm::ArrayRef<std::string> objects() const { return Paths; }
+
+private:
+  ClangCoverage() = default;
+  std::vector<std::string> Paths;
+  std::vector<std::unique_ptr<llvm::MemoryBuffer>> Buffers;
+};
+
+/// The functions one gcov data file (.gcda) says ran.
+struct GcovData {
+  std::string DataFile; ///< as gcov names it ("data_file")
+  std::vector<FunctionHit> Functions;
+};
+
+/// Parses the output of `gcov --json-format --stdout` (one JSON document per
+/// line, one per data file): every function with an execution count above
+/// zero, with its source made absolute against the document's
+/// "current_working_directory". The per-line arrays, most of the text, are
+/// skipped unparsed. Fails with "malformed gcov JSON from NAME: REASON".
+llvm::Expected<std::vector<GcovData>> parseGcovJson(llvm::StringRef Text,
+                                                    llvm::StringRef Name);
+
+/// Splits a profile's function name into the mangled name and, for local
+/// symbols, the file clang put before it ("src/a.cpp:_ZL1fv" or, from newer
+/// compilers, "src/a.cpp;_ZL1fv").
+void splitProfileName(llvm::StringRef Raw, FunctionHit &Hit);
+
+} // namespace coverage
+} // namespace tia
+
+#endif // TIA_COVERAGE_PROFILES_H

@@ -1,0 +1,151 @@
+//===- CollectInternal.h - what the parts of collect share ----------------===//
+
+#ifndef TIA_LIB_COLLECT_COLLECTINTERNAL_H
+#define TIA_LIB_COLLECT_COLLECTINTERNAL_H
+
+#include "Process.h"
+#include "tia/Collect/Collect.h"
+#include "tia/Coverage/Profiles.h"
+#include "tia/Support/Progress.h"
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace tia {
+namespace collect {
+
+//===----------------------------------------------------------------------===//
+// Outcomes
+//===----------------------------------------------------------------------===//
+
+/// The outcome of a test that ran alone in \p End, with \p Output (stdout
+/// and stderr): GoogleTest's own report for a case (\p GTest), ctest's
+/// rules otherwise. The message is one line.
+TestResult classify(const DiscoveredTest &T, const ProcessEnd &End,
+                    llvm::StringRef Output, double TimeoutSeconds);
+
+/// What tia's GoogleTest listener wrote to its journal (see
+/// runtime/GTestListener.cpp), segments relative to its folder.
+struct Journal {
+  struct Case {
+    std::string Segment; ///< empty until the case ended
+    bool Ended = false;
+    Outcome Result = Outcome::Passed;
+    double Seconds = 0;
+    std::string Message;
+  };
+  std::vector<std::string> ProgramSegments;
+  std::map<std::string, std::vector<std::string>> SuiteSegments;
+  std::map<std::string, Case> Cases; ///< every case that started
+  std::vector<std::string> Started;  ///< in order
+  bool Exists = false;
+
+  /// Reads complete lines of journal text.
+  void parse(llvm::StringRef Text);
+};
+
+//===----------------------------------------------------------------------===//
+// Binaries and their coverage
+//===----------------------------------------------------------------------===//
+
+/// What tia knows of one executable the tests run.
+struct Binary {
+  std::string Path;
+  coverage::BinaryProbe Probe;
+  /// Clang: the mappings, read once (null for other kinds, or when they
+  /// could not be read: then Problem says why).
+  std::unique_ptr<coverage::ClangCoverage> Clang;
+  std::string Problem;
+};
+
+/// Reads per-test coverage from where a test process left it: clang raw
+/// profiles (files), gcov data files (under GCOV_PREFIX folders).
+class CoverageReader {
+public:
+  CoverageReader(std::string Gcov, std::string WorkDir)
+      : Gcov(std::move(Gcov)), WorkDir(std::move(WorkDir)) {}
+
+  /// The functions the profiles at \p Locations (files or folders, searched
+  /// for *.profraw and *.gcda) say ran, read against \p B. std::nullopt when
+  /// there is no profile at all.
+  llvm::Expected<std::optional<std::vector<coverage::FunctionHit>>>
+  read(const Binary &B, const std::vector<std::string> &Locations);
+
+  /// Fails when gcov cannot be found ("cannot find gcov ...").
+  llvm::Error checkGcov();
+
+  /// Reads every gcov data file under \p Locations with one gcov run and
+  /// keeps what they say for read(): the segments a listener wrote are read
+  /// once, not once per case.
+  llvm::Error prefetchGcov(const std::vector<std::string> &Locations);
+
+private:
+  /// Runs gcov on those of \p DataFiles not read yet.
+  llvm::Error runGcov(const std::vector<std::string> &DataFiles);
+
+  std::string Gcov;
+  std::string GcovPath;
+  std::string WorkDir;
+  std::mutex M;
+  unsigned Calls = 0;
+  /// Data file -> the functions it says ran.
+  std::map<std::string, std::vector<coverage::FunctionHit>> GcovCache;
+};
+
+//===----------------------------------------------------------------------===//
+// Running
+//===----------------------------------------------------------------------===//
+
+/// What a test run left: its outcome and its coverage, if any.
+struct TestRun {
+  TestResult Result;
+  std::optional<std::vector<coverage::FunctionHit>> Hits;
+  /// Why there is no coverage although the test ended normally; empty.
+  std::string CoverageProblem;
+};
+
+/// The shared state of one collection.
+struct RunContext {
+  RunContext(const CollectOptions &Options, std::string WorkDir,
+             CoverageReader &Reader, Progress &Prog)
+      : Options(Options), WorkDir(std::move(WorkDir)), Reader(Reader),
+        Prog(Prog) {}
+
+  const CollectOptions &Options;
+  std::string WorkDir;
+  CoverageReader &Reader;
+  Progress &Prog;
+  std::mutex M;
+  unsigned Processes = 0;
+  unsigned Counter = 0;
+  /// Warnings about how tests were run, once each.
+  std::set<std::string> Notes;
+
+  /// A fresh folder under WorkDir.
+  std::string freshDir(llvm::StringRef Stem);
+  /// The timeout of \p T: --timeout, else its ctest TIMEOUT, else 1500s.
+  double timeoutOf(const DiscoveredTest &T) const;
+};
+
+/// Runs \p T alone in its own process with its own profile; counts it as
+/// progress when \p Step.
+TestRun runAlone(RunContext &Ctx, const DiscoveredTest &T, const Binary &B,
+                 bool Step = true);
+
+/// Runs the cases \p Cases of one binary (same command but for the filter)
+/// in as few processes as crashes and hangs allow, through tia's listener.
+/// Returns one TestRun per case, in the order given. When the listener
+/// turns out not to be active, runs the cases alone.
+std::vector<TestRun>
+runWithListener(RunContext &Ctx,
+                const std::vector<const DiscoveredTest *> &Cases,
+                const Binary &B);
+
+} // namespace collect
+} // namespace tia
+
+#endif // TIA_LIB_COLLECT_COLLECTINTERNAL_H

@@ -1,0 +1,337 @@
+//===- Discovery.cpp - the tests of a CMake build -------------------------===//
+
+#include "Process.h"
+#include "tia/Collect/Collect.h"
+#include "tia/Support/Error.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include <algorithm>
+#include <map>
+
+namespace tia {
+namespace collect {
+
+namespace {
+
+std::vector<std::string> stringList(const llvm::json::Value &V) {
+  std::vector<std::string> Out;
+  if (std::optional<llvm::StringRef> S = V.getAsString())
+    Out.push_back(S->str());
+  else if (const llvm::json::Array *A = V.getAsArray())
+    for (const llvm::json::Value &E : *A)
+      if (std::optional<llvm::StringRef> S = E.getAsString())
+        Out.push_back(S->str());
+  return Out;
+}
+
+/// ctest writes booleans as true/false, and sometimes as "ON", "1".
+bool truthy(const llvm::json::Value &V) {
+  if (std::optional<bool> B = V.getAsBoolean())
+    return *B;
+  if (std::optional<llvm::StringRef> S = V.getAsString())
+    return S->equals_insensitive("on") || S->equals_insensitive("true") ||
+           S->equals_insensitive("yes") || *S == "1";
+  if (std::optional<int64_t> I = V.getAsInteger())
+    return *I != 0;
+  return false;
+}
+
+std::optional<double> number(const llvm::json::Value &V) {
+  if (std::optional<double> D = V.getAsNumber())
+    return D;
+  if (std::optional<llvm::StringRef> S = V.getAsString()) {
+    double D;
+    if (!S->getAsDouble(D))
+      return D;
+  }
+  return std::nullopt;
+}
+
+/// Glob of --gtest_filter: '*' any string, '?' one character.
+bool globMatch(llvm::StringRef Pattern, llvm::StringRef Text) {
+  if (Pattern.empty())
+    return Text.empty();
+  if (Pattern[0] == '*')
+    return globMatch(Pattern.drop_front(), Text) ||
+           (!Text.empty() && globMatch(Pattern, Text.drop_front()));
+  if (Text.empty())
+    return false;
+  return (Pattern[0] == '?' || Pattern[0] == Text[0]) &&
+         globMatch(Pattern.drop_front(), Text.drop_front());
+}
+
+bool matchesAny(llvm::StringRef Patterns, llvm::StringRef Case) {
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  Patterns.split(Parts, ':');
+  return llvm::any_of(Parts,
+                      [&](llvm::StringRef P) { return globMatch(P, Case); });
+}
+
+bool isDisabled(llvm::StringRef Case) {
+  auto [Suite, Name] = Case.split('.');
+  llvm::StringRef Last = Suite.rsplit('/').second;
+  if (Last.empty())
+    Last = Suite;
+  return Suite.starts_with("DISABLED_") || Last.starts_with("DISABLED_") ||
+         Name.starts_with("DISABLED_");
+}
+
+/// Whether \p Binary links GoogleTest: its help text or, when GoogleTest is
+/// a shared library, the dynamic symbols it imports from it.
+bool looksLikeGTest(llvm::StringRef Binary) {
+  auto Buf = llvm::MemoryBuffer::getFile(Binary, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return false;
+  llvm::StringRef B = (*Buf)->getBuffer();
+  return B.contains("gtest_list_tests") || B.contains("_ZN7testing8internal");
+}
+
+} // namespace
+
+bool matchesGTestFilter(llvm::StringRef Filter, llvm::StringRef Case) {
+  auto [Positive, Negative] = Filter.split('-');
+  if (Positive.empty())
+    Positive = "*";
+  return matchesAny(Positive, Case) &&
+         (Negative.empty() || !matchesAny(Negative, Case));
+}
+
+std::vector<std::string> parseGTestList(llvm::StringRef Text) {
+  std::vector<std::string> Cases;
+  std::string Suite;
+  llvm::SmallVector<llvm::StringRef, 64> Lines;
+  Text.split(Lines, '\n');
+  for (llvm::StringRef Line : Lines) {
+    Line = Line.split('#').first.rtrim();
+    if (Line.trim().empty())
+      continue;
+    if (Line[0] != ' ') {
+      // Anything else unindented (a main's banner) is not a suite.
+      Suite = Line.ends_with(".") ? Line.drop_back().str() : std::string();
+      continue;
+    }
+    if (!Suite.empty())
+      Cases.push_back(Suite + "." + Line.trim().str());
+  }
+  return Cases;
+}
+
+llvm::Expected<std::vector<CTestEntry>>
+parseCTestJson(llvm::StringRef Text, llvm::StringRef BuildDir) {
+  auto Fail = [&](const llvm::Twine &Why) {
+    return makeErrorf("malformed ctest JSON from {0}: {1}", BuildDir,
+                      Why.str());
+  };
+  llvm::Expected<llvm::json::Value> Root = llvm::json::parse(Text);
+  if (!Root)
+    return Fail(llvm::toString(Root.takeError()));
+  const llvm::json::Object *Top = Root->getAsObject();
+  if (!Top)
+    return Fail("the top level is not an object");
+  const llvm::json::Array *Tests = Top->getArray("tests");
+  if (!Tests)
+    return Fail("no \"tests\" array");
+  std::vector<CTestEntry> Out;
+  for (const llvm::json::Value &TV : *Tests) {
+    const llvm::json::Object *T = TV.getAsObject();
+    if (!T)
+      return Fail("a test is not an object");
+    CTestEntry E;
+    E.Name = T->getString("name").value_or("").str();
+    if (E.Name.empty())
+      return Fail("a test without a name");
+    if (const llvm::json::Value *C = T->get("command"))
+      E.Command = stringList(*C);
+    if (const llvm::json::Array *Props = T->getArray("properties"))
+      for (const llvm::json::Value &PV : *Props) {
+        const llvm::json::Object *P = PV.getAsObject();
+        if (!P)
+          continue;
+        llvm::StringRef Name = P->getString("name").value_or("");
+        const llvm::json::Value *V = P->get("value");
+        if (!V)
+          continue;
+        if (Name == "WORKING_DIRECTORY")
+          E.WorkingDir = V->getAsString().value_or("").str();
+        else if (Name == "ENVIRONMENT")
+          E.Environment = stringList(*V);
+        else if (Name == "TIMEOUT")
+          E.Timeout = number(*V).value_or(0);
+        else if (Name == "DISABLED")
+          E.Disabled = truthy(*V);
+        else if (Name == "WILL_FAIL")
+          E.Rules.WillFail = truthy(*V);
+        else if (Name == "SKIP_RETURN_CODE") {
+          if (std::optional<double> D = number(*V))
+            E.Rules.SkipReturnCode = static_cast<int>(*D);
+        } else if (Name == "PASS_REGULAR_EXPRESSION")
+          E.Rules.PassRegex = stringList(*V);
+        else if (Name == "FAIL_REGULAR_EXPRESSION")
+          E.Rules.FailRegex = stringList(*V);
+        else if (Name == "SKIP_REGULAR_EXPRESSION")
+          E.Rules.SkipRegex = stringList(*V);
+      }
+    Out.push_back(std::move(E));
+  }
+  return Out;
+}
+
+llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
+                                        llvm::StringRef CTest,
+                                        llvm::StringRef WorkDir) {
+  if (!llvm::sys::fs::exists(llvm::Twine(BuildDir) + "/CTestTestfile.cmake"))
+    return makeErrorf("{0} is not a build directory with tests (no "
+                      "CTestTestfile.cmake): pass the build directory with "
+                      "-p, configured with enable_testing()",
+                      BuildDir);
+  std::string CTestPath = CTest.str();
+  if (!CTest.contains('/')) {
+    auto Found = llvm::sys::findProgramByName(CTest);
+    if (!Found)
+      return makeErrorf("cannot find {0} on PATH: install CMake (it brings "
+                        "ctest) or pass --ctest PATH",
+                        CTest);
+    CTestPath = *Found;
+  }
+
+  // The listing runs instrumented binaries: their profiles go to WorkDir.
+  std::vector<std::string> Env = buildEnvironment(
+      {"TIA_COLLECT_DIR"},
+      {{"LLVM_PROFILE_FILE=" + WorkDir.str() + "/discovery-%p.profraw",
+        "GCOV_PREFIX=" + WorkDir.str() + "/discovery", "GCOV_PREFIX_STRIP=0"}});
+  std::string Output = WorkDir.str() + "/ctest.json";
+  ProcessSpec Spec{
+      CTestPath, {"--show-only=json-v1"}, Env, BuildDir.str(), Output};
+  ProcessEnd End = runProcess(Spec, 600);
+  std::string Text = readFileOrEmpty(Output);
+  if (End.How != ProcessEnd::Exited || End.ExitCode != 0) {
+    llvm::StringRef First = llvm::StringRef(Text).trim().split('\n').first;
+    return makeErrorf("'ctest --show-only=json-v1' failed in {0}{1}{2}",
+                      BuildDir, First.empty() ? "" : ": ", First);
+  }
+  // ctest may print notes before the JSON.
+  size_t Brace = Text.find('{');
+  auto Entries = parseCTestJson(
+      Brace == std::string::npos ? Text : llvm::StringRef(Text).substr(Brace),
+      BuildDir);
+  if (!Entries)
+    return Entries.takeError();
+
+  Discovery D;
+  // Binaries -> their cases, listed once.
+  std::map<std::string, std::optional<std::vector<std::string>>> Listed;
+  auto casesOf = [&](const CTestEntry &E)
+      -> const std::optional<std::vector<std::string>> & {
+    const std::string &Binary = E.Command[0];
+    auto It = Listed.find(Binary);
+    if (It != Listed.end())
+      return It->second;
+    std::optional<std::vector<std::string>> &Slot = Listed[Binary];
+    bool HasFilter = llvm::any_of(E.Command, [](llvm::StringRef A) {
+      return A.starts_with("--gtest_filter=");
+    });
+    if (!HasFilter && !looksLikeGTest(Binary))
+      return Slot;
+    std::string ListOut =
+        WorkDir.str() + "/list-" + std::to_string(Listed.size()) + ".txt";
+    ProcessSpec L{Binary,
+                  {"--gtest_list_tests"},
+                  buildEnvironment({"TIA_COLLECT_DIR"}, {Env, E.Environment}),
+                  E.WorkingDir.empty() ? BuildDir.str() : E.WorkingDir,
+                  ListOut};
+    ProcessEnd R = runProcess(L, 120);
+    if (R.How != ProcessEnd::Exited || R.ExitCode != 0) {
+      D.Problems.push_back(Binary + " --gtest_list_tests failed; its tests "
+                                    "are run as ctest tests");
+      return Slot;
+    }
+    Slot = parseGTestList(readFileOrEmpty(ListOut));
+    return Slot;
+  };
+
+  // Test ids name a binary by its file name, or by its path in the build
+  // directory when two binaries share a name.
+  llvm::StringMap<llvm::StringSet<>> ByName;
+  for (const CTestEntry &E : *Entries)
+    if (!E.Command.empty())
+      ByName[llvm::sys::path::filename(E.Command[0])].insert(E.Command[0]);
+  auto binaryName = [&](llvm::StringRef Binary) -> std::string {
+    llvm::StringRef Name = llvm::sys::path::filename(Binary);
+    if (ByName[Name].size() <= 1)
+      return Name.str();
+    llvm::StringRef Rel = Binary;
+    if (Rel.consume_front(BuildDir) && Rel.consume_front("/"))
+      return Rel.str();
+    return Binary.str();
+  };
+
+  std::map<std::string, DiscoveredTest> Tests;
+  for (const CTestEntry &E : *Entries) {
+    if (E.Command.empty()) {
+      D.Problems.push_back("ctest test " + E.Name +
+                           " has no command (its executable was not built?)");
+      continue;
+    }
+    TestCommand Base;
+    Base.Executable = E.Command[0];
+    Base.WorkingDir = E.WorkingDir.empty() ? BuildDir.str() : E.WorkingDir;
+    Base.Environment = E.Environment;
+    Base.TimeoutSeconds = E.Timeout;
+
+    const std::optional<std::vector<std::string>> &Cases = casesOf(E);
+    if (!Cases) {
+      DiscoveredTest T;
+      T.Id = "ctest:" + E.Name;
+      T.Command = Base;
+      T.Command.Arguments.assign(E.Command.begin() + 1, E.Command.end());
+      T.Disabled = E.Disabled;
+      T.Rules = E.Rules;
+      Tests.emplace(T.Id, std::move(T));
+      continue;
+    }
+    // The cases this ctest test runs: its --gtest_filter, disabled ones
+    // only with --gtest_also_run_disabled_tests and a filter naming them.
+    std::string Filter = "*";
+    std::vector<std::string> Rest;
+    for (size_t I = 1; I < E.Command.size(); ++I) {
+      llvm::StringRef A = E.Command[I];
+      if (A.consume_front("--gtest_filter="))
+        Filter = A.str();
+      else if (A != "--gtest_also_run_disabled_tests")
+        Rest.push_back(A.str());
+    }
+    for (const std::string &Case : *Cases) {
+      if (!matchesGTestFilter(Filter, Case))
+        continue;
+      DiscoveredTest T;
+      T.Id = "gtest:" + binaryName(E.Command[0]) + ":" + Case;
+      if (Tests.count(T.Id))
+        continue; // The first ctest test that runs a case says how.
+      T.Binary = E.Command[0];
+      T.Case = Case;
+      T.Command = Base;
+      T.Command.Arguments.push_back("--gtest_filter=" + Case);
+      llvm::append_range(T.Command.Arguments, Rest);
+      T.Disabled = E.Disabled || isDisabled(Case);
+      // gtest_discover_tests' rules are about the one case; those of a
+      // ctest test running many cases are about the whole binary.
+      if (Filter == Case)
+        T.Rules = E.Rules;
+      else
+        T.Rules.SkipRegex = E.Rules.SkipRegex;
+      Tests.emplace(T.Id, std::move(T));
+    }
+  }
+  for (auto &[Id, T] : Tests)
+    D.Tests.push_back(std::move(T));
+  return D;
+}
+
+} // namespace collect
+} // namespace tia

@@ -1,0 +1,157 @@
+//===- Outcome.cpp - how a test ended -------------------------------------===//
+
+#include "CollectInternal.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Regex.h"
+
+namespace tia {
+namespace collect {
+
+namespace {
+
+bool anyMatches(const std::vector<std::string> &Patterns,
+                llvm::StringRef Text) {
+  for (const std::string &P : Patterns)
+    if (llvm::Regex(P).match(Text))
+      return true;
+  return false;
+}
+
+/// One line: newlines folded, at most 300 characters.
+std::string oneLine(llvm::StringRef Text) {
+  std::string Out;
+  for (char C : Text.trim())
+    Out += (C == '\n' || C == '\r' || C == '\t') ? ' ' : C;
+  if (Out.size() > 300)
+    Out = Out.substr(0, 297) + "...";
+  return Out;
+}
+
+/// GoogleTest's first failure: "file:line: Failure" and the line after it.
+std::string gtestFailure(llvm::StringRef Output) {
+  size_t At = Output.find(": Failure\n");
+  if (At == llvm::StringRef::npos)
+    return std::string();
+  size_t LineStart = Output.rfind('\n', At);
+  LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
+  llvm::StringRef Where = Output.slice(LineStart, At);
+  llvm::StringRef After = Output.substr(At + 10).split('\n').first;
+  return oneLine((Where + ": " + After).str());
+}
+
+} // namespace
+
+TestResult classify(const DiscoveredTest &T, const ProcessEnd &End,
+                    llvm::StringRef Output, double TimeoutSeconds) {
+  TestResult R;
+  R.TestId = T.Id;
+  R.Seconds = End.Seconds;
+  switch (End.How) {
+  case ProcessEnd::NotStarted:
+    R.Result = Outcome::Error;
+    R.Message =
+        oneLine("cannot run " + T.Command.Executable + ": " + End.Error);
+    return R;
+  case ProcessEnd::TimedOut:
+    R.Result = Outcome::TimedOut;
+    R.Message = "killed after " + secondsText(TimeoutSeconds);
+    return R;
+  case ProcessEnd::Signaled:
+    R.Result = Outcome::Crashed;
+    R.Message = "killed by " + signalName(End.Signal);
+    return R;
+  case ProcessEnd::Exited:
+    break;
+  }
+
+  if (!T.Case.empty()) {
+    // GoogleTest reports the case itself.
+    if (End.ExitCode == 0) {
+      if (Output.contains("\n[  SKIPPED ] " + T.Case) ||
+          Output.starts_with("[  SKIPPED ] " + T.Case)) {
+        R.Result = Outcome::Skipped;
+        return R;
+      }
+      if (!Output.contains("[       OK ] " + T.Case)) {
+        R.Result = Outcome::Error;
+        R.Message = "--gtest_filter=" + T.Case +
+                    " ran no test: rebuild the binary or run collect again";
+        return R;
+      }
+      R.Result = Outcome::Passed;
+      return R;
+    }
+    R.Result = Outcome::Failed;
+    R.Message = gtestFailure(Output);
+    if (!Output.contains("[  FAILED  ] " + T.Case))
+      R.Message = llvm::formatv("exit code {0}{1}{2}", End.ExitCode,
+                                R.Message.empty() ? "" : ": ", R.Message)
+                      .str();
+    return R;
+  }
+
+  // ctest's rules, in ctest's order.
+  const OutcomeRules &Rules = T.Rules;
+  if ((Rules.SkipReturnCode && *Rules.SkipReturnCode == End.ExitCode) ||
+      anyMatches(Rules.SkipRegex, Output)) {
+    R.Result = Outcome::Skipped;
+    return R;
+  }
+  bool Pass = End.ExitCode == 0;
+  std::string Why = llvm::formatv("exit code {0}", End.ExitCode).str();
+  if (!Rules.PassRegex.empty()) {
+    Pass = anyMatches(Rules.PassRegex, Output);
+    Why = "no PASS_REGULAR_EXPRESSION matched the output";
+  }
+  if (anyMatches(Rules.FailRegex, Output)) {
+    Pass = false;
+    Why = "a FAIL_REGULAR_EXPRESSION matched the output";
+  }
+  if (Rules.WillFail) {
+    Pass = !Pass;
+    Why = "WILL_FAIL is set and the test passed";
+  }
+  R.Result = Pass ? Outcome::Passed : Outcome::Failed;
+  if (!Pass)
+    R.Message = Why;
+  return R;
+}
+
+void Journal::parse(llvm::StringRef Text) {
+  Exists = true;
+  llvm::SmallVector<llvm::StringRef, 64> Lines;
+  Text.split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Line : Lines) {
+    auto [Kind, Rest] = Line.split(' ');
+    if (Kind == "program") {
+      ProgramSegments.push_back(Rest.str());
+    } else if (Kind == "suite") {
+      auto [Suite, Segment] = Rest.split(' ');
+      SuiteSegments[Suite.str()].push_back(Segment.str());
+    } else if (Kind == "start") {
+      Cases[Rest.str()];
+      Started.push_back(Rest.str());
+    } else if (Kind == "case") {
+      auto [Name, Segment] = Rest.split(' ');
+      Cases[Name.str()].Segment = Segment.str();
+    } else if (Kind == "end") {
+      llvm::SmallVector<llvm::StringRef, 4> Parts;
+      Rest.split(Parts, ' ', /*MaxSplit=*/3);
+      if (Parts.size() < 3)
+        continue;
+      Case &C = Cases[Parts[0].str()];
+      C.Ended = true;
+      C.Result = Parts[1] == "skipped"  ? Outcome::Skipped
+                 : Parts[1] == "failed" ? Outcome::Failed
+                                        : Outcome::Passed;
+      uint64_t Micros = 0;
+      Parts[2].getAsInteger(10, Micros);
+      C.Seconds = Micros / 1e6;
+      if (Parts.size() > 3)
+        C.Message = Parts[3].str();
+    }
+  }
+}
+
+} // namespace collect
+} // namespace tia

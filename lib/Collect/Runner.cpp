@@ -1,0 +1,509 @@
+//===- Runner.cpp - running tests with a profile each ---------------------===//
+
+#include "CollectInternal.h"
+#include "tia/Support/Error.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <sys/stat.h>
+
+namespace tia {
+namespace collect {
+
+namespace {
+
+/// Variables tia sets for the test and that must not leak in from outside.
+const std::vector<std::string> &profileVariables() {
+  static const std::vector<std::string> Vars = {
+      "LLVM_PROFILE_FILE", "GCOV_PREFIX", "GCOV_PREFIX_STRIP",
+      "TIA_COLLECT_DIR"};
+  return Vars;
+}
+
+/// The files under \p Location (itself, if a file) whose name ends in
+/// \p Suffix, sorted.
+std::vector<std::string> filesEndingIn(llvm::StringRef Location,
+                                       llvm::StringRef Suffix) {
+  std::vector<std::string> Out;
+  if (llvm::sys::fs::is_regular_file(Location)) {
+    if (Location.ends_with(Suffix))
+      Out.push_back(Location.str());
+    return Out;
+  }
+  std::error_code EC;
+  for (llvm::sys::fs::recursive_directory_iterator It(Location, EC), End;
+       It != End && !EC; It.increment(EC))
+    if (llvm::StringRef(It->path()).ends_with(Suffix) &&
+        llvm::sys::fs::is_regular_file(It->path()))
+      Out.push_back(It->path());
+  llvm::sort(Out);
+  return Out;
+}
+
+/// False when gcov data file \p Path is sure to count no execution: every
+/// arc counter of every function is zero. True when in doubt.
+bool gcdaMayCount(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return true;
+  llvm::StringRef B = (*Buf)->getBuffer();
+  auto Word = [&](size_t At) {
+    return llvm::support::endian::read32le(B.data() + At);
+  };
+  const uint32_t Magic = 0x67636461, FunctionTag = 0x01000000,
+                 ArcsTag = 0x01a10000;
+  if (B.size() < 16 || Word(0) != Magic)
+    return true;
+  // Record lengths are in bytes since gcc 12 (a negative length: that many
+  // bytes of zero counters, not written); older gcc counted words.
+  size_t Unit = 1;
+  for (size_t At = 16; At + 8 <= B.size();) {
+    uint32_t Tag = Word(At);
+    int32_t Length = static_cast<int32_t>(Word(At + 4));
+    At += 8;
+    if (Tag == FunctionTag && Length == 3)
+      Unit = 4;
+    if (Length < 0)
+      continue;
+    size_t Bytes = static_cast<size_t>(Length) * Unit;
+    if (At + Bytes > B.size())
+      return true;
+    if (Tag == ArcsTag &&
+        B.substr(At, Bytes).find_first_not_of('\0') != llvm::StringRef::npos)
+      return true;
+    At += Bytes;
+  }
+  return false;
+}
+
+std::string firstLine(llvm::StringRef Text) {
+  return Text.trim().split('\n').first.str();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Reading coverage
+//===----------------------------------------------------------------------===//
+
+llvm::Error CoverageReader::checkGcov() {
+  std::lock_guard<std::mutex> Lock(M);
+  if (!GcovPath.empty())
+    return llvm::Error::success();
+  if (llvm::StringRef(Gcov).contains('/')) {
+    if (!llvm::sys::fs::can_execute(Gcov))
+      return makeErrorf("cannot run gcov {0}: no such executable; install "
+                        "gcc's gcov or pass --gcov PATH",
+                        Gcov);
+    GcovPath = Gcov;
+    return llvm::Error::success();
+  }
+  auto Found = llvm::sys::findProgramByName(Gcov);
+  if (!Found)
+    return makeErrorf("cannot find {0} on PATH: install the gcov of the gcc "
+                      "that built the tests, or pass --gcov PATH",
+                      Gcov);
+  GcovPath = *Found;
+  return llvm::Error::success();
+}
+
+llvm::Error CoverageReader::runGcov(const std::vector<std::string> &Given) {
+  if (llvm::Error E = checkGcov())
+    return E;
+  std::vector<std::string> DataFiles;
+  unsigned N;
+  {
+    std::lock_guard<std::mutex> Lock(M);
+    for (const std::string &D : Given) {
+      if (GcovCache.count(D))
+        continue;
+      // Most segments a listener writes ran nothing in most files: gcov
+      // need not read those (it costs a read of the notes file each).
+      if (!gcdaMayCount(D))
+        GcovCache[D];
+      else
+        DataFiles.push_back(D);
+    }
+    N = ++Calls;
+  }
+  if (DataFiles.empty())
+    return llvm::Error::success();
+  // gcov finds the notes file beside the data file: link the build's there.
+  // The data files lie under GCOV_PREFIX folders, at the path of the object
+  // they belong to.
+  for (const std::string &Data : DataFiles) {
+    llvm::SmallString<256> Notes(Data);
+    llvm::sys::path::replace_extension(Notes, "gcno");
+    if (llvm::sys::fs::exists(Notes))
+      continue;
+    llvm::StringRef Original = Notes;
+    Original.consume_front(WorkDir);
+    // Drop the GCOV_PREFIX folder ("/t12" or "/b3/case-4") to reach "/".
+    size_t Abs = std::string::npos;
+    for (size_t At = Original.find('/', 1); At != llvm::StringRef::npos;
+         At = Original.find('/', At + 1))
+      if (llvm::sys::fs::exists(Original.substr(At))) {
+        Abs = At;
+        break;
+      }
+    if (Abs == std::string::npos)
+      return makeErrorf("no gcov notes file for {0}: rebuild the tests (the "
+                        ".gcno files are written by the compiler)",
+                        Data);
+    if (std::error_code EC =
+            llvm::sys::fs::create_link(Original.substr(Abs), Notes))
+      return makeErrorf("cannot link {0}: {1}", Notes, EC.message());
+  }
+  std::string Out = WorkDir + "/gcov-" + std::to_string(N) + ".json";
+  ProcessSpec Spec{GcovPath, {"--json-format", "--stdout"}, {}, WorkDir, Out};
+  llvm::append_range(Spec.Arguments, DataFiles);
+  Spec.Environment = buildEnvironment({}, {});
+  ProcessEnd End = runProcess(Spec, 600);
+  std::string Text = readFileOrEmpty(Out);
+  if (End.How != ProcessEnd::Exited || End.ExitCode != 0)
+    return makeErrorf("{0} failed on {1}: {2}", GcovPath, DataFiles.front(),
+                      End.How == ProcessEnd::NotStarted ? End.Error
+                                                        : firstLine(Text));
+  // gcov prints its complaints ("version mismatch") among the JSON lines.
+  std::string Json;
+  std::string Complaint;
+  for (llvm::StringRef Line : llvm::split(Text, '\n')) {
+    if (Line.starts_with("{"))
+      Json += Line.str() + "\n";
+    else if (!Line.trim().empty() && Complaint.empty())
+      Complaint = Line.trim().str();
+  }
+  auto Docs = coverage::parseGcovJson(Json, GcovPath);
+  if (!Docs)
+    return Docs.takeError();
+  std::lock_guard<std::mutex> Lock(M);
+  for (coverage::GcovData &D : *Docs)
+    GcovCache[D.DataFile] = std::move(D.Functions);
+  for (const std::string &D : DataFiles)
+    if (!GcovCache.count(D))
+      return makeErrorf("{0} read nothing from {1}: {2}", GcovPath, D,
+                        Complaint.empty() ? "no output" : Complaint);
+  return llvm::Error::success();
+}
+
+llvm::Error
+CoverageReader::prefetchGcov(const std::vector<std::string> &Locations) {
+  std::vector<std::string> Data;
+  for (const std::string &L : Locations)
+    llvm::append_range(Data, filesEndingIn(L, ".gcda"));
+  if (Data.empty())
+    return llvm::Error::success();
+  return runGcov(Data);
+}
+
+llvm::Expected<std::optional<std::vector<coverage::FunctionHit>>>
+CoverageReader::read(const Binary &B,
+                     const std::vector<std::string> &Locations) {
+  std::vector<std::string> Raw, Data;
+  for (const std::string &L : Locations) {
+    llvm::append_range(Raw, filesEndingIn(L, ".profraw"));
+    llvm::append_range(Data, filesEndingIn(L, ".gcda"));
+  }
+  std::vector<coverage::FunctionHit> Hits;
+  if (Raw.empty() && Data.empty())
+    return std::nullopt;
+  if (!Raw.empty()) {
+    if (!B.Clang)
+      return makeErrorf("{0} wrote clang profiles, but {1}", B.Path,
+                        B.Problem.empty() ? "its coverage mapping was not read"
+                                          : B.Problem);
+    auto Got = B.Clang->functionsRun(Raw);
+    if (!Got)
+      return Got.takeError();
+    Hits = std::move(*Got);
+  }
+  if (!Data.empty()) {
+    if (llvm::Error E = runGcov(Data))
+      return std::move(E);
+    std::lock_guard<std::mutex> Lock(M);
+    for (const std::string &D : Data)
+      llvm::append_range(Hits, GcovCache[D]);
+  }
+  return Hits;
+}
+
+//===----------------------------------------------------------------------===//
+// Running
+//===----------------------------------------------------------------------===//
+
+std::string RunContext::freshDir(llvm::StringRef Stem) {
+  unsigned N;
+  {
+    std::lock_guard<std::mutex> Lock(M);
+    N = ++Counter;
+  }
+  std::string Dir = (WorkDir + "/" + Stem + std::to_string(N)).str();
+  llvm::sys::fs::create_directories(Dir);
+  return Dir;
+}
+
+double RunContext::timeoutOf(const DiscoveredTest &T) const {
+  if (Options.TimeoutSeconds > 0)
+    return Options.TimeoutSeconds;
+  if (T.Command.TimeoutSeconds > 0)
+    return T.Command.TimeoutSeconds;
+  return 1500;
+}
+
+/// Reads the coverage of a test that ended normally into \p Run.
+static void readInto(RunContext &Ctx, TestRun &Run, const Binary &B,
+                     const std::vector<std::string> &Locations) {
+  if (Run.Result.Result == Outcome::Crashed ||
+      Run.Result.Result == Outcome::TimedOut ||
+      Run.Result.Result == Outcome::Error)
+    return;
+  auto Hits = Ctx.Reader.read(B, Locations);
+  if (!Hits) {
+    Run.CoverageProblem = llvm::toString(Hits.takeError());
+    return;
+  }
+  if (!*Hits) {
+    Run.CoverageProblem =
+        B.Probe.Kind == coverage::Instrumentation::None
+            ? (B.Path + " was built without coverage: rebuild it with " +
+               coverage::coverageFlagsHint())
+                  .str()
+            : B.Path + " wrote no coverage profile";
+    return;
+  }
+  Run.Hits = std::move(**Hits);
+}
+
+TestRun runAlone(RunContext &Ctx, const DiscoveredTest &T, const Binary &B,
+                 bool Step) {
+  std::string Dir = Ctx.freshDir("t");
+  ProcessSpec Spec;
+  Spec.Executable = T.Command.Executable;
+  Spec.Arguments = T.Command.Arguments;
+  Spec.WorkingDir = T.Command.WorkingDir;
+  Spec.OutputFile = Dir + "/output.txt";
+  Spec.Environment = buildEnvironment(
+      profileVariables(), {T.Command.Environment,
+                           {"LLVM_PROFILE_FILE=" + Dir + "/%p.profraw",
+                            "GCOV_PREFIX=" + Dir, "GCOV_PREFIX_STRIP=0"}});
+  double Timeout = Ctx.timeoutOf(T);
+  ProcessEnd End = runProcess(Spec, Timeout);
+  {
+    std::lock_guard<std::mutex> Lock(Ctx.M);
+    ++Ctx.Processes;
+  }
+  TestRun Run;
+  Run.Result = classify(T, End, readFileOrEmpty(Spec.OutputFile), Timeout);
+  readInto(Ctx, Run, B, {Dir});
+  if (Step)
+    Ctx.Prog.step(T.Id);
+  return Run;
+}
+
+namespace {
+
+/// Follows a listener's journal while its process runs: every finished
+/// case is progress, and resets the timeout.
+class JournalWatch {
+public:
+  JournalWatch(std::string Path, Progress &Prog, llvm::StringRef BinaryName)
+      : Path(std::move(Path)), Prog(Prog), BinaryName(BinaryName) {}
+
+  bool operator()() {
+    struct stat St;
+    if (::stat(Path.c_str(), &St) != 0 || St.st_size == Seen)
+      return false;
+    std::string Text = readFileOrEmpty(Path);
+    size_t End = Text.rfind('\n');
+    if (End == std::string::npos || End + 1 <= static_cast<size_t>(Seen))
+      return false;
+    llvm::StringRef New = llvm::StringRef(Text).slice(Seen, End + 1);
+    Seen = End + 1;
+    for (llvm::StringRef Line : llvm::split(New, '\n'))
+      if (Line.consume_front("end ")) {
+        Prog.step(("gtest:" + BinaryName + ":" + Line.split(' ').first).str());
+        Stepped.insert(Line.split(' ').first.str());
+      }
+    return true;
+  }
+
+  std::set<std::string> Stepped;
+
+private:
+  std::string Path;
+  Progress &Prog;
+  std::string BinaryName;
+  off_t Seen = 0;
+};
+
+} // namespace
+
+std::vector<TestRun>
+runWithListener(RunContext &Ctx,
+                const std::vector<const DiscoveredTest *> &Cases,
+                const Binary &B) {
+  std::map<std::string, TestRun> Runs;
+  std::vector<const DiscoveredTest *> Remaining = Cases;
+  double Timeout = 0;
+  for (const DiscoveredTest *T : Cases)
+    Timeout = std::max(Timeout, Ctx.timeoutOf(*T));
+  const DiscoveredTest &First = *Cases.front();
+  llvm::StringRef BinaryName = llvm::StringRef(First.Id)
+                                   .drop_front(6)
+                                   .rsplit(':')
+                                   .first; // "gtest:<binary>:<case>"
+
+  std::set<std::string> Stepped; // cases counted as progress
+  while (!Remaining.empty()) {
+    std::string Dir = Ctx.freshDir("b");
+    std::string Filter;
+    for (const DiscoveredTest *T : Remaining)
+      Filter += (Filter.empty() ? "" : ":") + T->Case;
+    ProcessSpec Spec;
+    Spec.Executable = First.Command.Executable;
+    for (const std::string &A : First.Command.Arguments)
+      if (!llvm::StringRef(A).starts_with("--gtest_filter="))
+        Spec.Arguments.push_back(A);
+    Spec.Arguments.push_back("--gtest_filter=" + Filter);
+    Spec.WorkingDir = First.Command.WorkingDir;
+    Spec.OutputFile = Dir + "/output.txt";
+    Spec.Environment = buildEnvironment(
+        profileVariables(),
+        {First.Command.Environment,
+         {"TIA_COLLECT_DIR=" + Dir,
+          "LLVM_PROFILE_FILE=" + Dir + "/default-%p-%m.profraw",
+          "GCOV_PREFIX=" + Dir + "/default", "GCOV_PREFIX_STRIP=0"}});
+    JournalWatch Watch(Dir + "/journal", Ctx.Prog, BinaryName);
+    ProcessEnd End = runProcess(Spec, Timeout, std::ref(Watch));
+    {
+      std::lock_guard<std::mutex> Lock(Ctx.M);
+      ++Ctx.Processes;
+    }
+    Journal J;
+    std::string JournalText = readFileOrEmpty(Dir + "/journal");
+    if (!JournalText.empty())
+      J.parse(JournalText);
+
+    Stepped.insert(Watch.Stepped.begin(), Watch.Stepped.end());
+
+    // Instrumented shared libraries carry a profile runtime of their own,
+    // which the listener cannot reach: they write all their counters at
+    // exit, to no case. Such a binary's cases run alone.
+    bool OtherModules = false;
+    if (B.Probe.Kind == coverage::Instrumentation::Clang && J.Exists)
+      for (const std::string &F : filesEndingIn(Dir, ".profraw"))
+        OtherModules |= llvm::sys::path::filename(F).starts_with("default-");
+    if (OtherModules) {
+      {
+        std::lock_guard<std::mutex> Lock(Ctx.M);
+        Ctx.Notes.insert(B.Path +
+                         " loads instrumented shared libraries, whose "
+                         "counters tia's listener cannot split by case: its "
+                         "cases ran one process each");
+      }
+      for (const DiscoveredTest *T : Cases)
+        Runs[T->Case] = runAlone(Ctx, *T, B, !Stepped.count(T->Case));
+      break;
+    }
+
+    if (!J.Exists || J.Started.empty()) {
+      // The listener did not run (the binary was rebuilt without it), or the
+      // process ended before its first case: one process per case instead,
+      // which also tells which of them crash on their own.
+      for (const DiscoveredTest *T : Remaining)
+        Runs[T->Case] = runAlone(Ctx, *T, B, !Stepped.count(T->Case));
+      break;
+    }
+
+    // One gcov run for every segment the process wrote.
+    if (B.Probe.Kind == coverage::Instrumentation::Gcov)
+      if (llvm::Error E = Ctx.Reader.prefetchGcov({Dir}))
+        llvm::consumeError(std::move(E)); // Each case's read reports it.
+    std::vector<std::string> Program;
+    for (const std::string &S : J.ProgramSegments)
+      if (!llvm::is_contained(Program, Dir + "/" + S))
+        Program.push_back(Dir + "/" + S); // gcc's repeat: one folder
+
+    std::vector<const DiscoveredTest *> Next;
+    for (const DiscoveredTest *T : Remaining) {
+      auto It = J.Cases.find(T->Case);
+      if (It == J.Cases.end()) {
+        Next.push_back(T);
+        continue;
+      }
+      const Journal::Case &C = It->second;
+      TestRun Run;
+      Run.Result.TestId = T->Id;
+      if (C.Ended) {
+        Run.Result.Result = C.Result;
+        Run.Result.Seconds = C.Seconds;
+        Run.Result.Message = C.Message;
+        std::vector<std::string> Locations = Program;
+        for (const std::string &S :
+             J.SuiteSegments[T->Case.substr(0, T->Case.find('.'))])
+          if (!llvm::is_contained(Locations, Dir + "/" + S))
+            Locations.push_back(Dir + "/" + S);
+        if (!C.Segment.empty()) {
+          Locations.push_back(Dir + "/" + C.Segment);
+          // Processes the case started (death tests) wrote beside it.
+          llvm::StringRef Stem = C.Segment;
+          if (Stem.consume_back(".profraw"))
+            for (const std::string &F : filesEndingIn(Dir, ".profraw"))
+              if (llvm::StringRef(F).contains("/" + Stem.str() + "-child-"))
+                Locations.push_back(F);
+        }
+        readInto(Ctx, Run, B, Locations);
+      } else {
+        // The case that was running when the process ended.
+        Run.Result.Seconds = End.Seconds;
+        if (End.How == ProcessEnd::TimedOut) {
+          Run.Result.Result = Outcome::TimedOut;
+          Run.Result.Message = "killed after " + secondsText(Timeout);
+        } else if (End.How == ProcessEnd::Signaled) {
+          Run.Result.Result = Outcome::Crashed;
+          Run.Result.Message = "killed by " + signalName(End.Signal);
+        } else {
+          Run.Result.Result = Outcome::Failed;
+          Run.Result.Message =
+              llvm::formatv("the process exited during the test (exit code "
+                            "{0})",
+                            End.ExitCode)
+                  .str();
+        }
+      }
+      if (Stepped.insert(T->Case).second)
+        Ctx.Prog.step(T->Id);
+      Runs[T->Case] = std::move(Run);
+    }
+    // Cases after a crash or a hang run in a new process; when the process
+    // ended on its own, a case it never started is not in the binary.
+    if (End.How == ProcessEnd::Exited)
+      for (const DiscoveredTest *T : Next) {
+        TestRun Run;
+        Run.Result.TestId = T->Id;
+        Run.Result.Result = Outcome::Error;
+        Run.Result.Message = "--gtest_filter=" + T->Case + " ran no test";
+        Ctx.Prog.step(T->Id);
+        Runs[T->Case] = std::move(Run);
+      }
+    Remaining = End.How == ProcessEnd::Exited
+                    ? std::vector<const DiscoveredTest *>()
+                    : std::move(Next);
+  }
+
+  std::vector<TestRun> Out;
+  for (const DiscoveredTest *T : Cases)
+    Out.push_back(std::move(Runs[T->Case]));
+  return Out;
+}
+
+} // namespace collect
+} // namespace tia

@@ -1,0 +1,269 @@
+//===- Profiles.cpp - clang profiles and binaries, read in-process --------===//
+
+#include "tia/Coverage/Profiles.h"
+#include "tia/Support/Error.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/ProfileData/Coverage/CoverageMapping.h"
+#include "llvm/ProfileData/Coverage/CoverageMappingReader.h"
+#include "llvm/ProfileData/InstrProfReader.h"
+#include "llvm/ProfileData/InstrProfWriter.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+namespace tia {
+namespace coverage {
+
+llvm::StringRef coverageFlagsHint() {
+  return "-fprofile-instr-generate -fcoverage-mapping (clang) or --coverage "
+         "(gcc), for compiling and linking";
+}
+
+void splitProfileName(llvm::StringRef Raw, FunctionHit &Hit) {
+  // Mangled names and C identifiers contain neither ':' nor ';'.
+  size_t Sep = Raw.find_last_of(":;");
+  if (Sep == llvm::StringRef::npos) {
+    Hit.Name = Raw.str();
+    return;
+  }
+  Hit.Name = Raw.substr(Sep + 1).str();
+  Hit.LocalPrefix = Raw.substr(0, Sep).str();
+}
+
+llvm::Expected<BinaryProbe> probeBinary(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return makeErrorf("cannot read test binary {0}: {1}", Path,
+                      Buf.getError().message());
+  auto Obj = llvm::object::ObjectFile::createObjectFile(**Buf);
+  if (!Obj)
+    return makeErrorf("cannot read test binary {0}: {1}", Path,
+                      llvm::toString(Obj.takeError()));
+  BinaryProbe P;
+  bool Counters = false, Mapping = false;
+  for (const llvm::object::SectionRef &S : (*Obj)->sections()) {
+    llvm::Expected<llvm::StringRef> Name = S.getName();
+    if (!Name) {
+      llvm::consumeError(Name.takeError()); // An unnamed section tells nothing.
+      continue;
+    }
+    if (Name->contains("llvm_prf_cnts"))
+      Counters = true;
+    if (Name->contains("llvm_covmap") || Name->contains("llvm_covfun"))
+      Mapping = true;
+  }
+  llvm::StringRef Bytes = (*Buf)->getBuffer();
+  if (Counters)
+    P.Kind = Mapping ? Instrumentation::Clang : Instrumentation::ClangNoMapping;
+  // libgcov's entry points, in the symbol table or, stripped, the names of
+  // the data files the binary writes.
+  else if (Bytes.contains("__gcov_init") ||
+           Bytes.contains("__gcov_merge_add") || Bytes.contains(".gcda"))
+    P.Kind = Instrumentation::Gcov;
+  P.HasListener = Bytes.contains("tia-gtest-listener-v1");
+  return P;
+}
+
+llvm::Expected<std::unique_ptr<ClangCoverage>>
+ClangCoverage::open(llvm::ArrayRef<std::string> Objects) {
+  std::unique_ptr<ClangCoverage> C(new ClangCoverage());
+  for (const std::string &Path : Objects) {
+    auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+    if (!Buf)
+      return makeErrorf("cannot read test binary {0}: {1}", Path,
+                        Buf.getError().message());
+    // Reading the mapping once here finds a binary without one early.
+    llvm::SmallVector<std::unique_ptr<llvm::MemoryBuffer>, 1> Kept;
+    auto Readers = llvm::coverage::BinaryCoverageReader::create(
+        (*Buf)->getMemBufferRef(), /*Arch=*/"", Kept);
+    if (!Readers) {
+      llvm::consumeError(Readers.takeError()); // Replaced by a clearer one.
+      return makeErrorf("{0} has no coverage mapping: rebuild it with {1}",
+                        Path, coverageFlagsHint());
+    }
+    C->Paths.push_back(Path);
+    C->Buffers.push_back(std::move(*Buf));
+  }
+  return C;
+}
+
+llvm::Expected<std::vector<FunctionHit>>
+ClangCoverage::functionsRun(llvm::ArrayRef<std::string> RawProfiles) const {
+  // Merge the raw profiles into one indexed profile in memory.
+  llvm::InstrProfWriter Writer;
+  auto FS = llvm::vfs::getRealFileSystem();
+  for (const std::string &Raw : RawProfiles) {
+    auto Fail = [&](llvm::Error E) {
+      return makeErrorf("cannot read profile {0}: {1}", Raw,
+                        llvm::toString(std::move(E)));
+    };
+    auto Reader = llvm::InstrProfReader::create(Raw, *FS);
+    if (!Reader)
+      return Fail(Reader.takeError());
+    if (llvm::Error E = Writer.mergeProfileKind((*Reader)->getProfileKind()))
+      return Fail(std::move(E));
+    llvm::Error Warning = llvm::Error::success();
+    for (llvm::NamedInstrProfRecord &R : **Reader)
+      Writer.addRecord(std::move(R), 1, [&](llvm::Error E) {
+        if (!Warning)
+          Warning = std::move(E);
+        else
+          llvm::consumeError(std::move(E)); // The first one is enough.
+      });
+    if (Warning)
+      return Fail(std::move(Warning));
+    if ((*Reader)->hasError())
+      return Fail((*Reader)->getError());
+  }
+  std::unique_ptr<llvm::MemoryBuffer> Indexed = Writer.writeBuffer();
+  auto Profile = llvm::IndexedInstrProfReader::create(std::move(Indexed));
+  if (!Profile)
+    return makeErrorf("cannot merge the profiles {0}: {1}",
+                      llvm::join(RawProfiles, ", "),
+                      llvm::toString(Profile.takeError()));
+
+  // Readers of the kept mappings: each load consumes its readers.
+  std::vector<std::unique_ptr<llvm::coverage::CoverageMappingReader>> Readers;
+  llvm::SmallVector<std::unique_ptr<llvm::MemoryBuffer>, 1> Kept;
+  for (size_t I = 0; I < Buffers.size(); ++I) {
+    auto Rs = llvm::coverage::BinaryCoverageReader::create(
+        Buffers[I]->getMemBufferRef(), /*Arch=*/"", Kept);
+    if (!Rs)
+      return makeErrorf("cannot read the coverage mapping of {0}: {1}",
+                        Paths[I], llvm::toString(Rs.takeError()));
+    for (auto &R : *Rs)
+      Readers.push_back(std::move(R));
+  }
+  auto Mapping = llvm::coverage::CoverageMapping::load(Readers, **Profile);
+  if (!Mapping)
+    return makeErrorf("cannot read the coverage of {0} with the profiles "
+                      "{1}: {2}",
+                      llvm::join(Paths, ", "), llvm::join(RawProfiles, ", "),
+                      llvm::toString(Mapping.takeError()));
+
+  std::vector<FunctionHit> Hits;
+  for (const llvm::coverage::FunctionRecord &F :
+       (*Mapping)->getCoveredFunctions()) {
+    if (F.ExecutionCount == 0)
+      continue;
+    FunctionHit H;
+    splitProfileName(F.Name, H);
+    if (!F.Filenames.empty())
+      H.File = F.Filenames.front();
+    if (!F.CountedRegions.empty())
+      H.Line = F.CountedRegions.front().LineStart;
+    Hits.push_back(std::move(H));
+  }
+  return Hits;
+}
+
+namespace {
+
+/// \p Doc without the value of every "Key": [...] (the arrays may nest; '['
+/// and ']' inside strings do not count).
+std::string withoutArrays(llvm::StringRef Doc, llvm::StringRef Key) {
+  std::string Needle = ("\"" + Key + "\":").str();
+  std::string Out;
+  Out.reserve(Doc.size() / 4);
+  size_t Pos = 0;
+  while (true) {
+    size_t At = Doc.find(Needle, Pos);
+    if (At == llvm::StringRef::npos)
+      break;
+    size_t Open = Doc.find_first_not_of(" \t", At + Needle.size());
+    if (Open == llvm::StringRef::npos || Doc[Open] != '[') {
+      Out += Doc.slice(Pos, At + Needle.size()).str();
+      Pos = At + Needle.size();
+      continue;
+    }
+    size_t I = Open;
+    int Depth = 0;
+    bool InString = false;
+    for (; I < Doc.size(); ++I) {
+      char C = Doc[I];
+      if (InString) {
+        if (C == '\\')
+          ++I;
+        else if (C == '"')
+          InString = false;
+      } else if (C == '"') {
+        InString = true;
+      } else if (C == '[') {
+        ++Depth;
+      } else if (C == ']' && --Depth == 0) {
+        break;
+      }
+    }
+    Out += Doc.slice(Pos, At + Needle.size()).str();
+    Out += "[]";
+    Pos = I + 1;
+  }
+  Out += Doc.substr(std::min(Pos, Doc.size())).str();
+  return Out;
+}
+
+} // namespace
+
+llvm::Expected<std::vector<GcovData>> parseGcovJson(llvm::StringRef Text,
+                                                    llvm::StringRef Name) {
+  auto Fail = [&](const llvm::Twine &Why) {
+    return makeErrorf("malformed gcov JSON from {0}: {1}", Name, Why.str());
+  };
+  std::vector<GcovData> Out;
+  llvm::SmallVector<llvm::StringRef, 8> Docs;
+  Text.split(Docs, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Doc : Docs) {
+    if (Doc.trim().empty())
+      continue;
+    llvm::Expected<llvm::json::Value> Root =
+        llvm::json::parse(withoutArrays(Doc, "lines"));
+    if (!Root)
+      return Fail(llvm::toString(Root.takeError()));
+    const llvm::json::Object *Top = Root->getAsObject();
+    if (!Top || !Top->get("format_version"))
+      return Fail("not the output of 'gcov --json-format' (no "
+                  "\"format_version\")");
+    GcovData Data;
+    Data.DataFile = Top->getString("data_file").value_or("").str();
+    llvm::StringRef Cwd =
+        Top->getString("current_working_directory").value_or(llvm::StringRef());
+    const llvm::json::Array *Files = Top->getArray("files");
+    if (!Files)
+      return Fail("no \"files\" array");
+    for (const llvm::json::Value &FV : *Files) {
+      const llvm::json::Object *F = FV.getAsObject();
+      if (!F)
+        return Fail("an entry of \"files\" is not an object");
+      std::optional<llvm::StringRef> File = F->getString("file");
+      const llvm::json::Array *Functions = F->getArray("functions");
+      if (!File || !Functions)
+        return Fail("a file without \"file\" or \"functions\"");
+      llvm::SmallString<256> Path(*File);
+      if (!Cwd.empty())
+        llvm::sys::fs::make_absolute(Cwd, Path);
+      for (const llvm::json::Value &Fn : *Functions) {
+        const llvm::json::Object *O = Fn.getAsObject();
+        if (!O)
+          return Fail("a function is not an object");
+        std::optional<llvm::StringRef> FnName = O->getString("name");
+        std::optional<int64_t> Count = O->getInteger("execution_count");
+        if (!FnName || !Count)
+          return Fail("a function without \"name\" or \"execution_count\"");
+        if (*Count <= 0)
+          continue;
+        FunctionHit H;
+        H.Name = FnName->str();
+        H.File = std::string(Path);
+        H.Line = static_cast<unsigned>(O->getInteger("start_line").value_or(0));
+        Data.Functions.push_back(std::move(H));
+      }
+    }
+    Out.push_back(std::move(Data));
+  }
+  return Out;
+}
+
+} // namespace coverage
+} // namespace tia

@@ -1,0 +1,235 @@
+//===- CollectCommand.cpp - tia collect -----------------------------------===//
+//
+// Wires the options of `tia collect` to lib/Collect, which does the work:
+// the tests of a CMake build (ctest, GoogleTest) or, with `--pytest`, the
+// Python tests.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CommandsInternal.h"
+#include "tia/Collect/Collect.h"
+#include "tia/Collect/Pytest.h"
+#include "tia/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace tia {
+namespace tool {
+
+namespace {
+
+llvm::Expected<std::string> findTestBuildDir(const Context &C,
+                                             llvm::StringRef Given) {
+  if (!Given.empty())
+    return absolutePath(Given, C.WorkingDir);
+  for (const std::string &Dir :
+       {C.WorkingDir + "/build", C.Root + "/build", C.WorkingDir, C.Root})
+    if (llvm::sys::fs::exists(Dir + "/CTestTestfile.cmake"))
+      return absolutePath(Dir, "/");
+  return makeError("no CTestTestfile.cmake in ./build or .: pass the build "
+                   "directory of the tests with -p BUILD_DIR");
+}
+
+} // namespace
+
+llvm::Error runCollect(const GlobalOptions &G, const CollectCommandOptions &O,
+                       llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
+  auto Ctx = makeContext(G, /*NeedGit=*/false);
+  if (!Ctx)
+    return Ctx.takeError();
+  auto BuildDir = findTestBuildDir(*Ctx, O.BuildDir);
+  if (!BuildDir)
+    return BuildDir.takeError();
+
+  collect::CollectOptions C;
+  C.BuildDir = *BuildDir;
+  C.Jobs = O.Jobs;
+  C.TimeoutSeconds = O.TimeoutSeconds;
+  C.Only = O.Only;
+  C.ProcessPerTest = O.ProcessPerTest;
+  if (!O.Gcov.empty())
+    C.Gcov = O.Gcov;
+  if (!O.CTest.empty())
+    C.CTest = O.CTest;
+  C.ProjectRoot = Ctx->Root;
+  C.Quiet = G.Quiet;
+  if (Ctx->Repo) {
+    auto H = Ctx->Repo->headCommit();
+    if (!H)
+      return H.takeError();
+    C.Commit = H->value_or("");
+  }
+
+  auto S = openForUpdate(*Ctx);
+  if (!S)
+    return S.takeError();
+  auto Sum = collect::collect(**S, C, Err);
+  if (!Sum)
+    return Sum.takeError();
+  for (size_t I = 0; I + 1 < Sum->Problems.size(); ++I)
+    Err << "tia: error: " << Sum->Problems[I] << "\n";
+  if (!G.Quiet)
+    Err << collect::summaryLine(*Sum) << "\n";
+  if (!Sum->Problems.empty())
+    return makeError(Sum->Problems.back());
+  return llvm::Error::success();
+}
+
+llvm::Error runCollectPytest(const GlobalOptions &G,
+                             const CollectPytestOptions &O,
+                             llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
+  auto Ctx = makeContext(G, /*NeedGit=*/false);
+  if (!Ctx)
+    return Ctx.takeError();
+
+  collect::PytestOptions P;
+  P.Python = !O.Python.empty() ? O.Python : Ctx->Config.Python.Interpreter;
+  P.Root = Ctx->Root;
+  P.PytestArgs = O.PytestArgs;
+  if (!O.JunitXml.empty())
+    P.JunitXml = absolutePath(O.JunitXml, Ctx->WorkingDir);
+  P.Quiet = G.Quiet;
+  if (Ctx->Repo) {
+    auto H = Ctx->Repo->headCommit();
+    if (!H)
+      return H.takeError();
+    P.Commit = H->value_or("");
+  }
+
+  auto S = openForUpdate(*Ctx);
+  if (!S)
+    return S.takeError();
+  auto Sum = collect::collectPytest(**S, P, Err);
+  if (!Sum)
+    return Sum.takeError();
+  for (const std::string &Context : Sum->Coverage.UnknownContexts)
+    Err << "tia: warning: context '" << Context
+        << "' names no known test: run 'tia index' first\n";
+  if (!G.Quiet) {
+    unsigned Total = Sum->Passed + Sum->Failed + Sum->Errors + Sum->Skipped;
+    Err << llvm::formatv("collected {0} pytest tests in {1:f1}s with {2}: {3} "
+                         "passed, {4} failed, {5} errors, {6} skipped; {7} "
+                         "test-element links ({8} through imports)\n",
+                         Total, Sum->Seconds, Sum->Python, Sum->Passed,
+                         Sum->Failed, Sum->Errors, Sum->Skipped,
+                         Sum->Coverage.Links, Sum->Coverage.ImportTimeLinks);
+  }
+  return llvm::Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Command line
+//===----------------------------------------------------------------------===//
+
+llvm::cl::SubCommand CollectSubcommand(
+    "collect", "Run the tests of a build (or, with --pytest, the Python "
+               "tests), each with its own coverage, and store outcomes and "
+               "per-test coverage");
+
+namespace {
+llvm::cl::opt<std::string> BuildDir(
+    "p",
+    llvm::cl::desc("Build directory of the tests, where ctest runs (default: "
+                   "./build, then .)"),
+    llvm::cl::value_desc("build-dir"), llvm::cl::init(""),
+    llvm::cl::cat(tiaCategory()), llvm::cl::sub(CollectSubcommand));
+llvm::cl::opt<unsigned> Jobs("jobs",
+                             llvm::cl::desc("Test processes at once (default: "
+                                            "one per core)"),
+                             llvm::cl::init(0), llvm::cl::cat(tiaCategory()),
+                             llvm::cl::sub(CollectSubcommand));
+llvm::cl::alias JobsShort("j", llvm::cl::desc("Alias for --jobs"),
+                          llvm::cl::aliasopt(Jobs));
+llvm::cl::opt<double> Timeout(
+    "timeout",
+    llvm::cl::desc("Seconds a test may run before it is killed (default: its "
+                   "ctest TIMEOUT, else 1500)"),
+    llvm::cl::value_desc("seconds"), llvm::cl::init(0),
+    llvm::cl::cat(tiaCategory()), llvm::cl::sub(CollectSubcommand));
+llvm::cl::list<std::string>
+    Only("only",
+         llvm::cl::desc("Run and update only these tests (ids or globs such "
+                        "as 'gtest:calc_test:*'); the others keep theirs"),
+         llvm::cl::value_desc("test"), llvm::cl::ZeroOrMore,
+         llvm::cl::cat(tiaCategory()), llvm::cl::sub(CollectSubcommand));
+llvm::cl::opt<bool> ProcessPerTest(
+    "process-per-test",
+    llvm::cl::desc("Run each GoogleTest case in its own process, even in "
+                   "binaries built with tia's listener"),
+    llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
+    llvm::cl::sub(CollectSubcommand));
+llvm::cl::opt<std::string>
+    Gcov("gcov",
+         llvm::cl::desc("gcov of the gcc that built the tests (default: "
+                        "gcov)"),
+         llvm::cl::value_desc("path"), llvm::cl::init(""),
+         llvm::cl::cat(tiaCategory()), llvm::cl::sub(CollectSubcommand));
+llvm::cl::opt<std::string> CTest("ctest",
+                                 llvm::cl::desc("ctest to discover the tests "
+                                                "with (default: ctest)"),
+                                 llvm::cl::value_desc("path"),
+                                 llvm::cl::init(""),
+                                 llvm::cl::cat(tiaCategory()),
+                                 llvm::cl::sub(CollectSubcommand));
+llvm::cl::opt<bool>
+    Pytest("pytest",
+           llvm::cl::desc("Run the Python tests with pytest, pytest-cov "
+                          "(one coverage context per test) and tia's plugin"),
+           llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
+           llvm::cl::sub(CollectSubcommand));
+llvm::cl::opt<std::string> Python(
+    "python",
+    llvm::cl::desc("Python that runs pytest (default: python.interpreter "
+                   "of .tia.yaml, else the first of python3 on PATH and "
+                   "/usr/bin/python3 with pytest and pytest-cov)"),
+    llvm::cl::value_desc("path"), llvm::cl::init(""),
+    llvm::cl::cat(tiaCategory()), llvm::cl::sub(CollectSubcommand));
+llvm::cl::opt<std::string>
+    JunitXml("junitxml",
+             llvm::cl::desc("Also write pytest's JUnit XML report to FILE"),
+             llvm::cl::value_desc("file"), llvm::cl::init(""),
+             llvm::cl::cat(tiaCategory()), llvm::cl::sub(CollectSubcommand));
+llvm::cl::list<std::string> Args(llvm::cl::Positional,
+                                 llvm::cl::desc("[TEST...] | --pytest [-- "
+                                                "PYTEST_ARGS...]"),
+                                 llvm::cl::cat(tiaCategory()),
+                                 llvm::cl::sub(CollectSubcommand));
+} // namespace
+
+int collectMain(const GlobalOptions &G) {
+  if (Pytest) {
+    if (!BuildDir.empty() || !Only.empty() || ProcessPerTest ||
+        !Gcov.empty() || !CTest.empty())
+      return usageError("--pytest runs the Python tests: -p, --only, "
+                        "--process-per-test, --gcov and --ctest are for the "
+                        "tests of a CMake build");
+    CollectPytestOptions O;
+    O.Python = Python;
+    O.JunitXml = JunitXml;
+    O.PytestArgs.assign(Args.begin(), Args.end());
+    return exitCode(runCollectPytest(G, O, llvm::outs(), llvm::errs()));
+  }
+  if (!Python.empty() || !JunitXml.empty())
+    return usageError("--python and --junitxml go with --pytest");
+  CollectCommandOptions O;
+  O.BuildDir = BuildDir;
+  O.Jobs = Jobs;
+  if (Timeout < 0)
+    return usageError("--timeout must be a number of seconds above 0");
+  O.TimeoutSeconds = Timeout;
+  O.Only.assign(Only.begin(), Only.end());
+  // "--only A B C": the ids after --only are positional to llvm::cl.
+  if (!Args.empty()) {
+    if (Only.empty())
+      return usageError("unexpected argument '" + Args.front() +
+                        "': name tests with --only TEST...");
+    O.Only.insert(O.Only.end(), Args.begin(), Args.end());
+  }
+  O.ProcessPerTest = ProcessPerTest;
+  O.Gcov = Gcov;
+  O.CTest = CTest;
+  return exitCode(runCollect(G, O, llvm::outs(), llvm::errs()));
+}
+
+} // namespace tool
+} // namespace tia

@@ -1,0 +1,3 @@
+#include "shapes.h"
+
+int main() { return shapes::scaled(2) == 6 ? 0 : 1; }

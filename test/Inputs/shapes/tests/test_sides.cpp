@@ -1,0 +1,5 @@
+namespace shapes {
+int sides();
+}
+
+int main() { return shapes::sides() == 4 ? 0 : 1; }

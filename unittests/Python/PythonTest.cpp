@@ -1,0 +1,133 @@
+//===- PythonTest.cpp - the Python front end ------------------------------===//
+
+#include "Interpreter.h"
+#include "tia/Python/FrontEnd.h"
+#include "tia/Testing/Assertions.h"
+#include <set>
+
+using namespace tia;
+using namespace tia::python;
+using tia::testing::errorText;
+
+namespace {
+
+const Element *find(const FileIndex &F, llvm::StringRef Key) {
+  for (const Element &E : F.Elements)
+    if (E.Key == Key)
+      return &E;
+  return nullptr;
+}
+
+TEST(ModuleNameTest, PackagesAndRoots) {
+  std::set<std::string, std::less<>> Files = {
+      "src/shop/__init__.py", "src/shop/sub/__init__.py", "pkg/__init__.py"};
+  auto IsFile = [&](llvm::StringRef P) { return Files.count(P) != 0; };
+  EXPECT_EQ(moduleName("src/shop/cart.py", IsFile), "shop.cart");
+  EXPECT_EQ(moduleName("src/shop/sub/deep.py", IsFile), "shop.sub.deep");
+  EXPECT_EQ(moduleName("src/shop/__init__.py", IsFile), "shop");
+  EXPECT_EQ(moduleName("tests/test_a.py", IsFile), "test_a");
+  EXPECT_EQ(moduleName("setup.py", IsFile), "setup");
+  EXPECT_EQ(moduleName("pkg/mod.py", IsFile), "pkg.mod");
+}
+
+TEST(IndexFileTest, ElementsKeysAndHashes) {
+  const char *Source = "import os\n"
+                       "LIMIT = 3\n"
+                       "\n"
+                       "@decorate\n"
+                       "def f(x):\n"
+                       "    \"\"\"Doc.\"\"\"\n"
+                       "    return x  # comment\n";
+  ASSERT_VALUE(F, indexFile("pkg/mod.py", "pkg.mod", Source, {}));
+  EXPECT_TRUE(F->Complete);
+  ASSERT_TRUE(F->Python);
+  EXPECT_EQ(F->Python->Module, "pkg.mod");
+  const Element *Fn = find(*F, "py:pkg.mod:f");
+  ASSERT_TRUE(Fn);
+  EXPECT_EQ(Fn->Kind, ElementKind::Function);
+  EXPECT_EQ(Fn->BeginLine, 4u); // the decorator
+  EXPECT_EQ(Fn->EndLine, 7u);
+  EXPECT_EQ(Fn->BodyLine, 6u);
+  EXPECT_EQ(Fn->Hash.size(), 16u);
+  ASSERT_TRUE(find(*F, "py:pkg.mod:LIMIT"));
+  ASSERT_TRUE(find(*F, "py:pkg.mod:<module>"));
+  ASSERT_EQ(F->Python->Imports.size(), 1u);
+  EXPECT_EQ(F->Python->Imports[0].Module, "os");
+
+  // Comments and layout do not count; the docstring does, unless off.
+  const char *Reformatted = "import os\n"
+                            "LIMIT = 3\n"
+                            "@decorate\n"
+                            "def f( x ):\n"
+                            "    '''Doc.'''\n"
+                            "    return x\n";
+  ASSERT_VALUE(G, indexFile("pkg/mod.py", "pkg.mod", Reformatted, {}));
+  EXPECT_EQ(find(*G, "py:pkg.mod:f")->Hash, Fn->Hash);
+  std::string NewDoc = std::string(Source);
+  NewDoc.replace(NewDoc.find("Doc."), 4, "Other.");
+  ASSERT_VALUE(H, indexFile("pkg/mod.py", "pkg.mod", NewDoc, {}));
+  EXPECT_NE(find(*H, "py:pkg.mod:f")->Hash, Fn->Hash);
+  FrontEndOptions NoDocs;
+  NoDocs.Docstrings = false;
+  ASSERT_VALUE(A, indexFile("pkg/mod.py", "pkg.mod", Source, NoDocs));
+  ASSERT_VALUE(B, indexFile("pkg/mod.py", "pkg.mod", NewDoc, NoDocs));
+  EXPECT_EQ(find(*A, "py:pkg.mod:f")->Hash, find(*B, "py:pkg.mod:f")->Hash);
+}
+
+TEST(IndexFileTest, ProblemsAreIncompleteFiles) {
+  ASSERT_VALUE(Syntax, indexFile("a.py", "a", "def f(:\n", {}));
+  EXPECT_FALSE(Syntax->Complete);
+  EXPECT_TRUE(Syntax->Elements.empty());
+  EXPECT_NE(Syntax->Python->Problem.find("line 1"), std::string::npos);
+
+  ASSERT_VALUE(Bytes, indexFile("b.py", "b", "x = '\xff'\n", {}));
+  EXPECT_FALSE(Bytes->Complete);
+  EXPECT_NE(Bytes->Python->Problem.find("UTF-8"), std::string::npos);
+
+  FrontEndOptions Small;
+  Small.MaxFileSize = 4;
+  ASSERT_VALUE(Big, indexFile("c.py", "c", "x = 12345\n", Small));
+  EXPECT_FALSE(Big->Complete);
+  EXPECT_NE(Big->Python->Problem.find("max-file-size"), std::string::npos);
+}
+
+TEST(IndexFileTest, SourceThatWouldExitOrPrintIsOnlyParsed) {
+  ASSERT_VALUE(
+      F, indexFile("s.py", "s", "import sys\nprint('hi')\nsys.exit(3)\n", {}));
+  EXPECT_TRUE(F->Complete);
+}
+
+TEST(InterpreterTest, ExceptionsAndExitsBecomeErrors) {
+  auto Exit = callExtractor("exit_for_tests", {{CallArg::Text, "3"}});
+  EXPECT_NE(errorText(Exit.takeError()).find("SystemExit"), std::string::npos);
+  auto Missing = callExtractor("no_such_function", {});
+  EXPECT_NE(errorText(Missing.takeError()).find("AttributeError"),
+            std::string::npos);
+  // The interpreter is still usable afterwards.
+  ASSERT_VALUE(V, embeddedVersion());
+  EXPECT_EQ(llvm::StringRef(*V).substr(0, 5), "3.11.");
+}
+
+TEST(PytestSettingsTest, FirstFileWithASection) {
+  std::map<std::string, std::string> Files = {
+      {"tox.ini", "[tox]\nenvlist = py311\n"},
+      {"setup.cfg", "[tool:pytest]\npython_files = check_*.py\n"
+                    "testpaths = checks\n"}};
+  auto Read = [&](llvm::StringRef Name) -> std::optional<std::string> {
+    auto It = Files.find(Name.str());
+    if (It == Files.end())
+      return std::nullopt;
+    return It->second;
+  };
+  ASSERT_VALUE(S, loadPytestSettings(Read));
+  EXPECT_EQ(S->ConfigFile, "setup.cfg");
+  EXPECT_EQ(S->PythonFiles, std::vector<std::string>{"check_*.py"});
+  EXPECT_EQ(S->TestPaths, std::vector<std::string>{"checks"});
+  EXPECT_EQ(S->PythonClasses, std::vector<std::string>{"Test"});
+
+  Files = {{"pytest.ini", "not an ini file\n"}};
+  EXPECT_NE(errorText(loadPytestSettings(Read)).find("pytest.ini"),
+            std::string::npos);
+}
+
+} // namespace
