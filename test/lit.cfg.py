@@ -37,6 +37,7 @@ config.substitutions.append(("%llvm-profdata", os.path.join(config.llvm_tools_di
 config.substitutions.append(("%llvm-cov", os.path.join(config.llvm_tools_dir, "llvm-cov")))
 config.substitutions.append(("%examples", os.path.join(config.tia_src_root, "examples")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%gen-history", sys.executable + " " + os.path.join(config.tia_src_root, "utils", "gen-history.py")))
 config.substitutions.append(("%resource-dir", config.clang_resource_dir))
 # The collect fixture (test/CMakeLists.txt): a git repository with a clang
 # and a gcc build of its tests, and its index.

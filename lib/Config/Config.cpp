@@ -230,11 +230,16 @@ struct RawOutput {
   FormatName Format;
   bool Exclusion = false;
 };
+struct RawPredict {
+  std::optional<std::vector<std::string>> Docs;
+  tia::config::PredictConfig Values; ///< the scalar keys
+};
 struct RawConfig {
   RawPaths Paths;
   tia::config::PythonConfig Python;
   RawSelect Select;
   RawOutput Output;
+  RawPredict Predict;
 };
 
 } // namespace
@@ -303,12 +308,29 @@ template <> struct MappingTraits<RawOutput> {
   }
 };
 
+template <> struct MappingTraits<RawPredict> {
+  static void mapping(IO &IO, RawPredict &P) {
+    IO.mapOptional("docs", P.Docs);
+    IO.mapOptional("flaky-window-days", P.Values.FlakyWindowDays);
+    IO.mapOptional("max-files", P.Values.MaxFiles);
+    IO.mapOptional("validation-percent", P.Values.ValidationPercent);
+  }
+  static std::string validate(IO &IO, RawPredict &P) {
+    if (P.Values.MaxFiles == 0)
+      return "predict.max-files must be at least 1";
+    if (P.Values.ValidationPercent == 0 || P.Values.ValidationPercent >= 100)
+      return "predict.validation-percent must be between 1 and 99";
+    return "";
+  }
+};
+
 template <> struct MappingTraits<RawConfig> {
   static void mapping(IO &IO, RawConfig &C) {
     IO.mapOptional("paths", C.Paths);
     IO.mapOptional("python", C.Python);
     IO.mapOptional("select", C.Select);
     IO.mapOptional("output", C.Output);
+    IO.mapOptional("predict", C.Predict);
   }
 };
 
@@ -418,12 +440,16 @@ llvm::Expected<Config> parseConfig(llvm::StringRef Text,
     llvm::append_range(Raw.Select.Triggers, defaultTriggers());
   if (Raw.Select.DefaultIgnore)
     llvm::append_range(Raw.Select.Ignore, defaultIgnored());
+  C.Predict = Raw.Predict.Values;
+  std::vector<std::string> Docs =
+      Raw.Predict.Docs ? *Raw.Predict.Docs : defaultDocPatterns();
   for (auto [Key, From, To] :
        {std::tuple<llvm::StringRef, std::vector<std::string> *, PathPatterns *>{
             "paths.include", &Raw.Paths.Include, &C.Paths.Include},
         {"paths.exclude", &Raw.Paths.Exclude, &C.Paths.Exclude},
         {"select.triggers", &Raw.Select.Triggers, &C.Select.Triggers},
-        {"select.ignore", &Raw.Select.Ignore, &C.Select.Ignore}}) {
+        {"select.ignore", &Raw.Select.Ignore, &C.Select.Ignore},
+        {"predict.docs", &Docs, &C.Predict.Docs}}) {
     auto P = PathPatterns::compile(std::move(*From));
     if (!P)
       return makeErrorf("{0}: {1}: {2} (see docs/Config.md)", FileName, Key,
@@ -433,10 +459,21 @@ llvm::Expected<Config> parseConfig(llvm::StringRef Text,
   return C;
 }
 
+std::vector<std::string> defaultDocPatterns() {
+  return {"*.md", "*.rst", "docs/**", "LICENSE*"};
+}
+
 llvm::Expected<Config> loadConfig(llvm::StringRef Root) {
+  auto Defaults = [] {
+    Config C;
+    // The default patterns are known to compile.
+    C.Predict.Docs =
+        llvm::cantFail(PathPatterns::compile(defaultDocPatterns()));
+    return C;
+  };
   std::string Path = (Root + "/" + ConfigFileName).str();
   if (!llvm::sys::fs::exists(Path))
-    return Config();
+    return Defaults();
   auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buf)
     return makeErrorf("cannot read {0}: {1}", Path, Buf.getError().message());

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tia/Git/Repository.h"
+#include "GitInternal.h"
 #include "tia/Support/Error.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -20,31 +21,26 @@
 namespace tia {
 namespace git {
 
+using namespace detail;
+
 namespace {
-
-/// Frees a libgit2 object with its own free function.
-template <typename T, void (*Free)(T *)> struct Deleter {
-  void operator()(T *Ptr) const { Free(Ptr); }
-};
-
-template <typename T, void (*Free)(T *)>
-using Owned = std::unique_ptr<T, Deleter<T, Free>>;
-
-using RepoPtr = Owned<git_repository, git_repository_free>;
-using ObjectPtr = Owned<git_object, git_object_free>;
-using CommitPtr = Owned<git_commit, git_commit_free>;
-using TreePtr = Owned<git_tree, git_tree_free>;
-using TreeEntryPtr = Owned<git_tree_entry, git_tree_entry_free>;
-using BlobPtr = Owned<git_blob, git_blob_free>;
-using DiffPtr = Owned<git_diff, git_diff_free>;
-using PatchPtr = Owned<git_patch, git_patch_free>;
-using StatusListPtr = Owned<git_status_list, git_status_list_free>;
 
 /// Owns the contents of a git_buf.
 struct BufOwner {
   git_buf Buf = GIT_BUF_INIT;
   ~BufOwner() { git_buf_dispose(&Buf); }
 };
+
+/// Shortens a full commit id for messages; anything else is shown as given.
+std::string shortRev(llvm::StringRef Rev) {
+  if (Rev.size() == GIT_OID_HEXSZ && llvm::all_of(Rev, llvm::isHexDigit))
+    return Rev.take_front(12).str();
+  return Rev.str();
+}
+
+} // namespace
+
+namespace detail {
 
 void initLibgit2() {
   static std::once_flag Once;
@@ -54,7 +50,7 @@ void initLibgit2() {
 }
 
 /// libgit2's message for the last failure on this thread.
-std::string lastMessage(int Rc) {
+static std::string lastMessage(int Rc) {
   const git_error *E = git_error_last();
   if (!E || !E->message || !*E->message)
     return "libgit2 error " + std::to_string(Rc);
@@ -62,7 +58,6 @@ std::string lastMessage(int Rc) {
   return Msg.str();
 }
 
-/// Turns a libgit2 return code into an error "WHAT: libgit2's message".
 llvm::Error check(int Rc, const llvm::Twine &What) {
   if (Rc >= 0)
     return llvm::Error::success();
@@ -73,13 +68,6 @@ std::string oidHex(const git_oid &Id) {
   char Hex[GIT_OID_HEXSZ + 1];
   git_oid_tostr(Hex, sizeof(Hex), &Id);
   return Hex;
-}
-
-/// Shortens a full commit id for messages; anything else is shown as given.
-std::string shortRev(llvm::StringRef Rev) {
-  if (Rev.size() == GIT_OID_HEXSZ && llvm::all_of(Rev, llvm::isHexDigit))
-    return Rev.take_front(12).str();
-  return Rev.str();
 }
 
 ChangeStatus toStatus(git_delta_t D) {
@@ -101,7 +89,29 @@ ChangeStatus toStatus(git_delta_t D) {
   }
 }
 
-} // namespace
+llvm::Expected<CommitPtr> lookupCommit(git_repository *Repo,
+                                       llvm::StringRef Rev) {
+  std::string RevStr = Rev.str();
+  git_object *Raw = nullptr;
+  int Rc = Rev.empty() ? GIT_ENOTFOUND
+                       : git_revparse_single(&Raw, Repo, RevStr.c_str());
+  ObjectPtr Obj(Raw);
+  if (Rc == GIT_EAMBIGUOUS)
+    return makeErrorf("ambiguous revision '{0}': use more hex digits or a "
+                      "branch or tag name",
+                      Rev);
+  if (Rc < 0)
+    return makeErrorf(
+        "unknown revision '{0}': check the name with 'git rev-parse {0}'", Rev);
+  git_object *Peeled = nullptr;
+  if (git_object_peel(&Peeled, Obj.get(), GIT_OBJECT_COMMIT) < 0)
+    return makeErrorf("revision '{0}' does not name a commit: check it with "
+                      "'git cat-file -t {0}'",
+                      Rev);
+  return CommitPtr(reinterpret_cast<git_commit *>(Peeled));
+}
+
+} // namespace detail
 
 llvm::StringRef statusName(ChangeStatus S) {
   switch (S) {
@@ -127,26 +137,7 @@ struct Repository::Impl {
 
   /// Resolves \p Rev and peels it to a commit.
   llvm::Expected<CommitPtr> lookupCommit(llvm::StringRef Rev) const {
-    std::string RevStr = Rev.str();
-    git_object *Raw = nullptr;
-    int Rc = Rev.empty()
-                 ? GIT_ENOTFOUND
-                 : git_revparse_single(&Raw, Repo.get(), RevStr.c_str());
-    ObjectPtr Obj(Raw);
-    if (Rc == GIT_EAMBIGUOUS)
-      return makeErrorf("ambiguous revision '{0}': use more hex digits or a "
-                        "branch or tag name",
-                        Rev);
-    if (Rc < 0)
-      return makeErrorf(
-          "unknown revision '{0}': check the name with 'git rev-parse {0}'",
-          Rev);
-    git_object *Peeled = nullptr;
-    if (git_object_peel(&Peeled, Obj.get(), GIT_OBJECT_COMMIT) < 0)
-      return makeErrorf("revision '{0}' does not name a commit: check it with "
-                        "'git cat-file -t {0}'",
-                        Rev);
-    return CommitPtr(reinterpret_cast<git_commit *>(Peeled));
+    return detail::lookupCommit(Repo.get(), Rev);
   }
 
   llvm::Expected<TreePtr> lookupTree(llvm::StringRef Rev) const {

@@ -303,13 +303,30 @@ CREATE TABLE python_accesses(
 )sql");
 }
 
+/// Version 7: failure-prediction models. A model is the booster as
+/// XGBoost's JSON text and tia's metadata (feature layout, training window,
+/// validation figures) as JSON; format_version is tia's version of that
+/// pair, so a model written by another tia is recognised and refused with a
+/// message instead of being misread.
+llvm::Error addModels(Database &DB) {
+  return DB.exec(R"sql(
+CREATE TABLE models(
+  id INTEGER PRIMARY KEY,
+  format_version INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  metadata TEXT NOT NULL,
+  booster TEXT NOT NULL);
+)sql");
+}
+
 // A tia that knows version 1 can still read and write version 2: it ignores
 // the new columns and tables. Version 3 holds element kinds (module, class,
 // variable) that older tias reject; version 4 adds more (enum, alias, macro,
 // conditional, declaration). From version 5 on, coverage writes must keep the
 // snapshots, which older code does not. A version 5 tia can use version 6: a
 // Python version it stores has no name graph, which tia parses again when it
-// needs one.
+// needs one. Version 7 adds a table that older tias
+// ignore.
 const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/1, createVersion1},
     {/*CompatibleVersion=*/1, addTestInfoAndResults},
@@ -317,6 +334,7 @@ const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/4, addReferencesAndIncludes},
     {/*CompatibleVersion=*/5, addCoverageSnapshots},
     {/*CompatibleVersion=*/5, addNameGraph},
+    {/*CompatibleVersion=*/1, addModels},
 };
 
 /// Turns what SQLite says about a file it cannot read as a database (or a

@@ -115,6 +115,8 @@ extern llvm::cl::SubCommand ResultsSubcommand;
 extern llvm::cl::SubCommand ExplainSubcommand;
 extern llvm::cl::SubCommand RunSubcommand;
 int collectMain(const GlobalOptions &G);
+extern llvm::cl::SubCommand TrainSubcommand;
+extern llvm::cl::SubCommand RankSubcommand;
 int indexMain(const GlobalOptions &G);
 int coverageMain(const GlobalOptions &G);
 int selectMain(const GlobalOptions &G);
@@ -125,6 +127,8 @@ int runMain(const GlobalOptions &G);
 
 /// "8 results (5 passed, 2 failed, 1 skipped)".
 std::string resultsSummary(const results::ImportSummary &Sum);
+int trainMain(const GlobalOptions &G);
+int rankMain(const GlobalOptions &G);
 
 } // namespace tool
 } // namespace tia

@@ -6,6 +6,7 @@
 
 #include "CommandsInternal.h"
 #include "PythonInternal.h"
+#include "tia/Predict/Predict.h"
 #include "tia/Support/Error.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -143,6 +144,18 @@ llvm::Error dumpResults(Store &S, llvm::raw_ostream &Out) {
   return llvm::Error::success();
 }
 
+llvm::Error dumpFlaky(Store &S, const config::Config &C,
+                      llvm::raw_ostream &Out) {
+  auto Flaky = predict::flakyTests(S, C.Predict);
+  if (!Flaky)
+    return Flaky.takeError();
+  for (const FlakyTest &F : *Flaky)
+    Out << F.TestId << llvm::formatv(" flip-rate={0:f2}", F.FlipRate)
+        << " flips=" << F.Flips << " reruns=" << F.Pairs
+        << " last-run=" << F.LastFlipRun << "\n";
+  return llvm::Error::success();
+}
+
 } // namespace
 
 llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
@@ -170,6 +183,8 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
     return dumpNames(**S, O, Out);
   case DumpWhat::Evidence:
     return dumpEvidence(**S, Out);
+  case DumpWhat::Flaky:
+    return dumpFlaky(**S, Ctx->Config, Out);
   }
   return llvm::Error::success();
 }
@@ -180,14 +195,14 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
 
 llvm::cl::SubCommand
     DumpSubcommand("dump", "'tia dump elements|references|tests|coverage|"
-                           "results|definitions|names|evidence': print what "
-                           "the database holds, sorted and stable");
+                           "results|definitions|names|evidence|flaky': print "
+                           "what the database holds, sorted and stable");
 
 namespace {
 llvm::cl::list<std::string>
     Args(llvm::cl::Positional,
          llvm::cl::desc("elements|references|tests|coverage|results|"
-                        "definitions|names|evidence"),
+                        "definitions|names|evidence|flaky"),
          llvm::cl::cat(tiaCategory()), llvm::cl::sub(DumpSubcommand));
 llvm::cl::opt<std::string>
     File("file", llvm::cl::desc("Only this file (repository-relative)"),
@@ -205,7 +220,7 @@ int dumpMain(const GlobalOptions &G) {
   if (Args.size() != 1)
     return usageError("'tia dump' needs one of: elements, references, "
                       "tests, coverage, results, definitions, names, "
-                      "evidence");
+                      "evidence, flaky");
   if (Args[0] == "elements")
     O.What = DumpWhat::Elements;
   else if (Args[0] == "tests")
@@ -222,10 +237,12 @@ int dumpMain(const GlobalOptions &G) {
     O.What = DumpWhat::Names;
   else if (Args[0] == "evidence")
     O.What = DumpWhat::Evidence;
+  else if (Args[0] == "flaky")
+    O.What = DumpWhat::Flaky;
   else
     return usageError("unknown dump '" + Args[0] +
                       "': use elements, references, tests, coverage, "
-                      "results, definitions, names or evidence");
+                      "results, definitions, names, evidence or flaky");
   O.File = File;
   O.Hashes = Hashes;
   return exitCode(runDump(G, O, llvm::outs(), llvm::errs()));

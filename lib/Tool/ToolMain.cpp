@@ -41,8 +41,9 @@ ArrayRef<CommandEntry> commandTable() {
   static const CommandEntry Table[] = {
       {&CollectSubcommand, collectMain}, {&CoverageSubcommand, coverageMain},
       {&DumpSubcommand, dumpMain},       {&ExplainSubcommand, explainMain},
-      {&IndexSubcommand, indexMain},     {&ResultsSubcommand, resultsMain},
-      {&RunSubcommand, runMain},         {&SelectSubcommand, selectMain},
+      {&IndexSubcommand, indexMain},     {&RankSubcommand, rankMain},
+      {&ResultsSubcommand, resultsMain}, {&RunSubcommand, runMain},
+      {&SelectSubcommand, selectMain},   {&TrainSubcommand, trainMain},
   };
   return Table;
 }

@@ -197,4 +197,31 @@ TEST(ConfigTest, StaticSelectionKeys) {
       std::string::npos);
 }
 
+TEST(ConfigTest, PredictDefaultsAndKeys) {
+  ASSERT_VALUE(D, parseConfig("", ".tia.yaml"));
+  EXPECT_TRUE(D->Predict.Docs.matches("docs/guide.md"));
+  EXPECT_TRUE(D->Predict.Docs.matches("README.md"));
+  EXPECT_FALSE(D->Predict.Docs.matches("src/a.cpp"));
+  EXPECT_EQ(D->Predict.FlakyWindowDays, 56u);
+  ASSERT_VALUE(C, parseConfig("predict:\n  docs: ['*.txt']\n"
+                              "  flaky-window-days: 7\n  max-files: 10\n"
+                              "  validation-percent: 30\n",
+                              ".tia.yaml"));
+  EXPECT_TRUE(C->Predict.Docs.matches("notes.txt"));
+  EXPECT_FALSE(C->Predict.Docs.matches("README.md"));
+  EXPECT_EQ(C->Predict.FlakyWindowDays, 7u);
+  EXPECT_EQ(C->Predict.MaxFiles, 10u);
+  EXPECT_EQ(C->Predict.ValidationPercent, 30u);
+}
+
+TEST(ConfigTest, PredictValuesOutOfRange) {
+  EXPECT_EQ(
+      errorText(parseConfig("predict:\n  validation-percent: 100\n", "c.yaml")),
+      "c.yaml:2:3: predict.validation-percent must be between 1 and 99 "
+      "(see docs/Config.md)");
+  EXPECT_EQ(errorText(parseConfig("predict:\n  docs: ['x[']\n", "c.yaml")),
+            "c.yaml: predict.docs: bad pattern 'x[': '[' without its ']' "
+            "(see docs/Config.md)");
+}
+
 } // namespace

@@ -122,6 +122,26 @@ struct OutputConfig {
   bool Exclusion = false;
 };
 
+/// `predict:` history-based failure prediction (tia train, tia rank).
+struct PredictConfig {
+  /// `docs:` files whose changes never cause a test failure (documentation):
+  /// a commit changing only these, or only comments, is not used as a
+  /// failure cause. Default: *.md, *.rst, docs/**, LICENSE*.
+  PathPatterns Docs;
+  /// `flaky-window-days:` a test is flaky when its outcome flipped in the
+  /// runs of this many days before the newest run. Default 56.
+  unsigned FlakyWindowDays = 56;
+  /// `max-files:` the most frequently changed files that get a slot of
+  /// their own in a commit's bag of files. Default 1000.
+  unsigned MaxFiles = 1000;
+  /// `validation-percent:` the newest share of the tested commits that
+  /// chooses the hyperparameters. Default 25.
+  unsigned ValidationPercent = 25;
+};
+
+/// The default documentation patterns of predict.docs.
+std::vector<std::string> defaultDocPatterns();
+
 /// The whole configuration. Sections are added by the features they steer.
 struct Config {
   Config();
@@ -131,6 +151,7 @@ struct Config {
   PythonConfig Python;
   SelectConfig Select;
   OutputConfig Output;
+  PredictConfig Predict;
 
   /// True when \p Path (repository-relative) passes paths.include and
   /// paths.exclude.

@@ -82,6 +82,37 @@ struct TestStatistics {
   unsigned TimedResults = 0; ///< how many results MeanSeconds is over
 };
 
+/// A test whose outcome changed when nothing else did: between runs of the
+/// same commit, or between attempts (retries) of one run.
+struct FlakyTest {
+  std::string TestId;
+  /// Pairs of consecutive results of the test at the same commit (retries
+  /// of one run and reruns of the commit; skipped results left out).
+  unsigned Pairs = 0;
+  /// Those pairs whose outcomes differ, one passed and one a failure.
+  unsigned Flips = 0;
+  /// Flips / Pairs: how often running the test again changed its outcome.
+  double FlipRate = 0;
+  /// The newest run holding a flip.
+  int64_t LastFlipRun = 0;
+};
+
+/// A result together with the run that recorded it.
+struct RunResult {
+  int64_t RunId = 0;
+  TestResult Result;
+};
+
+/// A failure-prediction model as the store keeps it. The store does not
+/// read Metadata or Booster; lib/Predict does, and checks FormatVersion.
+struct StoredModel {
+  int64_t Id = 0;        ///< assigned by putModel
+  int FormatVersion = 0; ///< tia's version of the Metadata/Booster pair
+  int64_t CreatedAt = 0; ///< seconds since the epoch
+  std::string Metadata;  ///< JSON text
+  std::string Booster;   ///< the booster as XGBoost's JSON text
+};
+
 /// An element key together with the file it lives in.
 struct KeyInFile {
   std::string Key;
@@ -143,7 +174,7 @@ public:
   };
 
   /// Schema version this tia writes, and the oldest version it can read.
-  static constexpr int SchemaVersion = 6;
+  static constexpr int SchemaVersion = 7;
 
   /// Coverage snapshots kept: recording coverage at a new commit drops the
   /// oldest beyond this many, with the coverage only they referred to.
@@ -354,6 +385,26 @@ public:
   /// Every run still holding the evidence of some test file (TestFiles:
   /// those), oldest first.
   llvm::Expected<std::vector<RuntimeEvidence>> runtimeEvidence();
+
+  /// Every result of every run started at or after \p Since (seconds since
+  /// the epoch; 0: all), sorted by run id, test id and attempt.
+  llvm::Expected<std::vector<RunResult>> allResults(int64_t Since = 0);
+
+  /// The tests that flipped (see FlakyTest) in runs started at or after
+  /// \p Since (0: all), sorted by test id; a test without a flip is not
+  /// listed. Results of runs without a commit pair only within their run.
+  /// This is the query the selection policy uses to keep flaky failures out
+  /// of "previously failing" (docs/Prediction.md).
+  llvm::Expected<std::vector<FlakyTest>> flakyTests(int64_t Since = 0);
+
+  // --- Failure-prediction models ---
+
+  /// Stores \p M as the newest model (its Id is ignored) and returns its id.
+  llvm::Expected<int64_t> putModel(const StoredModel &M);
+  /// The newest model; std::nullopt when none was stored.
+  llvm::Expected<std::optional<StoredModel>> latestModel();
+  /// Forgets every model but the newest \p Keep.
+  llvm::Error pruneModels(unsigned Keep);
 
 private:
   explicit Store(std::unique_ptr<Database> DB);

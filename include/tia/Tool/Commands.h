@@ -142,7 +142,8 @@ enum class DumpWhat {
   References,
   Definitions,
   Names,
-  Evidence
+  Evidence,
+  Flaky
 };
 
 struct DumpOptions {
@@ -150,6 +151,38 @@ struct DumpOptions {
   std::string File; ///< only this repository-relative file (elements)
   bool Hashes = false;
 };
+
+enum class ReportFormat { Text, Ids, Json };
+
+struct TrainCommandOptions {
+  /// Only runs started at or after this time (seconds since the epoch;
+  /// 0: all).
+  int64_t Since = 0;
+  std::string Head = "HEAD";
+  /// Hyperparameter candidates ("max_depth=3 eta=0.1 rounds=100"); empty:
+  /// the built-in grid.
+  std::vector<std::string> Params;
+  unsigned Jobs = 1;                        ///< XGBoost's threads
+  ReportFormat Format = ReportFormat::Text; ///< Text or Json
+};
+
+struct RankCommandOptions {
+  std::string Base = "HEAD";
+  std::optional<std::string> Head; ///< std::nullopt: the work tree
+  /// Only these tests (a safe selection); empty: every known test.
+  std::vector<std::string> Tests;
+  /// Keep the first N tests, or the first Percent% (0: all).
+  unsigned TopCount = 0;
+  double TopPercent = 0;
+  /// Keep the first tests whose recent durations add up to at most this
+  /// many seconds (0: no budget).
+  double TimeBudget = 0;
+  ReportFormat Format = ReportFormat::Text;
+};
+
+/// Parses --since: "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM:SS" (UTC), to seconds
+/// since the epoch. Fails with "bad date 'TEXT': use YYYY-MM-DD".
+llvm::Expected<int64_t> parseDate(llvm::StringRef Text);
 
 llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
                      llvm::raw_ostream &Out, llvm::raw_ostream &Err);
@@ -174,6 +207,10 @@ llvm::Error runExplain(const GlobalOptions &G, const ExplainOptions &O,
 llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
                            llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
+                    llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+llvm::Error runTrain(const GlobalOptions &G, const TrainCommandOptions &O,
+                     llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+llvm::Error runRank(const GlobalOptions &G, const RankCommandOptions &O,
                     llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 
 } // namespace tool

@@ -1,0 +1,229 @@
+//===- Rank.cpp - ordering a change's tests by failure probability --------===//
+
+#include "PredictInternal.h"
+#include "tia/Support/Error.h"
+#include <algorithm>
+#include <numeric>
+
+namespace tia {
+namespace predict {
+
+namespace {
+
+/// The stored model, or why there is none to use.
+struct Loaded {
+  std::optional<ModelMeta> Meta;
+  std::optional<Booster> B;
+  int64_t Id = 0, CreatedAt = 0;
+  std::string Why;
+};
+
+llvm::Expected<Loaded> loadModel(Store &S) {
+  Loaded L;
+  auto Stored = S.latestModel();
+  if (!Stored)
+    return Stored.takeError();
+  if (!*Stored) {
+    L.Why = "no model in the database (run 'tia train')";
+    return L;
+  }
+  if ((*Stored)->FormatVersion != ModelFormatVersion) {
+    L.Why = llvm::formatv("the stored model #{0} has format {1}, this tia "
+                          "reads format {2} (run 'tia train' again)",
+                          (*Stored)->Id, (*Stored)->FormatVersion,
+                          ModelFormatVersion)
+                .str();
+    return L;
+  }
+  auto Meta = decodeMeta((*Stored)->Metadata);
+  if (!Meta) {
+    L.Why = llvm::toString(Meta.takeError());
+    return L;
+  }
+  auto B = Booster::load((*Stored)->Booster);
+  if (!B) {
+    L.Why = llvm::toString(B.takeError()) + " (run 'tia train' again)";
+    return L;
+  }
+  L.Meta = std::move(*Meta);
+  L.B.emplace(std::move(*B));
+  L.Id = (*Stored)->Id;
+  L.CreatedAt = (*Stored)->CreatedAt;
+  return L;
+}
+
+} // namespace
+
+llvm::StringMap<Evidence> evidenceFrom(const select::Selection &Sel) {
+  llvm::StringMap<Evidence> Out;
+  for (const select::SelectedTest &T : Sel.Tests) {
+    Evidence &E = Out[T.Id];
+    E.Selected = true;
+    std::vector<size_t> Elements;
+    for (const select::Reason &R : T.Reasons)
+      if (R.Element != static_cast<size_t>(-1))
+        Elements.push_back(R.Element);
+    llvm::sort(Elements);
+    E.CoveredModified =
+        std::unique(Elements.begin(), Elements.end()) - Elements.begin();
+  }
+  return Out;
+}
+
+llvm::Expected<Ranking> rankChange(const git::Repository &Repo, Store &S,
+                                   const config::PredictConfig &Config,
+                                   llvm::StringRef Base,
+                                   std::optional<llvm::StringRef> Head,
+                                   const RankOptions &Options) {
+  Ranking Out;
+  auto BaseCommit = Repo.resolveCommit(Base);
+  if (!BaseCommit)
+    return BaseCommit.takeError();
+  std::string HeadCommit;
+  if (Head) {
+    auto H = Repo.resolveCommit(*Head);
+    if (!H)
+      return H.takeError();
+    HeadCommit = *H;
+  } else {
+    auto H = Repo.headCommit();
+    if (!H)
+      return H.takeError();
+    if (!*H)
+      return makeError("HEAD has no commit yet: commit once, then rank");
+    HeadCommit = **H;
+  }
+  auto DiffBase = Repo.mergeBase(*BaseCommit, HeadCommit);
+  if (!DiffBase)
+    return DiffBase.takeError();
+  auto Diff =
+      Repo.diff(*DiffBase, Head ? std::optional<llvm::StringRef>(HeadCommit)
+                                : std::nullopt);
+  if (!Diff)
+    return Diff.takeError();
+
+  auto Model = loadModel(S);
+  if (!Model)
+    return Model.takeError();
+  auto Runs = S.runs();
+  if (!Runs)
+    return Runs.takeError();
+  int64_t NewestRun = 0;
+  for (const RunRecord &R : *Runs)
+    NewestRun = std::max(NewestRun, R.StartedAt);
+  if (Runs->empty())
+    Model->Why = "no test results in the database, so no history to rank by";
+
+  // The history the model was trained on; without a model, the recent runs
+  // the heuristic needs.
+  int64_t Since = Model->Meta
+                      ? Model->Meta->Since
+                      : NewestRun - int64_t(Config.FlakyWindowDays) * Day;
+  auto Start = Clock::now();
+  CauseFilter Filter(Repo, S, Config);
+  llvm::StringSet<> NoFlaky;
+  auto R = replay(Repo, S, Filter, *DiffBase, std::max<int64_t>(Since, 0),
+                  /*EmitRows=*/false, NoFlaky, llvm::nulls(), /*Quiet=*/true);
+  if (!R)
+    return R.takeError();
+
+  std::vector<git::FileStat> Causes;
+  for (git::FileStat &F : git::fileStats(*Diff)) {
+    auto Why = Filter.whyIgnored(F);
+    if (!Why)
+      return Why.takeError();
+    if (*Why) {
+      Out.IgnoredFiles.emplace_back(F.path(), **Why);
+      continue;
+    }
+    Out.CauseFiles.push_back(F.path());
+    Causes.push_back(std::move(F));
+  }
+  auto HeadTime = git::commitTime(Repo, HeadCommit);
+  if (!HeadTime)
+    return HeadTime.takeError();
+  int64_t Time = std::max(*HeadTime, R->State->lastTime() + 1);
+  ChangeFeatures Change;
+  Change.Files = R->State->fileFeatures(Causes, Time);
+  auto Covered = Filter.coveredModified(Causes);
+  if (!Covered)
+    return Covered.takeError();
+  Change.Covered = std::move(*Covered);
+
+  std::vector<std::string> Tests = Options.Tests;
+  if (Tests.empty()) {
+    auto All = S.tests();
+    if (!All)
+      return All.takeError();
+    for (const TestRecord &T : *All)
+      Tests.push_back(T.Id);
+  }
+  std::vector<Row> Rows;
+  for (const std::string &T : Tests) {
+    auto Ev = Options.Evidences.find(T);
+    Row Row;
+    Row.Fixed = R->State->row(
+        Change, T, Time, Ev == Options.Evidences.end() ? nullptr : &Ev->second);
+    Row.Test = T;
+    Rows.push_back(std::move(Row));
+  }
+  Out.HistorySeconds = secondsSince(Start);
+
+  auto PredictStart = Clock::now();
+  std::vector<size_t> Order;
+  std::vector<double> Probabilities(Rows.size(),
+                                    std::numeric_limits<double>::quiet_NaN());
+  if (Model->Why.empty()) {
+    llvm::StringMap<unsigned> Slots;
+    for (size_t I = 0; I != Model->Meta->Vocabulary.size(); ++I)
+      Slots[Model->Meta->Vocabulary[I]] = I;
+    std::vector<ChangeFeatures> Changes = {std::move(Change)};
+    unsigned Columns =
+        FixedColumns + Model->Meta->Vocabulary.size() * FileFeatures;
+    auto P = Model->B->predict(layOut(Rows, Changes, Slots), Columns);
+    if (!P)
+      return P.takeError();
+    Probabilities = std::move(*P);
+    Order.resize(Rows.size());
+    std::iota(Order.begin(), Order.end(), 0);
+    std::stable_sort(Order.begin(), Order.end(), [&](size_t L, size_t R) {
+      if (Probabilities[L] != Probabilities[R])
+        return Probabilities[L] > Probabilities[R];
+      return Rows[L].Test < Rows[R].Test;
+    });
+    Out.How = Method::Model;
+    ModelSummary Summary = Model->Meta->Summary;
+    Summary.Id = Model->Id;
+    Summary.CreatedAt = Model->CreatedAt;
+    Out.Model = std::move(Summary);
+  } else {
+    Order = heuristicOrder(Rows);
+    Out.How = Method::Heuristic;
+    Out.Why = Model->Why;
+  }
+  Out.PredictSeconds = secondsSince(PredictStart);
+
+  auto Flaky = flakyTests(S, Config);
+  if (!Flaky)
+    return Flaky.takeError();
+  llvm::StringMap<double> FlipRates;
+  for (const FlakyTest &F : *Flaky)
+    FlipRates[F.TestId] = F.FlipRate;
+  for (size_t I : Order) {
+    RankedTest T;
+    T.Id = Rows[I].Test;
+    T.Probability = Probabilities[I];
+    float D = Rows[I].Fixed[CDuration];
+    T.Seconds = std::isnan(D) ? 0 : D;
+    auto F = FlipRates.find(T.Id);
+    if (F != FlipRates.end()) {
+      T.Flaky = true;
+      T.FlipRate = F->second;
+    }
+    Out.Tests.push_back(std::move(T));
+  }
+  return Out;
+}
+
+} // namespace predict
+} // namespace tia
