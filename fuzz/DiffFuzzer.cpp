@@ -35,7 +35,8 @@ bool readElement(llvm::ArrayRef<llvm::StringRef> F, Element &E) {
   E.File = "a.cpp";
   E.Hash = F[6].str();
   return !F[3].getAsInteger(10, E.BeginLine) &&
-         !F[4].getAsInteger(10, E.EndLine) && !F[5].getAsInteger(10, E.BodyLine);
+         !F[4].getAsInteger(10, E.EndLine) &&
+         !F[5].getAsInteger(10, E.BodyLine);
 }
 
 void check(bool Promise) {

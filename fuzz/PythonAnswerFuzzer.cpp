@@ -1,4 +1,5 @@
-//===- PythonAnswerFuzzer.cpp - fuzz the decoding of the extractor's answer -===//
+//===- PythonAnswerFuzzer.cpp - fuzz the decoding of the extractor's answer
+//-===//
 //
 // The Python extractor answers tia in JSON; a damaged or unexpected answer
 // must become an error or an index, never a crash.

@@ -134,8 +134,8 @@ std::string planJson(const ProbePlan &Plan, const std::string &Root,
   for (const Probe &P : Plan.Probes) {
     // pytest rewrites test modules and conftest.py itself; tia leaves them
     // alone (their functions are not pruned without evidence).
-    if (Tests.count(P.File) || llvm::sys::path::filename(P.File) ==
-                                   "conftest.py")
+    if (Tests.count(P.File) ||
+        llvm::sys::path::filename(P.File) == "conftest.py")
       continue;
     ByFile[P.File].push_back(
         llvm::json::Array{P.Qualified, static_cast<int64_t>(P.Line), P.Key});
@@ -202,8 +202,9 @@ llvm::Error mergeJunit(const std::vector<std::string> &Parts,
       continue;
     Suites += Text.slice(Begin, End + strlen("</testsuite>")).str();
   }
-  return writeFile(To, "<?xml version=\"1.0\" encoding=\"utf-8\"?><testsuites>" +
-                           Suites + "</testsuites>");
+  return writeFile(To,
+                   "<?xml version=\"1.0\" encoding=\"utf-8\"?><testsuites>" +
+                       Suites + "</testsuites>");
 }
 
 } // namespace
@@ -294,9 +295,8 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
   std::vector<std::string> TestFiles;
   unsigned Total = 0;
   if (O.Isolate) {
-    std::vector<PytestJob> List = {
-        MakeJob("list", {"--collect-only", "-q", "--no-cov"},
-                {"TIA_PYTEST_LIST=1"})};
+    std::vector<PytestJob> List = {MakeJob(
+        "list", {"--collect-only", "-q", "--no-cov"}, {"TIA_PYTEST_LIST=1"})};
     if (llvm::Error E = runJobs(List, 1, O.Root, 0, /*Quiet=*/true,
                                 /*StopOnFailure=*/true, Err))
       return std::move(E);
@@ -413,8 +413,8 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
                 relativeTo((*Pair)[0].getAsString().value_or(""), O.Root);
             if (!File.empty())
               Locations.emplace_back(
-                  File, static_cast<unsigned>(
-                            (*Pair)[1].getAsInteger().value_or(0)));
+                  File,
+                  static_cast<unsigned>((*Pair)[1].getAsInteger().value_or(0)));
           }
     }
     if (J.Crashed && !J.Log.Running.empty()) {
@@ -471,12 +471,11 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
   if (E)
     return std::move(E);
   if (Crashed)
-    return makeErrorf("pytest crashed{0}: the outcomes so far are recorded, "
-                      "no coverage{1}",
-                      CrashedIn == "-" ? std::string()
-                                       : " while running " + CrashedIn,
-                      CrashTail.empty() ? std::string()
-                                        : " (" + CrashTail + ")");
+    return makeErrorf(
+        "pytest crashed{0}: the outcomes so far are recorded, "
+        "no coverage{1}",
+        CrashedIn == "-" ? std::string() : " while running " + CrashedIn,
+        CrashTail.empty() ? std::string() : " (" + CrashTail + ")");
   Sum.Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
           .count();

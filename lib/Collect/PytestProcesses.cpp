@@ -82,8 +82,7 @@ llvm::Error runJobs(std::vector<PytestJob> &Jobs, unsigned Parallel,
                                         Quiet);
     if (Prog)
       for (; Shown[J] < Jobs[J].Log.Results.size(); ++Shown[J])
-        Prog->step(
-            Jobs[J].Log.Results[Shown[J]].getString("id").value_or(""));
+        Prog->step(Jobs[J].Log.Results[Shown[J]].getString("id").value_or(""));
   };
 
   while (true) {
@@ -100,9 +99,9 @@ llvm::Error runJobs(std::vector<PytestJob> &Jobs, unsigned Parallel,
         return makeErrorf("cannot enter {0}: {1}", Root, EC.message());
       std::string ExecError;
       bool ExecFailed = false;
-      llvm::sys::ProcessInfo PI = llvm::sys::ExecuteNoWait(
-          J.Args.front(), ArgRefs, EnvRefs, Redirects, 0, &ExecError,
-          &ExecFailed);
+      llvm::sys::ProcessInfo PI =
+          llvm::sys::ExecuteNoWait(J.Args.front(), ArgRefs, EnvRefs, Redirects,
+                                   0, &ExecError, &ExecFailed);
       llvm::sys::fs::set_current_path(Cwd);
       if (ExecFailed)
         return makeErrorf("cannot run {0}: {1}", J.Args.front(), ExecError);
@@ -113,8 +112,8 @@ llvm::Error runJobs(std::vector<PytestJob> &Jobs, unsigned Parallel,
     for (size_t I = 0; I < Live.size();) {
       std::string ExecError;
       llvm::sys::ProcessInfo Done =
-          llvm::sys::Wait(Live[I].PI, /*SecondsToWait=*/0, &ExecError,
-                          nullptr, /*Polling=*/true);
+          llvm::sys::Wait(Live[I].PI, /*SecondsToWait=*/0, &ExecError, nullptr,
+                          /*Polling=*/true);
       size_t J = Live[I].Job;
       Report(J);
       if (Done.Pid == 0) {

@@ -533,8 +533,8 @@ llvm::Expected<bool> Repository::isDirty() const {
 namespace {
 
 int collectBlob(const char *Root, const git_tree_entry *Entry, void *Payload) {
-  auto *Out = static_cast<std::vector<std::pair<std::string, std::string>> *>(
-      Payload);
+  auto *Out =
+      static_cast<std::vector<std::pair<std::string, std::string>> *>(Payload);
   if (git_tree_entry_type(Entry) != GIT_OBJECT_BLOB ||
       git_tree_entry_filemode(Entry) == GIT_FILEMODE_LINK)
     return 0;
@@ -551,9 +551,9 @@ Repository::treeFiles(llvm::StringRef Commit) const {
   if (!Tree)
     return Tree.takeError();
   std::vector<std::pair<std::string, std::string>> Out;
-  if (llvm::Error E = check(
-          git_tree_walk(Tree->get(), GIT_TREEWALK_PRE, collectBlob, &Out),
-          "cannot list the files of " + shortRev(Commit)))
+  if (llvm::Error E =
+          check(git_tree_walk(Tree->get(), GIT_TREEWALK_PRE, collectBlob, &Out),
+                "cannot list the files of " + shortRev(Commit)))
     return std::move(E);
   std::sort(Out.begin(), Out.end());
   return Out;

@@ -9,8 +9,8 @@
 #include "tia/Python/FrontEnd.h"
 #include "Interpreter.h"
 #include "tia/Support/Error.h"
-#include "tia/Support/Json.h"
 #include "tia/Support/Hash.h"
+#include "tia/Support/Json.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -219,10 +219,9 @@ llvm::Expected<FileIndex> decodeIndexAnswer(llvm::StringRef Answer,
   if (const llvm::json::Array *Bindings = O->getArray("bindings"))
     for (const llvm::json::Value &V : *Bindings)
       if (const llvm::json::Array *B = V.getAsArray(); B && B->size() == 3)
-        Info.Bindings.push_back(
-            {(*B)[0].getAsString().value_or("").str(),
-             (*B)[1].getAsString().value_or("").str(),
-             (*B)[2].getAsString().value_or("").str()});
+        Info.Bindings.push_back({(*B)[0].getAsString().value_or("").str(),
+                                 (*B)[1].getAsString().value_or("").str(),
+                                 (*B)[2].getAsString().value_or("").str()});
   F.Python = std::move(Info);
   normalize(F);
   return F;

@@ -114,8 +114,8 @@ private:
       Error = "its bootstrap failed";
     // The name analysis first: the extractor imports it.
     if (Error.empty()) {
-      PyObject *Code = Py_CompileString(namesSource().c_str(), "names.py",
-                                        Py_file_input);
+      PyObject *Code =
+          Py_CompileString(namesSource().c_str(), "names.py", Py_file_input);
       if (!Code)
         Error = "cannot compile the name analysis: " + fetchException();
       else {

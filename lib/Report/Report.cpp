@@ -3,9 +3,9 @@
 #include "tia/Report/Report.h"
 #include "ReportInternal.h"
 #include "tia/Config/Config.h"
+#include "tia/Support/Quote.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "tia/Support/Quote.h"
 #include "llvm/Support/JSON.h"
 #include <map>
 #include <set>

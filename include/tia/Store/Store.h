@@ -351,13 +351,11 @@ public:
   /// Records a run of tests at \p Commit, started at \p StartedAt (seconds
   /// since the epoch; 0: now), recorded by \p Source ("collect", "junit",
   /// "run"). Returns its id; ids grow with every run.
-  llvm::Expected<int64_t> addRun(llvm::StringRef Commit,
-                                 llvm::StringRef Source,
+  llvm::Expected<int64_t> addRun(llvm::StringRef Commit, llvm::StringRef Source,
                                  int64_t StartedAt = 0);
   /// Adds \p Results to run \p RunId (a test and attempt already recorded
   /// in that run is replaced), adding unknown tests.
-  llvm::Error putResults(int64_t RunId,
-                         const std::vector<TestResult> &Results);
+  llvm::Error putResults(int64_t RunId, const std::vector<TestResult> &Results);
   /// Every run, oldest first.
   llvm::Expected<std::vector<RunRecord>> runs();
   /// The results of run \p RunId, sorted by test id and attempt.
@@ -376,8 +374,7 @@ public:
   llvm::Error
   putCriticalNames(const std::vector<std::pair<std::string, uint64_t>> &Names);
   /// The critical names, most expanding first; empty when never computed.
-  llvm::Expected<std::vector<std::pair<std::string, uint64_t>>>
-  criticalNames();
+  llvm::Expected<std::vector<std::pair<std::string, uint64_t>>> criticalNames();
   /// Stores \p E as the evidence of its test files, replacing what earlier
   /// runs recorded for them; runs no test file refers to any more are
   /// dropped.

@@ -30,15 +30,15 @@ enum class ElementKind {
   // Elements that are not functions: what they change reaches tests through
   // the functions that reference them (FileIndex::References) or, for
   // Python, through the import graph.
-  Module, ///< Python: a module's import-time code (top-level statements
-          ///< other than definitions and assignments)
-  Class,  ///< a C++ class, struct or union definition (templates included);
-          ///< a Python class's header and non-method body statements
-  Variable,    ///< a C++ namespace-scope variable or static data member; a
-               ///< Python module-level assignment
-  Enum,        ///< an enumeration with its enumerators
-  Alias,       ///< a typedef or using-alias (alias templates included)
-  Macro,       ///< a #define or #undef
+  Module,   ///< Python: a module's import-time code (top-level statements
+            ///< other than definitions and assignments)
+  Class,    ///< a C++ class, struct or union definition (templates included);
+            ///< a Python class's header and non-method body statements
+  Variable, ///< a C++ namespace-scope variable or static data member; a
+            ///< Python module-level assignment
+  Enum,     ///< an enumeration with its enumerators
+  Alias,    ///< a typedef or using-alias (alias templates included)
+  Macro,    ///< a #define or #undef
   Conditional, ///< an #if/#ifdef/#ifndef ... #endif region at file scope
   Declaration, ///< a function declaration without a body (a prototype)
 };
