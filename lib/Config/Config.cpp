@@ -441,8 +441,11 @@ llvm::Expected<Config> parseConfig(llvm::StringRef Text,
   if (Raw.Select.DefaultIgnore)
     llvm::append_range(Raw.Select.Ignore, defaultIgnored());
   C.Predict = Raw.Predict.Values;
-  std::vector<std::string> Docs =
-      Raw.Predict.Docs ? *Raw.Predict.Docs : defaultDocPatterns();
+  // A file no test depends on (select.ignore) is never a failure cause;
+  // predict.docs names more such files.
+  std::vector<std::string> Docs = Raw.Select.Ignore;
+  if (Raw.Predict.Docs)
+    llvm::append_range(Docs, *Raw.Predict.Docs);
   for (auto [Key, From, To] :
        {std::tuple<llvm::StringRef, std::vector<std::string> *, PathPatterns *>{
             "paths.include", &Raw.Paths.Include, &C.Paths.Include},
@@ -459,16 +462,11 @@ llvm::Expected<Config> parseConfig(llvm::StringRef Text,
   return C;
 }
 
-std::vector<std::string> defaultDocPatterns() {
-  return {"*.md", "*.rst", "docs/**", "LICENSE*"};
-}
-
 llvm::Expected<Config> loadConfig(llvm::StringRef Root) {
   auto Defaults = [] {
     Config C;
     // The default patterns are known to compile.
-    C.Predict.Docs =
-        llvm::cantFail(PathPatterns::compile(defaultDocPatterns()));
+    C.Predict.Docs = llvm::cantFail(PathPatterns::compile(defaultIgnored()));
     return C;
   };
   std::string Path = (Root + "/" + ConfigFileName).str();

@@ -3,6 +3,7 @@
 #include "PredictInternal.h"
 #include "tia/Support/Error.h"
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace tia {
@@ -68,6 +69,40 @@ llvm::StringMap<Evidence> evidenceFrom(const select::Selection &Sel) {
         std::unique(Elements.begin(), Elements.end()) - Elements.begin();
   }
   return Out;
+}
+
+std::optional<TopCut> parseTopCut(llvm::StringRef Text) {
+  TopCut Cut;
+  Cut.Spelled = Text.str();
+  llvm::StringRef T = Text.trim();
+  bool Percent = T.consume_back("%");
+  double V = 0;
+  if (T.getAsDouble(V) || !(V > 0) || (Percent && V > 100) ||
+      (!Percent && (V != std::floor(V) || V > 1e9)))
+    return std::nullopt;
+  if (Percent)
+    Cut.Percent = V;
+  else
+    Cut.Count = static_cast<unsigned>(V);
+  return Cut;
+}
+
+size_t topCount(const TopCut &Cut, size_t Total) {
+  size_t N = Total;
+  if (Cut.Count)
+    N = std::min<size_t>(N, Cut.Count);
+  if (Cut.Percent > 0)
+    N = std::min<size_t>(
+        N, static_cast<size_t>(std::ceil(Cut.Percent / 100 * Total - 1e-9)));
+  return N;
+}
+
+std::optional<double> cutConfidence(const Ranking &R, size_t Kept,
+                                    size_t Total) {
+  if (!R.Model || R.Model->Curve.size() != 101 || Total == 0)
+    return std::nullopt;
+  size_t Pct = static_cast<size_t>(std::ceil(100.0 * Kept / Total - 1e-9));
+  return R.Model->Curve[std::min<size_t>(Pct, 100)];
 }
 
 llvm::Expected<Ranking> rankChange(const git::Repository &Repo, Store &S,

@@ -148,7 +148,13 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
        << F.Detail << " (" << select::fallbackName(F.Kind) << ").**\n\n";
   if (P.BudgetIgnored)
     OS << "The budget does not apply when every test must run.\n\n";
-  if (P.partial())
+  if (P.Order.PredictiveCut)
+    OS << "**Partial and unsafe: a predictive subset (--predict-top "
+       << P.Order.CutAsked << ") runs the " << P.Selected.size()
+       << " most likely to fail and leaves out "
+       << plural(P.Cut.size(), "test", "tests") << " that can still fail; "
+       << confidenceText(P) << ".**\n\n";
+  else if (P.partial())
     OS << "**Partial selection: the budget ("
        << (P.Limits.MaxTests
                ? "at most " + plural(P.Limits.MaxTests, "test", "tests")
@@ -208,6 +214,19 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
     OS << "\n";
   }
 
+  if (!P.FlakyFailing.empty()) {
+    OS << "### Flaky tests\n\nTheir latest result failed, but their "
+          "outcome also changed without a change, so that failure is not a "
+          "reason to run them:\n\n";
+    for (size_t I = 0; I < P.FlakyFailing.size() && I < MaxRows; ++I)
+      OS << "- " << code(P.FlakyFailing[I].TestId)
+         << llvm::formatv(" (flip rate {0:f2})", P.FlakyFailing[I].FlipRate)
+         << "\n";
+    if (P.FlakyFailing.size() > MaxRows)
+      OS << "- and " << P.FlakyFailing.size() - MaxRows << " more\n";
+    OS << "\n";
+  }
+
   if (!C.Notes.empty()) {
     OS << "### Changes that affect no test\n\n";
     for (const select::Note &N : C.Notes)
@@ -236,7 +255,9 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
   }
 
   if (!P.Selected.empty()) {
-    OS << "<details><summary>Selected tests, in run order</summary>\n\n"
+    OS << "<details><summary>Selected tests, in run order"
+       << (P.Order.PredictedAsked ? " (" + orderText(P) + ")" : std::string())
+       << "</summary>\n\n"
           "| # | Test | Why |\n|---:|---|---|\n";
     for (size_t I = 0; I < P.Selected.size() && I < MaxRows; ++I)
       OS << "| " << I + 1 << " | " << code(P.Selected[I].Id) << " | "
@@ -262,6 +283,7 @@ void writeGithubOutputs(const Plan &P, const WriteOptions &O,
      << "total=" << P.TotalTests << "\n"
      << "selects_all=" << (P.selectsAll() ? "true" : "false") << "\n"
      << "partial=" << (P.partial() ? "true" : "false") << "\n"
+     << "unsafe=" << (P.Order.PredictiveCut ? "true" : "false") << "\n"
      << "summary=" << summaryLine(P) << "\n"
      << (O.Exclusion ? "skip" : "tests") << "<<" << Delimiter << "\n";
   for (const std::string &Id : Ids)

@@ -7,6 +7,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -162,6 +163,8 @@ void jsonTest(llvm::json::OStream &J, const PlannedTest &T) {
       J.attribute("from_definition", true);
     J.attribute("expected_seconds", T.Seconds);
     J.attribute("duration_known", T.SecondsKnown);
+    if (!std::isnan(T.Probability))
+      J.attribute("probability", T.Probability);
     J.attributeArray("reasons", [&] {
       for (const TestReason &R : T.Reasons)
         J.object([&] {
@@ -229,6 +232,29 @@ void writeJson(const Plan &P, llvm::raw_ostream &OS) {
         J.attribute("seconds", nullptr);
       J.attribute("applied", P.Limits.active() && !P.BudgetIgnored);
       J.attribute("cut_tests", static_cast<int64_t>(P.Cut.size()));
+    });
+    J.attributeObject("order", [&] {
+      J.attribute("method", P.Order.Model.empty() ? "heuristic" : "model");
+      if (!P.Order.Model.empty())
+        J.attribute("model", P.Order.Model);
+      if (P.Order.PredictedAsked && P.Order.Model.empty())
+        J.attribute("why", P.Order.Why);
+      J.attribute("predictive_cut", P.Order.PredictiveCut);
+      J.attribute("unsafe", P.Order.PredictiveCut);
+      if (P.Order.PredictiveCut) {
+        J.attribute("predict_top", P.Order.CutAsked);
+        if (P.Order.Confidence)
+          J.attribute("confidence", *P.Order.Confidence);
+        else
+          J.attribute("confidence", nullptr);
+      }
+    });
+    J.attributeArray("flaky", [&] {
+      for (const FlakyTest &F : P.FlakyFailing)
+        J.object([&] {
+          J.attribute("id", jsonPath(F.TestId));
+          J.attribute("flip_rate", F.FlipRate);
+        });
     });
     if (P.Snapshot)
       J.attributeObject("coverage_snapshot", [&] {
@@ -340,7 +366,9 @@ void writeExplain(const Plan &P, llvm::raw_ostream &OS) {
          << " more fallbacks (--format json lists them all)\n";
   }
   for (const PlannedTest &T : P.Cut)
-    OS << "cut by the budget: " << quotePath(T.Id) << "\n";
+    OS << (P.Order.PredictiveCut ? "cut by the prediction: "
+                                 : "cut by the budget: ")
+       << quotePath(T.Id) << "\n";
   for (size_t I : P.Changes.Uncovered)
     OS << (P.Changes.Mode != select::SelectionMode::Static ? "no test covers "
                                                            : "no test reaches ")
@@ -399,13 +427,47 @@ std::string allBecause(const Plan &P) {
 
 } // namespace
 
+std::string partialText(const Plan &P) {
+  if (P.Order.PredictiveCut)
+    return "partial, unsafe: --predict-top " + P.Order.CutAsked + " left out " +
+           plural(P.Cut.size(), "more test", "more tests");
+  return "partial: the budget left out " +
+         plural(P.Cut.size(), "more test", "more tests");
+}
+
+std::string orderText(const Plan &P) {
+  if (!P.Order.PredictedAsked)
+    return "heuristic";
+  if (!P.Order.Model.empty())
+    return "predicted by " + P.Order.Model;
+  return "heuristic, not predicted: " + P.Order.Why;
+}
+
+std::string confidenceText(const Plan &P) {
+  if (!P.Order.PredictiveCut)
+    return "";
+  if (!P.Order.Confidence)
+    return "no confidence curve (no model, or no failures in its validation "
+           "window)";
+  return llvm::formatv("in validation such a cut caught {0:f0}% of the "
+                       "failures",
+                       *P.Order.Confidence * 100)
+      .str();
+}
+
 std::string summaryLine(const Plan &P) {
   std::string Line;
   if (P.selectsAll()) {
-    Line = "selected all " + plural(P.Selected.size(), "test", "tests") +
-           " because " + allBecause(P);
+    // A predictive cut runs only part of them.
+    Line = P.partial()
+               ? "selected " + std::to_string(P.Selected.size()) + " of all " +
+                     plural(P.Selected.size() + P.Cut.size(), "test", "tests")
+               : "selected all " + plural(P.Selected.size(), "test", "tests");
+    Line += " because " + allBecause(P);
     if (P.BudgetIgnored)
       Line += " (no budget applies when every test must run)";
+    if (P.partial())
+      Line += " (" + partialText(P) + ")";
     return Line;
   }
   Line = "selected " + std::to_string(P.Selected.size()) + " of " +
@@ -441,8 +503,7 @@ std::string summaryLine(const Plan &P) {
             plural(P.Changes.ChangedFiles, "changed file", "changed files");
   }
   if (P.partial())
-    Line += " (partial: the budget left out " +
-            plural(P.Cut.size(), "more test", "more tests") + ")";
+    Line += " (" + partialText(P) + ")";
   return Line;
 }
 
@@ -486,7 +547,23 @@ void writeSummary(const Plan &P, llvm::raw_ostream &OS) {
     OS << "  coverage: collected at " << shortCommit(P.Snapshot->DiffFrom)
        << ", " << plural(P.Snapshot->CommitsBehindBase, "commit", "commits")
        << " before the base\n";
-  if (P.partial()) {
+  if (P.Order.PredictedAsked)
+    OS << "  order: " << orderText(P) << "\n";
+  if (!P.FlakyFailing.empty()) {
+    OS << "  flaky, not rerun as previously failing:";
+    for (size_t I = 0; I < P.FlakyFailing.size() && I < MaxListed; ++I)
+      OS << " " << quotePath(P.FlakyFailing[I].TestId)
+         << llvm::formatv(" (flip rate {0:f2})", P.FlakyFailing[I].FlipRate);
+    if (P.FlakyFailing.size() > MaxListed)
+      OS << " and " << (P.FlakyFailing.size() - MaxListed) << " more";
+    OS << "\n";
+  }
+  if (P.Order.PredictiveCut) {
+    OS << "  partial, unsafe: --predict-top " << P.Order.CutAsked
+       << " kept the " << P.Selected.size() << " most likely of "
+       << plural(P.Selected.size() + P.Cut.size(), "test", "tests")
+       << "; a test left out can still fail; " << confidenceText(P) << "\n";
+  } else if (P.partial()) {
     std::string Limits;
     if (P.Limits.MaxTests)
       Limits = "--max-tests " + std::to_string(P.Limits.MaxTests);

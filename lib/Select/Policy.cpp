@@ -571,9 +571,25 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
           false);
     }
 
-  // Previously failing.
+  // Previously failing, unless the test is flaky: a flaky failure says
+  // nothing about the code.
+  auto Runs = S.runs();
+  if (!Runs)
+    return Runs.takeError();
+  int64_t NewestRun = 0;
+  for (const RunRecord &R : *Runs)
+    NewestRun = std::max(NewestRun, R.StartedAt);
+  auto Flaky =
+      S.flakyTests(NewestRun - int64_t(O.FlakyWindowDays) * 24 * 60 * 60);
+  if (!Flaky)
+    return Flaky.takeError();
+  std::map<std::string, const FlakyTest *> FlakyById;
+  for (const FlakyTest &F : *Flaky)
+    FlakyById[F.TestId] = &F;
   for (const TestStatistics &T : *Stats)
-    if (isFailure(T.Last))
+    if (isFailure(T.Last) && FlakyById.count(T.Id))
+      P.FlakyFailing.push_back(*FlakyById[T.Id]);
+    else if (isFailure(T.Last))
       Add(T.Id,
           {ReasonKind::PreviouslyFailing, NoIndex, NoIndex,
            "its latest result was " + outcomeName(T.Last).str() + " (run " +

@@ -51,6 +51,9 @@ struct SelectCommandLine {
   llvm::cl::opt<double> TimeBudget;
   llvm::cl::opt<std::string> BuildDir;
   llvm::cl::opt<select::SelectionMode> Mode;
+  enum class RunOrder { Heuristic, Predicted };
+  llvm::cl::opt<RunOrder> Order;
+  llvm::cl::opt<std::string> PredictTop;
   llvm::cl::opt<bool> NoContextMatching, NoCriticalPruning;
 };
 

@@ -2,11 +2,89 @@
 
 #include "CommandsInternal.h"
 #include "PythonInternal.h"
+#include "tia/Predict/Predict.h"
 #include "tia/Support/Error.h"
 #include "llvm/Support/Process.h"
+#include <cmath>
 
 namespace tia {
 namespace tool {
+
+namespace {
+
+/// Orders \p P's tests (selected and cut) by the newest model's failure
+/// probabilities, applies the budget again, then --predict-top. Without a
+/// usable model the heuristic order stays and Plan::Order says why.
+llvm::Error orderByPrediction(Context &Ctx, Store &S,
+                              const SelectCommandOptions &O,
+                              const select::PolicyOptions &PO,
+                              select::Plan &P) {
+  using select::PlannedTest;
+  P.Order.PredictedAsked = true;
+  std::vector<PlannedTest> Tests = std::move(P.Selected);
+  Tests.insert(Tests.end(), std::make_move_iterator(P.Cut.begin()),
+               std::make_move_iterator(P.Cut.end()));
+  P.Selected.clear();
+  P.Cut.clear();
+
+  predict::RankOptions RO;
+  for (const PlannedTest &T : Tests) {
+    RO.Tests.push_back(T.Id);
+    predict::Evidence &E = RO.Evidences[T.Id];
+    E.CoveredModified = T.ChangedElementsCovered;
+    E.Selected =
+        T.has(select::ReasonKind::Covers) || T.has(select::ReasonKind::Related);
+  }
+  std::optional<llvm::StringRef> Head;
+  if (O.Head)
+    Head = *O.Head;
+  auto R = predict::rankChange(*Ctx.Repo, S, Ctx.Config.Predict, PO.Select.Base,
+                               Head, RO);
+  if (!R)
+    return R.takeError();
+  if (R->How == predict::Method::Model) {
+    P.Order.Model = "model #" + std::to_string(R->Model->Id);
+    std::map<std::string, size_t> Rank;
+    for (size_t I = 0; I != R->Tests.size(); ++I) {
+      Rank.emplace(R->Tests[I].Id, I);
+      auto It = llvm::find_if(
+          Tests, [&](const PlannedTest &T) { return T.Id == R->Tests[I].Id; });
+      if (It != Tests.end())
+        It->Probability = R->Tests[I].Probability;
+    }
+    // A test the ranking does not know keeps its place after those it
+    // ranks.
+    std::stable_sort(Tests.begin(), Tests.end(),
+                     [&](const PlannedTest &A, const PlannedTest &B) {
+                       auto RA = Rank.find(A.Id), RB = Rank.find(B.Id);
+                       size_t IA = RA == Rank.end() ? Rank.size() : RA->second;
+                       size_t IB = RB == Rank.end() ? Rank.size() : RB->second;
+                       return IA < IB;
+                     });
+  } else {
+    P.Order.Why = R->Why;
+  }
+  P.Selected = std::move(Tests);
+  P.BudgetIgnored = false;
+  select::applyBudget(P);
+
+  if (O.PredictTop.active()) {
+    size_t Total = P.Selected.size();
+    size_t Kept = predict::topCount(O.PredictTop, Total);
+    if (Kept < Total) {
+      P.Order.PredictiveCut = true;
+      P.Order.CutAsked = O.PredictTop.Spelled;
+      P.Order.Confidence = predict::cutConfidence(*R, Kept, Total);
+      P.Cut.insert(P.Cut.begin(),
+                   std::make_move_iterator(P.Selected.begin() + Kept),
+                   std::make_move_iterator(P.Selected.end()));
+      P.Selected.erase(P.Selected.begin() + Kept, P.Selected.end());
+    }
+  }
+  return llvm::Error::success();
+}
+
+} // namespace
 
 llvm::Expected<Planned> makePlan(const GlobalOptions &G,
                                  const SelectCommandOptions &O,
@@ -41,10 +119,8 @@ llvm::Expected<Planned> makePlan(const GlobalOptions &G,
   PO.Select.Static = staticOptions(Ctx, PO.Select.Python);
   PO.Select.Static.ContextMatching = O.ContextMatching;
   PO.Select.Static.CriticalPruning = O.CriticalPruning;
-  PO.Select.Included = [Config = std::make_shared<config::Config>(
-                            Ctx.Config)](llvm::StringRef P) {
-    return Config->isIncluded(P);
-  };
+  PO.Select.Included = [Config = std::make_shared<config::Config>(Ctx.Config)](
+                           llvm::StringRef P) { return Config->isIncluded(P); };
   PO.Config = C;
   if (O.All) {
     PO.AllRequestedBy = "--all";
@@ -55,6 +131,7 @@ llvm::Expected<Planned> makePlan(const GlobalOptions &G,
         !V.equals_insensitive("no"))
       PO.AllRequestedBy = "TIA_ALL=" + V.str();
   }
+  PO.FlakyWindowDays = Ctx.Config.Predict.FlakyWindowDays;
   PO.Limits.MaxTests = O.MaxTests.value_or(C.MaxTests);
   PO.Limits.Seconds = O.TimeBudget.value_or(C.TimeBudget);
   if (!O.BuildDir.empty())
@@ -65,6 +142,9 @@ llvm::Expected<Planned> makePlan(const GlobalOptions &G,
   auto P = select::plan(*Ctx.Repo, **S, PO);
   if (!P)
     return P.takeError();
+  if (O.OrderPredicted)
+    if (llvm::Error E = orderByPrediction(Ctx, **S, O, PO, *P))
+      return std::move(E);
   return Planned{std::move(Ctx), std::move(*S), std::move(*P)};
 }
 

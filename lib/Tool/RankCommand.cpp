@@ -23,12 +23,7 @@ namespace {
 
 /// How many of \p R's tests the cut keeps.
 size_t cutSize(const predict::Ranking &R, const RankCommandOptions &O) {
-  size_t N = R.Tests.size();
-  if (O.TopCount)
-    N = std::min<size_t>(N, O.TopCount);
-  if (O.TopPercent > 0)
-    N = std::min<size_t>(N, static_cast<size_t>(std::ceil(
-                                O.TopPercent / 100 * R.Tests.size() - 1e-9)));
+  size_t N = predict::topCount(O.Top, R.Tests.size());
   if (O.TimeBudget > 0) {
     // A test without a recorded duration counts as the mean of the others.
     double Known = 0;
@@ -50,16 +45,6 @@ size_t cutSize(const predict::Ranking &R, const RankCommandOptions &O) {
     N = std::min(N, Fit);
   }
   return N;
-}
-
-/// The share of validation failures the model's first \p Kept of \p Total
-/// tests caught; std::nullopt without a curve.
-std::optional<double> confidence(const predict::Ranking &R, size_t Kept,
-                                 size_t Total) {
-  if (!R.Model || R.Model->Curve.size() != 101 || Total == 0)
-    return std::nullopt;
-  size_t Pct = static_cast<size_t>(std::ceil(100.0 * Kept / Total - 1e-9));
-  return R.Model->Curve[std::min<size_t>(Pct, 100)];
 }
 
 void writeText(const predict::Ranking &R, size_t Kept, llvm::raw_ostream &Out) {
@@ -141,15 +126,15 @@ void writeJson(const predict::Ranking &R, size_t Kept, bool Cut,
     J["model"] = R.Model->Id;
   else
     J["why"] = R.Why;
-  if (auto C = confidence(R, Kept, R.Tests.size()); C && Cut)
+  if (auto C = predict::cutConfidence(R, Kept, R.Tests.size()); C && Cut)
     J["confidence"] = *C;
   Out << llvm::formatv("{0:2}", llvm::json::Value(std::move(J))) << "\n";
 }
 
 } // namespace
 
-llvm::Error runRank(const GlobalOptions &G, const RankCommandOptions &O,
-                    llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
+llvm::Expected<int> runRank(const GlobalOptions &G, const RankCommandOptions &O,
+                            llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
   auto Ctx = makeContext(G, /*NeedGit=*/true);
   if (!Ctx)
     return Ctx.takeError();
@@ -176,7 +161,7 @@ llvm::Error runRank(const GlobalOptions &G, const RankCommandOptions &O,
                       Kept, R->Tests.size(),
                       R->Tests.empty() ? 0.0 : 100.0 * Kept / R->Tests.size())
             .str();
-    if (auto C = confidence(*R, Kept, R->Tests.size()))
+    if (auto C = predict::cutConfidence(*R, Kept, R->Tests.size()))
       CutLine += llvm::formatv("; in validation such a cut caught {0:f0}% of "
                                "the failures",
                                *C * 100)
@@ -219,7 +204,7 @@ llvm::Error runRank(const GlobalOptions &G, const RankCommandOptions &O,
             : std::string(),
         Flaky);
   }
-  return llvm::Error::success();
+  return Cut ? SelectedPartial : 0;
 }
 
 //===----------------------------------------------------------------------===//
@@ -279,18 +264,12 @@ int rankMain(const GlobalOptions &G) {
     O.Head = Head.getValue();
   O.Format = Format;
   if (!Top.empty()) {
-    llvm::StringRef T = Top;
-    bool Percent = T.consume_back("%");
-    double V = 0;
-    if (T.getAsDouble(V) || V <= 0 || (Percent && V > 100) ||
-        (!Percent && V != std::floor(V)))
+    std::optional<predict::TopCut> Cut = predict::parseTopCut(Top);
+    if (!Cut)
       return usageError("bad --top '" + Top +
                         "': use a count (--top 20) or a percentage (--top "
                         "10%)");
-    if (Percent)
-      O.TopPercent = V;
-    else
-      O.TopCount = static_cast<unsigned>(V);
+    O.Top = *Cut;
   }
   if (TimeBudget < 0)
     return usageError("--time-budget must be a positive number of seconds");
@@ -312,7 +291,10 @@ int rankMain(const GlobalOptions &G) {
                      "one a line",
                      TestsFrom == "-" ? "stdin" : TestsFrom.getValue()));
   }
-  return exitCode(runRank(G, O, llvm::outs(), llvm::errs()));
+  auto RC = runRank(G, O, llvm::outs(), llvm::errs());
+  if (!RC)
+    return exitCode(RC.takeError());
+  return *RC;
 }
 
 } // namespace tool

@@ -249,10 +249,22 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
     Import.GtestBinary = Binary;
     Import.ProjectRoot = Ctx.Root;
     Import.Source = "run";
-    auto Commit = recordedCommit(Ctx, P.Changes.HeadCommit);
-    if (!Commit)
-      return Commit.takeError();
-    Import.Commit = *Commit;
+    // Tests run on a work tree with changes did not run at any commit:
+    // recorded at HEAD, a test that a local edit breaks would look flaky
+    // (its outcome flipped at one commit) and teach training a wrong label.
+    bool DirtyTree = false;
+    if (P.Changes.HeadCommit.empty() && Ctx.Repo) {
+      auto Dirty = Ctx.Repo->isDirty();
+      if (!Dirty)
+        return Dirty.takeError();
+      DirtyTree = *Dirty;
+    }
+    if (!DirtyTree) {
+      auto Commit = recordedCommit(Ctx, P.Changes.HeadCommit);
+      if (!Commit)
+        return Commit.takeError();
+      Import.Commit = *Commit;
+    }
     auto S = openForUpdate(Ctx);
     if (!S)
       return S.takeError();

@@ -30,6 +30,10 @@ llvm::Error writeStepSummary(const select::Plan &P) {
 } // namespace
 
 int exitCodeOf(const select::Plan &P) {
+  // A prediction may cut even a selection of every test: what runs is
+  // then a partial, unsafe subset.
+  if (P.Order.PredictiveCut && P.partial())
+    return SelectedPartial;
   if (P.selectsAll())
     return SelectedAll;
   if (P.partial())
@@ -162,21 +166,40 @@ SelectCommandLine::SelectCommandLine(llvm::cl::SubCommand &Sub)
                           "propagation; C++ keeps coverage)")),
            llvm::cl::init(select::SelectionMode::Combined),
            llvm::cl::cat(tiaCategory()), llvm::cl::sub(Sub)),
+      Order("order", llvm::cl::desc("Run order of the selected tests"),
+            llvm::cl::values(
+                clEnumValN(RunOrder::Heuristic, "heuristic",
+                           "previously failing, more changed elements "
+                           "covered, higher failure rate, shorter "
+                           "(default)"),
+                clEnumValN(RunOrder::Predicted, "predicted",
+                           "most likely to fail first, by the model 'tia "
+                           "train' stored (the heuristic order without "
+                           "one)")),
+            llvm::cl::init(RunOrder::Heuristic), llvm::cl::cat(tiaCategory()),
+            llvm::cl::sub(Sub)),
+      PredictTop("predict-top",
+                 llvm::cl::desc("Run only the N (or P%) most likely to fail "
+                                "of the tests in predicted order: a "
+                                "predictive subset, partial and unsafe "
+                                "(implies --order predicted)"),
+                 llvm::cl::value_desc("N|P%"), llvm::cl::init(""),
+                 llvm::cl::cat(tiaCategory()), llvm::cl::sub(Sub)),
       // Ablations of name-based selection, for benchmarks.
       NoContextMatching(
           "static-no-context-matching",
           llvm::cl::desc("Static selection: every definition of a name is a "
                          "candidate (measures Algorithm 2's context "
                          "matching)"),
-          llvm::cl::init(false), llvm::cl::Hidden,
-          llvm::cl::cat(tiaCategory()), llvm::cl::sub(Sub)),
+          llvm::cl::init(false), llvm::cl::Hidden, llvm::cl::cat(tiaCategory()),
+          llvm::cl::sub(Sub)),
       NoCriticalPruning(
           "static-no-critical-pruning",
           llvm::cl::desc("Static selection: follow critical functions "
                          "without runtime evidence (measures critical "
                          "pruning)"),
-          llvm::cl::init(false), llvm::cl::Hidden,
-          llvm::cl::cat(tiaCategory()), llvm::cl::sub(Sub)) {}
+          llvm::cl::init(false), llvm::cl::Hidden, llvm::cl::cat(tiaCategory()),
+          llvm::cl::sub(Sub)) {}
 
 std::optional<int> SelectCommandLine::fill(SelectCommandOptions &O) const {
   if (Format.getNumOccurrences())
@@ -199,6 +222,16 @@ std::optional<int> SelectCommandLine::fill(SelectCommandOptions &O) const {
   O.Mode = Mode;
   O.ContextMatching = !NoContextMatching;
   O.CriticalPruning = !NoCriticalPruning;
+  O.OrderPredicted = Order == RunOrder::Predicted;
+  if (!PredictTop.empty()) {
+    std::optional<predict::TopCut> Cut = predict::parseTopCut(PredictTop);
+    if (!Cut)
+      return usageError("bad --predict-top '" + PredictTop +
+                        "': use a count (--predict-top 20) or a percentage "
+                        "(--predict-top 10%)");
+    O.PredictTop = *Cut;
+    O.OrderPredicted = true;
+  }
   return std::nullopt;
 }
 

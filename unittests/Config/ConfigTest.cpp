@@ -208,7 +208,14 @@ TEST(ConfigTest, PredictDefaultsAndKeys) {
                               "  validation-percent: 30\n",
                               ".tia.yaml"));
   EXPECT_TRUE(C->Predict.Docs.matches("notes.txt"));
-  EXPECT_FALSE(C->Predict.Docs.matches("README.md"));
+  // select.ignore comes first: what never affects a test never causes a
+  // failure either.
+  EXPECT_TRUE(C->Predict.Docs.matches("README.md"));
+  ASSERT_VALUE(I, parseConfig("select:\n  ignore: ['*.txt']\n"
+                              "  default_ignore: false\n",
+                              ".tia.yaml"));
+  EXPECT_TRUE(I->Predict.Docs.matches("notes.txt"));
+  EXPECT_FALSE(I->Predict.Docs.matches("README.md"));
   EXPECT_EQ(C->Predict.FlakyWindowDays, 7u);
   EXPECT_EQ(C->Predict.MaxFiles, 10u);
   EXPECT_EQ(C->Predict.ValidationPercent, 30u);

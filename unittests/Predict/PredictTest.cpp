@@ -121,6 +121,29 @@ TEST(PredictTest, ExtensionClasses) {
   EXPECT_EQ(extensionClass("logo.png"), 6u);
 }
 
+TEST(PredictTest, TopCutsParseAndCount) {
+  std::optional<TopCut> Count = parseTopCut("20");
+  ASSERT_TRUE(Count);
+  EXPECT_EQ(Count->Count, 20u);
+  EXPECT_EQ(topCount(*Count, 100), 20u);
+  EXPECT_EQ(topCount(*Count, 5), 5u);
+  std::optional<TopCut> Percent = parseTopCut("10%");
+  ASSERT_TRUE(Percent);
+  EXPECT_EQ(Percent->Spelled, "10%");
+  EXPECT_EQ(topCount(*Percent, 100), 10u);
+  // A share rounds up: 10% of 8 tests keeps one.
+  EXPECT_EQ(topCount(*Percent, 8), 1u);
+  for (const char *Bad : {"0", "-3", "2.5", "0%", "101%", "x", "%", ""})
+    EXPECT_FALSE(parseTopCut(Bad)) << Bad;
+  // Keeping 2 of 8 tests reads the curve at 25%.
+  Ranking R;
+  EXPECT_FALSE(cutConfidence(R, 2, 8));
+  R.Model.emplace();
+  R.Model->Curve.assign(101, 0.0);
+  R.Model->Curve[25] = 0.9;
+  EXPECT_EQ(cutConfidence(R, 2, 8), 0.9);
+}
+
 TEST(PredictTest, ApfdAndRecall) {
   // n = 4, failures at positions 1 and 3: 1 - 4/8 + 1/8.
   EXPECT_DOUBLE_EQ(apfd({true, false, true, false}), 0.625);

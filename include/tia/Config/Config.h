@@ -124,9 +124,10 @@ struct OutputConfig {
 
 /// `predict:` history-based failure prediction (tia train, tia rank).
 struct PredictConfig {
-  /// `docs:` files whose changes never cause a test failure (documentation):
-  /// a commit changing only these, or only comments, is not used as a
-  /// failure cause. Default: *.md, *.rst, docs/**, LICENSE*.
+  /// The files whose changes never cause a test failure: select.ignore
+  /// (with its defaults *.md, *.rst, docs/**, LICENSE*) followed by
+  /// `docs:`. A commit changing only these, or only comments, is not used
+  /// as a failure cause.
   PathPatterns Docs;
   /// `flaky-window-days:` a test is flaky when its outcome flipped in the
   /// runs of this many days before the newest run. Default 56.
@@ -138,9 +139,6 @@ struct PredictConfig {
   /// chooses the hyperparameters. Default 25.
   unsigned ValidationPercent = 25;
 };
-
-/// The default documentation patterns of predict.docs.
-std::vector<std::string> defaultDocPatterns();
 
 /// The whole configuration. Sections are added by the features they steer.
 struct Config {

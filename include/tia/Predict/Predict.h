@@ -113,6 +113,26 @@ llvm::Expected<Ranking> rankChange(const git::Repository &Repo, Store &S,
                                    std::optional<llvm::StringRef> Head,
                                    const RankOptions &Options);
 
+/// A predictive cut: the N most likely tests, or the first P%.
+struct TopCut {
+  unsigned Count = 0;  ///< 0: no count
+  double Percent = 0;  ///< 0: no percentage
+  std::string Spelled; ///< as given: "20", "10%"
+  bool active() const { return Count || Percent > 0; }
+};
+
+/// Parses "N" (a whole count above 0) or "P%" (above 0, at most 100).
+std::optional<TopCut> parseTopCut(llvm::StringRef Text);
+
+/// How many of \p Total ranked tests \p Cut keeps.
+size_t topCount(const TopCut &Cut, size_t Total);
+
+/// The share of validation failures that keeping the first \p Kept of
+/// \p Total tests caught, from the model's confidence curve; std::nullopt
+/// without a model or a curve.
+std::optional<double> cutConfidence(const Ranking &R, size_t Kept,
+                                    size_t Total);
+
 /// The tests flaky in the last Config.FlakyWindowDays days before the
 /// newest run (Store::flakyTests over that window), sorted by id.
 llvm::Expected<std::vector<FlakyTest>>

@@ -70,6 +70,18 @@ void writeSummary(const select::Plan &P, llvm::raw_ostream &OS);
 /// The last line of writeSummary, without its newline.
 std::string summaryLine(const select::Plan &P);
 
+/// What cut a partial plan: "partial: the budget left out 2 more tests",
+/// "partial, unsafe: --predict-top 10% left out 9 more tests".
+std::string partialText(const select::Plan &P);
+
+/// How the tests are ordered: "heuristic", "predicted by model #2",
+/// "heuristic, not predicted: no model: run 'tia train'".
+std::string orderText(const select::Plan &P);
+
+/// For a predictive cut, what the model's validation says of it ("in
+/// validation such a cut caught 93% of the failures"); empty otherwise.
+std::string confidenceText(const select::Plan &P);
+
 /// The pull request comment (docs/examples/report.md shows one).
 void writeMarkdown(const select::Plan &P, llvm::raw_ostream &OS);
 

@@ -15,6 +15,7 @@
 #include "tia/Select/Selection.h"
 #include "tia/Store/Store.h"
 #include "llvm/Support/Error.h"
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -76,6 +77,9 @@ struct PlannedTest {
   /// estimate (SecondsKnown false).
   double Seconds = 0;
   bool SecondsKnown = false;
+  /// The model's predicted failure probability (--order predicted); NaN
+  /// when no model ordered the tests.
+  double Probability = std::numeric_limits<double>::quiet_NaN();
 
   bool has(ReasonKind K) const;
 };
@@ -110,6 +114,23 @@ enum class QuietChange {
             ///< data, ignored files)
 };
 
+/// How the tests of a plan were ordered, and whether a prediction cut them.
+struct Ordering {
+  /// --order predicted was asked for.
+  bool PredictedAsked = false;
+  /// A model ordered them ("model #3"); empty: the heuristic order.
+  std::string Model;
+  /// Why the heuristic order was used although predicted was asked.
+  std::string Why;
+  /// --predict-top cut the ordered selection: a predictive subset, unsafe.
+  bool PredictiveCut = false;
+  /// The cut asked for, as given ("10%", "20").
+  std::string CutAsked;
+  /// For a predictive cut: the share of validation failures such a cut
+  /// caught (0..1); std::nullopt without a model curve.
+  std::optional<double> Confidence;
+};
+
 /// The selection: what changed, which tests run, in which order, and why.
 struct Plan {
   /// The engine's view of the change: changed files, elements, fallbacks,
@@ -130,6 +151,11 @@ struct Plan {
   /// A fallback selected every test, so the budget did not apply.
   bool BudgetIgnored = false;
   QuietChange Quiet = QuietChange::None;
+  /// Flaky tests (their outcome flipped without a change) whose latest
+  /// result failed: that failure is not a reason to select them.
+  std::vector<FlakyTest> FlakyFailing;
+  /// How Selected and Cut were ordered and cut (--order, --predict-top).
+  Ordering Order;
 
   bool selectsAll() const { return Changes.selectsAll(); }
   bool partial() const { return !Cut.empty(); }
@@ -149,6 +175,10 @@ struct PolicyOptions {
   /// Non-empty: compare the compile commands of
   /// BUILD_DIR/compile_commands.json with the indexed ones.
   std::string BuildDir;
+  /// A test whose outcome flipped without a change in the runs of this many
+  /// days before the newest run is flaky: its failures are not "previously
+  /// failing" (predict.flaky-window-days).
+  unsigned FlakyWindowDays = 56;
 };
 
 /// Selects the tests for \p O's change. Fails like selectTests (unknown

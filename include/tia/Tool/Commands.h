@@ -10,6 +10,7 @@
 #define TIA_TOOL_COMMANDS_H
 
 #include "tia/Coverage/Coverage.h"
+#include "tia/Predict/Predict.h"
 #include "tia/Report/Report.h"
 #include "tia/Results/JUnit.h"
 #include "tia/Select/Static.h"
@@ -108,13 +109,19 @@ struct SelectCommandOptions {
   select::SelectionMode Mode = select::SelectionMode::Combined;
   /// Ablations of static selection (hidden options, for benchmarks).
   bool ContextMatching = true, CriticalPruning = true;
+  /// --order predicted: order the selection by the newest model's failure
+  /// probabilities (the heuristic order without a usable model).
+  bool OrderPredicted = false;
+  /// --predict-top N|P%: keep only the most likely tests of the ordered
+  /// selection, a predictive subset (partial and unsafe).
+  predict::TopCut PredictTop;
 };
 
 /// Exit codes of `tia select` (docs/UserGuide.md).
 enum SelectExitCode {
   SelectedSome = 0,    ///< the selection tia computed (possibly empty)
   SelectedAll = 3,     ///< every test, because of a fallback
-  SelectedPartial = 4, ///< the budget cut the selection
+  SelectedPartial = 4, ///< the budget or a prediction cut the selection
 };
 
 struct ExplainOptions {
@@ -171,9 +178,8 @@ struct RankCommandOptions {
   std::optional<std::string> Head; ///< std::nullopt: the work tree
   /// Only these tests (a safe selection); empty: every known test.
   std::vector<std::string> Tests;
-  /// Keep the first N tests, or the first Percent% (0: all).
-  unsigned TopCount = 0;
-  double TopPercent = 0;
+  /// Keep the first N tests, or the first P% (inactive: all).
+  predict::TopCut Top;
   /// Keep the first tests whose recent durations add up to at most this
   /// many seconds (0: no budget).
   double TimeBudget = 0;
@@ -210,8 +216,10 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
                     llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 llvm::Error runTrain(const GlobalOptions &G, const TrainCommandOptions &O,
                      llvm::raw_ostream &Out, llvm::raw_ostream &Err);
-llvm::Error runRank(const GlobalOptions &G, const RankCommandOptions &O,
-                    llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+/// Returns 0, or SelectedPartial when --top or --time-budget cut the
+/// ranking.
+llvm::Expected<int> runRank(const GlobalOptions &G, const RankCommandOptions &O,
+                            llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 
 } // namespace tool
 } // namespace tia
