@@ -37,6 +37,13 @@ std::optional<double> CommitMeasure::timeReduction() const {
   return 1.0 - (SelectedTestsSeconds + overheadSeconds()) / AllTestsSeconds;
 }
 
+std::optional<double> CommitMeasure::timeReductionWithoutCollection() const {
+  if (AllTestsSeconds <= 0)
+    return std::nullopt;
+  return 1.0 - (SelectedTestsSeconds + IndexSeconds + SelectSeconds) /
+                   AllTestsSeconds;
+}
+
 namespace {
 template <typename F> unsigned sumOf(const ReplayReport &R, F Field) {
   unsigned N = 0;
@@ -91,6 +98,17 @@ std::optional<double> ReplayReport::timeReduction() const {
   for (const CommitMeasure &M : Commits) {
     All += M.AllTestsSeconds;
     Spent += M.SelectedTestsSeconds + M.overheadSeconds();
+  }
+  if (All <= 0)
+    return std::nullopt;
+  return 1.0 - Spent / All;
+}
+
+std::optional<double> ReplayReport::timeReductionWithoutCollection() const {
+  double All = 0, Spent = 0;
+  for (const CommitMeasure &M : Commits) {
+    All += M.AllTestsSeconds;
+    Spent += M.SelectedTestsSeconds + M.IndexSeconds + M.SelectSeconds;
   }
   if (All <= 0)
     return std::nullopt;
@@ -332,6 +350,8 @@ void writeReplayJson(const ReplayReport &R, llvm::raw_ostream &OS) {
             J.attribute("overhead", rounded(M.overheadSeconds()));
           });
           optionalNumber(J, "time_reduction", M.timeReduction());
+          optionalNumber(J, "time_reduction_without_collection",
+                         M.timeReductionWithoutCollection());
           if (M.TestCommandRan)
             J.attribute("test_command_exit", M.TestCommandExit);
           else
@@ -350,6 +370,8 @@ void writeReplayJson(const ReplayReport &R, llvm::raw_ostream &OS) {
       optionalNumber(J, "precision", R.precision());
       optionalNumber(J, "safe_reduction", R.safeReduction());
       optionalNumber(J, "time_reduction", R.timeReduction());
+      optionalNumber(J, "time_reduction_without_collection",
+                     R.timeReductionWithoutCollection());
     });
   });
   OS << "\n";
@@ -369,8 +391,9 @@ std::string cell(llvm::StringRef Text) {
 
 void writeReplayMarkdown(const ReplayReport &R, llvm::raw_ostream &OS) {
   OS << "| commit | summary | tests (files) | selected (files) | affected | "
-        "missed | TestR | precision | safe | TimeR |\n"
-     << "|---|---|--:|--:|--:|--:|--:|--:|:-:|--:|\n";
+        "missed | TestR | precision | safe | TimeR | TimeR without collection "
+        "|\n"
+     << "|---|---|--:|--:|--:|--:|--:|--:|:-:|--:|--:|\n";
   for (const CommitMeasure &M : R.Commits)
     OS << "| `" << llvm::StringRef(M.Commit).take_front(7) << "` | "
        << cell(M.Summary) << " | " << M.Tests << " (" << M.TestFiles << ") | "
@@ -378,13 +401,15 @@ void writeReplayMarkdown(const ReplayReport &R, llvm::raw_ostream &OS) {
        << (M.SelectedAll ? " all" : "") << " | " << M.Affected << " | "
        << M.Missed.size() << " | " << percent(M.testReduction()) << " | "
        << percent(M.precision()) << " | " << (M.safe() ? "yes" : "**no**")
-       << " | " << percent(M.timeReduction()) << " |\n";
+       << " | " << percent(M.timeReduction()) << " | "
+       << percent(M.timeReductionWithoutCollection()) << " |\n";
   OS << "| **total** | " << R.Commits.size() << " commit"
      << (R.Commits.size() == 1 ? "" : "s") << " | " << R.tests() << " | "
      << R.selected() << " | " << R.affected() << " | " << R.missed() << " | "
      << percent(R.testReduction()) << " | " << percent(R.precision()) << " | "
      << R.safeCommits() << "/" << R.Commits.size() << " | "
-     << percent(R.timeReduction()) << " |\n\n";
+     << percent(R.timeReduction()) << " | "
+     << percent(R.timeReductionWithoutCollection()) << " |\n\n";
   OS << "SafeR " << percent(R.safeReduction())
      << " (commits where every affected test was selected).\n";
   if (!R.missed()) {

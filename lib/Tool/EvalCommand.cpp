@@ -241,6 +241,7 @@ public:
     if (O.Pytest) {
       CollectPytestOptions P;
       P.Jobs = O.Jobs ? O.Jobs : 1;
+      P.Python = O.Python;
       if (llvm::Error E = runCollectPytest(G, P, llvm::nulls(), llvm::nulls()))
         return makeErrorf("cannot collect coverage at {0}: {1}",
                           shortId(Commit), llvm::toString(std::move(E)));
@@ -738,6 +739,12 @@ llvm::cl::opt<bool>
     Pytest("pytest", llvm::cl::desc("Also run the Python tests with pytest"),
            llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
            llvm::cl::sub(EvalSubcommand));
+llvm::cl::opt<std::string> Python(
+    "python",
+    llvm::cl::desc("With --pytest: the Python that runs pytest (default: as "
+                   "'tia collect --pytest' finds it)"),
+    llvm::cl::value_desc("path"), llvm::cl::init(""),
+    llvm::cl::cat(tiaCategory()), llvm::cl::sub(EvalSubcommand));
 llvm::cl::opt<unsigned>
     Count("count",
           llvm::cl::desc("mutants: how many mutants to make (default 10)"),
@@ -781,6 +788,9 @@ int evalMain(const GlobalOptions &G) {
   B.Build = Build;
   B.BuildDir = BuildDir;
   B.Pytest = Pytest;
+  B.Python = Python;
+  if (!Python.empty() && !Pytest)
+    return usageError("--python goes with --pytest");
   B.Jobs = Jobs;
   B.Format =
       Format == EvalFormat::Json ? ReportFormat::Json : ReportFormat::Text;

@@ -82,6 +82,9 @@ struct CommitMeasure {
   /// 1 - (selected tests' time + overhead) / retest-all time;
   /// std::nullopt when the baseline took no time.
   std::optional<double> timeReduction() const;
+  /// The same without the collection's cost: what TimeR would be with the
+  /// coverage map kept up to date elsewhere (a nightly collection).
+  std::optional<double> timeReductionWithoutCollection() const;
 };
 
 /// Every commit's measure and the totals.
@@ -107,6 +110,7 @@ struct ReplayReport {
   std::optional<double> safeReduction() const;
   /// 1 - sum(selected time + overhead) / sum(retest-all time).
   std::optional<double> timeReduction() const;
+  std::optional<double> timeReductionWithoutCollection() const;
 };
 
 /// What the replay observed at the parent and at the commit, besides the

@@ -191,6 +191,8 @@ struct EvalBuildOptions {
   std::string BuildDir = "build";
   /// Also run the Python tests with pytest.
   bool Pytest = false;
+  /// The Python that runs pytest; empty: as tia collect --pytest finds it.
+  std::string Python;
   /// Test processes at once in each collection (0: one per core).
   unsigned Jobs = 0;
   ReportFormat Format = ReportFormat::Text; ///< Text: Markdown
