@@ -62,6 +62,15 @@ unsigned ReplayReport::selected() const {
 unsigned ReplayReport::affected() const {
   return sumOf(*this, [](const CommitMeasure &M) { return M.Affected; });
 }
+unsigned ReplayReport::testFiles() const {
+  return sumOf(*this, [](const CommitMeasure &M) { return M.TestFiles; });
+}
+unsigned ReplayReport::selectedFiles() const {
+  return sumOf(*this, [](const CommitMeasure &M) { return M.SelectedFiles; });
+}
+unsigned ReplayReport::affectedFiles() const {
+  return sumOf(*this, [](const CommitMeasure &M) { return M.AffectedFiles; });
+}
 unsigned ReplayReport::affectedSelected() const {
   return sumOf(*this,
                [](const CommitMeasure &M) { return M.AffectedSelected; });
@@ -361,8 +370,11 @@ void writeReplayJson(const ReplayReport &R, llvm::raw_ostream &OS) {
     J.attributeObject("total", [&] {
       J.attribute("commits", static_cast<int64_t>(R.Commits.size()));
       J.attribute("tests", R.tests());
+      J.attribute("test_files", R.testFiles());
       J.attribute("selected", R.selected());
+      J.attribute("selected_files", R.selectedFiles());
       J.attribute("affected", R.affected());
+      J.attribute("affected_files", R.affectedFiles());
       J.attribute("affected_selected", R.affectedSelected());
       J.attribute("missed", R.missed());
       J.attribute("safe_commits", R.safeCommits());
@@ -404,8 +416,9 @@ void writeReplayMarkdown(const ReplayReport &R, llvm::raw_ostream &OS) {
        << " | " << percent(M.timeReduction()) << " | "
        << percent(M.timeReductionWithoutCollection()) << " |\n";
   OS << "| **total** | " << R.Commits.size() << " commit"
-     << (R.Commits.size() == 1 ? "" : "s") << " | " << R.tests() << " | "
-     << R.selected() << " | " << R.affected() << " | " << R.missed() << " | "
+     << (R.Commits.size() == 1 ? "" : "s") << " | " << R.tests() << " ("
+     << R.testFiles() << ") | " << R.selected() << " (" << R.selectedFiles()
+     << ") | " << R.affected() << " | " << R.missed() << " | "
      << percent(R.testReduction()) << " | " << percent(R.precision()) << " | "
      << R.safeCommits() << "/" << R.Commits.size() << " | "
      << percent(R.timeReduction()) << " | "

@@ -98,6 +98,10 @@ struct ReplayReport {
   unsigned tests() const;
   unsigned selected() const;
   unsigned affected() const;
+  /// The commits' test files, summed (a file counts once per commit).
+  unsigned testFiles() const;
+  unsigned selectedFiles() const;
+  unsigned affectedFiles() const;
   unsigned affectedSelected() const;
   unsigned missed() const;
   unsigned safeCommits() const;
