@@ -17,7 +17,7 @@ command = sys.argv[sys.argv.index("--") + 1:]
 env = dict(os.environ, TMPDIR=tmp)
 proc = subprocess.Popen(command, env=env, start_new_session=True,
                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-deadline = time.time() + 120
+deadline = time.time() + 300
 while not os.path.exists(marker):
     if proc.poll() is not None or time.time() > deadline:
         print("the build never started; exit", proc.poll())
