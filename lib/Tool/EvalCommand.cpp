@@ -699,7 +699,8 @@ llvm::cl::SubCommand EvalSubcommand(
     "eval", "'tia eval replay --commits A..B --build CMD': measure the "
             "selection on history (TestR, precision, SafeR, TimeR); 'tia "
             "eval mutants': check that the tests failing for small mutations "
-            "are selected");
+            "are selected. Both work in a scratch clone with a database of "
+            "its own (--db is not used)");
 
 namespace {
 llvm::cl::opt<std::string> Commits(

@@ -41,10 +41,10 @@ ArrayRef<CommandEntry> commandTable() {
   static const CommandEntry Table[] = {
       {&CollectSubcommand, collectMain}, {&CoverageSubcommand, coverageMain},
       {&DumpSubcommand, dumpMain},       {&EvalSubcommand, evalMain},
-      {&ExplainSubcommand, explainMain},
-      {&IndexSubcommand, indexMain},     {&RankSubcommand, rankMain},
-      {&ResultsSubcommand, resultsMain}, {&RunSubcommand, runMain},
-      {&SelectSubcommand, selectMain},   {&TrainSubcommand, trainMain},
+      {&ExplainSubcommand, explainMain}, {&IndexSubcommand, indexMain},
+      {&RankSubcommand, rankMain},       {&ResultsSubcommand, resultsMain},
+      {&RunSubcommand, runMain},         {&SelectSubcommand, selectMain},
+      {&TrainSubcommand, trainMain},
   };
   return Table;
 }
