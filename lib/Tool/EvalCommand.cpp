@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CommandsInternal.h"
+#include "tia/Collect/Collect.h"
 #include "tia/Eval/Mutants.h"
 #include "tia/Eval/Replay.h"
 #include "tia/Git/History.h"
@@ -43,8 +44,8 @@ namespace {
 /// set, read only by it.
 char InterruptedScratch[4096];
 
-void removeScratchOnSignal() {
-  // Only async-signal-safe calls here: fork, exec, wait, _exit.
+/// Only async-signal-safe calls here: fork, exec, wait.
+void removeScratch() {
   pid_t Pid = fork();
   if (Pid == 0) {
     execl("/bin/rm", "rm", "-rf", InterruptedScratch, (char *)nullptr);
@@ -54,6 +55,14 @@ void removeScratchOnSignal() {
     int Status;
     waitpid(Pid, &Status, 0);
   }
+}
+
+/// The interrupt handler between collections; during one (and after the
+/// first: it keeps its handler) collect's handler ends the tests and calls
+/// removeScratch.
+void removeScratchOnSignal() {
+  collect::killRunningTests();
+  removeScratch();
   _exit(130);
 }
 
@@ -101,6 +110,11 @@ public:
 
   ~Scratch() {
     llvm::sys::SetInterruptFunction(nullptr);
+    collect::setInterruptCleanup(nullptr);
+    if (OldTmpDir)
+      setenv("TMPDIR", OldTmpDir->c_str(), 1);
+    else
+      unsetenv("TMPDIR");
     llvm::sys::fs::remove_directories(Dir, /*IgnoreErrors=*/true);
   }
 
@@ -161,9 +175,18 @@ private:
     size_t N = std::min(Dir.size(), sizeof(InterruptedScratch) - 1);
     memcpy(InterruptedScratch, Dir.data(), N);
     InterruptedScratch[N] = 0;
+    collect::setInterruptCleanup(removeScratch);
     llvm::sys::SetInterruptFunction(removeScratchOnSignal);
+    // The steps' own temporary files (collect's, pytest's, the build's) go
+    // into the scratch directory too, and leave with it.
+    if (const char *T = getenv("TMPDIR"))
+      OldTmpDir = T;
+    std::string Tmp = Dir + "/tmp";
+    llvm::sys::fs::create_directory(Tmp);
+    setenv("TMPDIR", Tmp.c_str(), 1);
   }
   std::string GitPath;
+  std::optional<std::string> OldTmpDir;
 };
 
 std::string shortId(llvm::StringRef Commit) {
