@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Process.h"
+#include "tia/Collect/Collect.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Signals.h"
@@ -37,10 +38,12 @@ std::atomic<pid_t> Groups[MaxGroups];
 
 /// On SIGINT or SIGTERM: end the tests too, and tia without storing
 /// anything (the open transaction is never committed).
+std::atomic<void (*)()> Cleanup{nullptr};
+
 void killAllGroups() {
-  for (std::atomic<pid_t> &G : Groups)
-    if (pid_t P = G.load())
-      ::kill(-P, SIGKILL);
+  killRunningTests();
+  if (void (*F)() = Cleanup.load())
+    F();
   ::_exit(130);
 }
 
@@ -61,6 +64,14 @@ void unregisterGroup(int Slot) {
 }
 
 } // namespace
+
+void killRunningTests() {
+  for (std::atomic<pid_t> &G : Groups)
+    if (pid_t P = G.load())
+      ::kill(-P, SIGKILL);
+}
+
+void setInterruptCleanup(void (*F)()) { Cleanup.store(F); }
 
 std::string signalName(int Signal) {
   const char *Name = sigabbrev_np(Signal);

@@ -151,6 +151,55 @@ firstParentHistory(const Repository &Repo, llvm::StringRef Head, int64_t Since,
   return Out;
 }
 
+llvm::Expected<std::vector<CommitInfo>> commitRange(const Repository &Repo,
+                                                    llvm::StringRef From,
+                                                    llvm::StringRef To,
+                                                    bool FirstParent) {
+  auto R = openRepo(Repo);
+  if (!R)
+    return R.takeError();
+  auto FromC = lookupCommit(R->get(), From);
+  if (!FromC)
+    return FromC.takeError();
+  auto ToC = lookupCommit(R->get(), To);
+  if (!ToC)
+    return ToC.takeError();
+  git_revwalk *RawWalk = nullptr;
+  if (llvm::Error E =
+          check(git_revwalk_new(&RawWalk, R->get()), "cannot walk the history"))
+    return E;
+  Owned<git_revwalk, git_revwalk_free> Walk(RawWalk);
+  git_revwalk_sorting(Walk.get(), GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+  if (FirstParent)
+    git_revwalk_simplify_first_parent(Walk.get());
+  if (llvm::Error E =
+          check(git_revwalk_push(Walk.get(), git_commit_id(ToC->get())),
+                "cannot walk the history of " + To))
+    return E;
+  if (llvm::Error E =
+          check(git_revwalk_hide(Walk.get(), git_commit_id(FromC->get())),
+                "cannot walk the history of " + From))
+    return E;
+  std::vector<CommitInfo> Out;
+  git_oid Id;
+  int Rc;
+  while ((Rc = git_revwalk_next(&Id, Walk.get())) == 0) {
+    git_commit *Raw = nullptr;
+    if (llvm::Error E = check(git_commit_lookup(&Raw, R->get(), &Id),
+                              "cannot read commit " + oidHex(Id)))
+      return E;
+    CommitPtr C(Raw);
+    auto Info = describe(R->get(), C.get());
+    if (!Info)
+      return Info.takeError();
+    Out.push_back(std::move(*Info));
+  }
+  if (Rc != GIT_ITEROVER)
+    if (llvm::Error E = check(Rc, "cannot walk " + From + ".." + To))
+      return E;
+  return Out;
+}
+
 std::vector<FileStat> fileStats(const std::vector<FileChange> &Changes) {
   std::vector<FileStat> Out;
   for (const FileChange &C : Changes) {

@@ -120,6 +120,8 @@ extern llvm::cl::SubCommand RunSubcommand;
 int collectMain(const GlobalOptions &G);
 extern llvm::cl::SubCommand TrainSubcommand;
 extern llvm::cl::SubCommand RankSubcommand;
+extern llvm::cl::SubCommand EvalSubcommand;
+int evalMain(const GlobalOptions &G);
 int indexMain(const GlobalOptions &G);
 int coverageMain(const GlobalOptions &G);
 int selectMain(const GlobalOptions &G);

@@ -40,10 +40,11 @@ int exitCode(Error E) {
 ArrayRef<CommandEntry> commandTable() {
   static const CommandEntry Table[] = {
       {&CollectSubcommand, collectMain}, {&CoverageSubcommand, coverageMain},
-      {&DumpSubcommand, dumpMain},       {&ExplainSubcommand, explainMain},
-      {&IndexSubcommand, indexMain},     {&RankSubcommand, rankMain},
-      {&ResultsSubcommand, resultsMain}, {&RunSubcommand, runMain},
-      {&SelectSubcommand, selectMain},   {&TrainSubcommand, trainMain},
+      {&DumpSubcommand, dumpMain},       {&EvalSubcommand, evalMain},
+      {&ExplainSubcommand, explainMain}, {&IndexSubcommand, indexMain},
+      {&RankSubcommand, rankMain},       {&ResultsSubcommand, resultsMain},
+      {&RunSubcommand, runMain},         {&SelectSubcommand, selectMain},
+      {&TrainSubcommand, trainMain},
   };
   return Table;
 }

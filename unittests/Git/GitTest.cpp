@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tia/Git/History.h"
 #include "tia/Git/Repository.h"
 #include "tia/Support/Hash.h"
 #include "llvm/ADT/SmallString.h"
@@ -638,3 +639,44 @@ TEST(StatusNameTest, EveryStatusHasItsName) {
 }
 
 } // namespace
+
+TEST_F(GitTest, CommitRangeOldestFirstWithAndWithoutFirstParent) {
+  init();
+  write("a.txt", "a\n");
+  std::string Base = commit("base");
+  git({"checkout", "-q", "-b", "side"});
+  write("b.txt", "b\n");
+  std::string Side = commit("side");
+  git({"checkout", "-q", "main"});
+  write("a.txt", "a2\n");
+  std::string Main = commit("main");
+  git({"merge", "-q", "--no-ff", "-m", "merge", "side"});
+  std::string Merge = git({"rev-parse", "HEAD"});
+  std::optional<Repository> R = open();
+  ASSERT_TRUE(R);
+
+  auto All = commitRange(*R, Base, "HEAD", /*FirstParent=*/false);
+  ASSERT_TRUE(bool(All)) << errorText(All.takeError());
+  ASSERT_EQ(All->size(), 3u);
+  EXPECT_EQ(All->back().Id, Merge);
+  EXPECT_EQ(All->back().Parents, (std::vector<std::string>{Main, Side}));
+  EXPECT_EQ(All->back().Summary, "merge");
+  // The merge's files are its change against the first parent.
+  ASSERT_EQ(All->back().Files.size(), 1u);
+  EXPECT_EQ(All->back().Files[0].NewPath, "b.txt");
+
+  auto First = commitRange(*R, Base, "HEAD", /*FirstParent=*/true);
+  ASSERT_TRUE(bool(First)) << errorText(First.takeError());
+  ASSERT_EQ(First->size(), 2u);
+  EXPECT_EQ((*First)[0].Id, Main);
+  EXPECT_EQ((*First)[1].Id, Merge);
+
+  auto Empty = commitRange(*R, "HEAD", Base, false);
+  ASSERT_TRUE(bool(Empty)) << errorText(Empty.takeError());
+  EXPECT_TRUE(Empty->empty());
+
+  auto Unknown = commitRange(*R, "nosuch", "HEAD", false);
+  ASSERT_FALSE(bool(Unknown));
+  EXPECT_NE(errorText(Unknown.takeError()).find("unknown revision 'nosuch'"),
+            std::string::npos);
+}

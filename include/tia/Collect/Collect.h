@@ -145,6 +145,16 @@ struct CollectSummary {
 llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
                                        llvm::raw_ostream &Err);
 
+/// Sets a function that the interrupt handler of the test runs (SIGINT or
+/// SIGTERM while tests run) calls after killing the tests and before tia
+/// exits, to clean up what the caller made; it must be async-signal-safe.
+/// nullptr: none.
+void setInterruptCleanup(void (*Cleanup)());
+
+/// Kills the process groups of the tests running now (async-signal-safe),
+/// for an interrupt handler of the caller's own.
+void killRunningTests();
+
 /// "collected 12 tests (10 passed, 1 failed, 1 crashed) in 3.2s: 87
 /// test-element links".
 std::string summaryLine(const CollectSummary &Sum);

@@ -53,6 +53,16 @@ llvm::Expected<std::vector<CommitInfo>>
 firstParentHistory(const Repository &Repo, llvm::StringRef Head,
                    int64_t Since = 0, unsigned MaxCount = 0);
 
+/// The commits of \p From..\p To, as `git rev-list --reverse --topo-order
+/// From..To` lists them (with \p FirstParent, `--first-parent`): reachable
+/// from \p To but not from \p From, parents before children. Renames are
+/// detected as in firstParentHistory. Fails for an unknown revision; an
+/// empty range gives no commits.
+llvm::Expected<std::vector<CommitInfo>> commitRange(const Repository &Repo,
+                                                    llvm::StringRef From,
+                                                    llvm::StringRef To,
+                                                    bool FirstParent);
+
 /// Counts the lines \p Changes adds and deletes (from their hunks) into
 /// FileStats; for a change read with Repository::diff.
 std::vector<FileStat> fileStats(const std::vector<FileChange> &Changes);

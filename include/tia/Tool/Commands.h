@@ -186,10 +186,49 @@ struct RankCommandOptions {
   ReportFormat Format = ReportFormat::Text;
 };
 
+/// What `tia eval replay` and `tia eval mutants` share: how to build and
+/// test each version, in a scratch clone of the repository.
+struct EvalBuildOptions {
+  /// Shell command that builds a checked-out version, run at the root of
+  /// the scratch clone; empty: nothing to build.
+  std::string Build;
+  /// Build directory of the tests, relative to the root (ctest); used when
+  /// it holds CTestTestfile.cmake after the build.
+  std::string BuildDir = "build";
+  /// Also run the Python tests with pytest.
+  bool Pytest = false;
+  /// The Python that runs pytest; empty: as tia collect --pytest finds it.
+  std::string Python;
+  /// Test processes at once in each collection (0: one per core).
+  unsigned Jobs = 0;
+  ReportFormat Format = ReportFormat::Text; ///< Text: Markdown
+};
+
+struct EvalReplayOptions {
+  EvalBuildOptions Run;
+  std::string From, To; ///< the range From..To
+  bool FirstParent = false;
+  /// Shell command that runs the whole test suite: the retest-all time;
+  /// empty: the sum of the collected tests' durations.
+  std::string TestCommand;
+};
+
+struct EvalMutantsOptions {
+  EvalBuildOptions Run;
+  /// Mutate only the functions the range From..To changed, at To; empty:
+  /// any function, at HEAD.
+  std::string From, To;
+  unsigned Count = 10; ///< mutants to make
+};
+
 /// Parses --since: "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM:SS" (UTC), to seconds
 /// since the epoch. Fails with "bad date 'TEXT': use YYYY-MM-DD".
 llvm::Expected<int64_t> parseDate(llvm::StringRef Text);
 
+llvm::Error runEvalReplay(const GlobalOptions &G, const EvalReplayOptions &O,
+                          llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+llvm::Error runEvalMutants(const GlobalOptions &G, const EvalMutantsOptions &O,
+                           llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
                      llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 llvm::Error runCoverageImport(const GlobalOptions &G,

@@ -1,0 +1,452 @@
+//===- Replay.cpp - selection measured against the history ----------------===//
+
+#include "tia/Eval/Replay.h"
+#include "tia/Store/Store.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include <map>
+#include <set>
+
+namespace tia {
+namespace eval {
+
+//===----------------------------------------------------------------------===//
+// Figures
+//===----------------------------------------------------------------------===//
+
+double CommitMeasure::testReduction() const {
+  return Tests ? 1.0 - double(Selected) / Tests : 0.0;
+}
+
+std::optional<double> CommitMeasure::precision() const {
+  if (!Selected)
+    return std::nullopt;
+  return double(AffectedSelected) / Selected;
+}
+
+double CommitMeasure::overheadSeconds() const {
+  return IndexSeconds + SelectSeconds +
+         std::max(0.0, CollectSeconds - AllTestsSeconds);
+}
+
+std::optional<double> CommitMeasure::timeReduction() const {
+  if (AllTestsSeconds <= 0)
+    return std::nullopt;
+  return 1.0 - (SelectedTestsSeconds + overheadSeconds()) / AllTestsSeconds;
+}
+
+std::optional<double> CommitMeasure::timeReductionWithoutCollection() const {
+  if (AllTestsSeconds <= 0)
+    return std::nullopt;
+  return 1.0 - (SelectedTestsSeconds + IndexSeconds + SelectSeconds) /
+                   AllTestsSeconds;
+}
+
+namespace {
+template <typename F> unsigned sumOf(const ReplayReport &R, F Field) {
+  unsigned N = 0;
+  for (const CommitMeasure &M : R.Commits)
+    N += Field(M);
+  return N;
+}
+} // namespace
+
+unsigned ReplayReport::tests() const {
+  return sumOf(*this, [](const CommitMeasure &M) { return M.Tests; });
+}
+unsigned ReplayReport::selected() const {
+  return sumOf(*this, [](const CommitMeasure &M) { return M.Selected; });
+}
+unsigned ReplayReport::affected() const {
+  return sumOf(*this, [](const CommitMeasure &M) { return M.Affected; });
+}
+unsigned ReplayReport::testFiles() const {
+  return sumOf(*this, [](const CommitMeasure &M) { return M.TestFiles; });
+}
+unsigned ReplayReport::selectedFiles() const {
+  return sumOf(*this, [](const CommitMeasure &M) { return M.SelectedFiles; });
+}
+unsigned ReplayReport::affectedFiles() const {
+  return sumOf(*this, [](const CommitMeasure &M) { return M.AffectedFiles; });
+}
+unsigned ReplayReport::affectedSelected() const {
+  return sumOf(*this,
+               [](const CommitMeasure &M) { return M.AffectedSelected; });
+}
+unsigned ReplayReport::missed() const {
+  return sumOf(*this, [](const CommitMeasure &M) {
+    return static_cast<unsigned>(M.Missed.size());
+  });
+}
+unsigned ReplayReport::safeCommits() const {
+  return sumOf(*this, [](const CommitMeasure &M) { return M.safe() ? 1 : 0; });
+}
+
+double ReplayReport::testReduction() const {
+  unsigned T = tests();
+  return T ? 1.0 - double(selected()) / T : 0.0;
+}
+
+std::optional<double> ReplayReport::precision() const {
+  unsigned S = selected();
+  if (!S)
+    return std::nullopt;
+  return double(affectedSelected()) / S;
+}
+
+std::optional<double> ReplayReport::safeReduction() const {
+  if (Commits.empty())
+    return std::nullopt;
+  return double(safeCommits()) / Commits.size();
+}
+
+std::optional<double> ReplayReport::timeReduction() const {
+  double All = 0, Spent = 0;
+  for (const CommitMeasure &M : Commits) {
+    All += M.AllTestsSeconds;
+    Spent += M.SelectedTestsSeconds + M.overheadSeconds();
+  }
+  if (All <= 0)
+    return std::nullopt;
+  return 1.0 - Spent / All;
+}
+
+std::optional<double> ReplayReport::timeReductionWithoutCollection() const {
+  double All = 0, Spent = 0;
+  for (const CommitMeasure &M : Commits) {
+    All += M.AllTestsSeconds;
+    Spent += M.SelectedTestsSeconds + M.IndexSeconds + M.SelectSeconds;
+  }
+  if (All <= 0)
+    return std::nullopt;
+  return 1.0 - Spent / All;
+}
+
+std::string percent(std::optional<double> V) {
+  if (!V)
+    return "-";
+  return llvm::formatv("{0:f1}%", *V * 100).str();
+}
+
+//===----------------------------------------------------------------------===//
+// Ground truth
+//===----------------------------------------------------------------------===//
+
+bool selectionIncludes(const std::vector<std::string> &Selected,
+                       llvm::StringRef Id) {
+  for (const std::string &S : Selected) {
+    llvm::StringRef Sel = S;
+    if (Sel == Id)
+      return true;
+    if (Sel.starts_with("gtest:") && Id.starts_with("gtest:")) {
+      auto [SelBin, SelName] = Sel.drop_front(6).rsplit(':');
+      auto [Bin, Name] = Id.drop_front(6).rsplit(':');
+      if ((SelBin == "*" || SelBin == Bin) &&
+          select::gtestNameMatches(Name, SelName))
+        return true;
+    } else if (Sel.starts_with("pytest:") && Id.starts_with(Sel) &&
+               Id.size() > Sel.size() && Id[Sel.size()] == '[') {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string testFileOf(llvm::StringRef Id,
+                       const llvm::StringMap<std::string> &Files) {
+  auto It = Files.find(Id);
+  if (It != Files.end() && !It->second.empty())
+    return It->second;
+  if (Id.starts_with("gtest:"))
+    return Id.drop_front(6).rsplit(':').first.str();
+  if (Id.starts_with("pytest:"))
+    return Id.drop_front(7).split("::").first.str();
+  return Id.str();
+}
+
+namespace {
+
+/// How a test is affected.
+struct Link {
+  enum { New, Old, Fails } Side;
+  const select::ChangedElement *Element = nullptr;
+};
+
+std::string missReason(const Link &L, bool HeldAtParent) {
+  if (!HeldAtParent)
+    return "not in the parent's coverage (a new test) and no definition of it "
+           "changed where tia looks for tests";
+  if (L.Side == Link::Fails)
+    return "fails at the commit after passing at the parent, but runs no "
+           "element the commit changed";
+  const select::ChangedElement &E = *L.Element;
+  if (L.Side == Link::Old)
+    return "covered " + E.Elem.Display + " at the parent, which the commit " +
+           select::changeName(E.Change).str() +
+           ", yet was not selected (a budget?)";
+  if (E.Change == select::ElementChange::Added)
+    return "runs " + E.Elem.Display +
+           ", which the commit added; at the parent it covered nothing the "
+           "commit changed";
+  return "reaches " + E.Elem.Display +
+         " (modified) only at the commit: its coverage at the parent does "
+         "not include it";
+}
+
+} // namespace
+
+llvm::Error measure(Store &S, const select::Plan &P, const Observed &O,
+                    const llvm::StringMap<std::string> &TestFiles,
+                    CommitMeasure &M) {
+  std::vector<std::string> Sel;
+  for (const select::PlannedTest &T : P.Selected)
+    Sel.push_back(T.Id);
+
+  std::map<std::string, double> Ran; // test -> seconds at the commit
+  std::map<std::string, bool> FailedAt;
+  for (const TestResult &R : O.CommitResults) {
+    Ran[R.TestId] += R.Seconds;
+    FailedAt[R.TestId] = isFailure(R.Result); // the last attempt decides
+  }
+  std::map<std::string, bool> PassedBefore;
+  for (const TestResult &R : O.ParentResults)
+    PassedBefore[R.TestId] = R.Result == Outcome::Passed;
+
+  std::set<std::string> Files, SelFiles, AffFiles, Selected;
+  double AllSeconds = 0;
+  for (const auto &[Id, Secs] : Ran) {
+    std::string File = testFileOf(Id, TestFiles);
+    Files.insert(File);
+    AllSeconds += Secs;
+    if (selectionIncludes(Sel, Id)) {
+      Selected.insert(Id);
+      SelFiles.insert(File);
+      M.SelectedTestsSeconds += Secs;
+    }
+  }
+  M.Tests = Ran.size();
+  M.TestFiles = Files.size();
+  M.Selected = Selected.size();
+  M.SelectedFiles = SelFiles.size();
+  if (!M.TestCommandRan)
+    M.AllTestsSeconds = AllSeconds;
+
+  std::map<std::string, std::vector<Link>> Why;
+  for (const select::ChangedElement &E : P.Changes.Elements) {
+    if (E.Change != select::ElementChange::Deleted && O.CommitSnapshot) {
+      auto Tests = S.testsCovering(E.Elem.Key, O.CommitSnapshot);
+      if (!Tests)
+        return Tests.takeError();
+      for (const std::string &T : *Tests)
+        if (Ran.count(T))
+          Why[T].push_back({Link::New, &E});
+    }
+    if (E.Change != select::ElementChange::Added && O.ParentSnapshot) {
+      auto Tests = S.testsCovering(E.Elem.Key, O.ParentSnapshot);
+      if (!Tests)
+        return Tests.takeError();
+      for (const std::string &T : *Tests)
+        if (Ran.count(T))
+          Why[T].push_back({Link::Old, &E});
+    }
+  }
+  for (const auto &[Id, Failed] : FailedAt) {
+    auto Before = PassedBefore.find(Id);
+    if (Failed && Before != PassedBefore.end() && Before->second)
+      Why[Id].push_back({Link::Fails, nullptr});
+  }
+
+  std::set<std::string> HeldAtParent;
+  if (O.ParentSnapshot) {
+    auto Held = S.snapshotTests(O.ParentSnapshot);
+    if (!Held)
+      return Held.takeError();
+    for (const TestRecord &T : *Held)
+      HeldAtParent.insert(T.Id);
+  }
+  for (const auto &[Id, Links] : Why) {
+    M.AffectedTests.push_back(Id);
+    AffFiles.insert(testFileOf(Id, TestFiles));
+    if (Selected.count(Id)) {
+      ++M.AffectedSelected;
+      continue;
+    }
+    M.Missed.push_back({Id, missReason(Links.front(), HeldAtParent.count(Id))});
+  }
+  M.Affected = M.AffectedTests.size();
+  M.AffectedFiles = AffFiles.size();
+  M.ChangedElements = P.Changes.Elements.size();
+  M.SelectedAll = P.selectsAll();
+  for (const select::Fallback &F : P.Changes.Fallbacks)
+    M.Fallbacks.push_back(select::fallbackName(F.Kind).str() +
+                          (F.File.empty() ? "" : " " + F.File));
+  return llvm::Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reports
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+void optionalNumber(llvm::json::OStream &J, llvm::StringRef Key,
+                    std::optional<double> V) {
+  if (V)
+    J.attribute(Key, *V);
+  else
+    J.attribute(Key, nullptr);
+}
+
+double rounded(double Seconds) { return std::round(Seconds * 1000) / 1000; }
+
+} // namespace
+
+void writeReplayJson(const ReplayReport &R, llvm::raw_ostream &OS) {
+  llvm::json::OStream J(OS, 2);
+  J.object([&] {
+    J.attribute("version", 1);
+    J.attribute("from", R.From);
+    J.attribute("to", R.To);
+    J.attribute("first_parent", R.FirstParent);
+    J.attribute("build", R.Build);
+    if (R.TestCommand.empty())
+      J.attribute("test_command", nullptr);
+    else
+      J.attribute("test_command", R.TestCommand);
+    J.attribute("seconds", rounded(R.Seconds));
+    J.attributeArray("commits", [&] {
+      for (const CommitMeasure &M : R.Commits)
+        J.object([&] {
+          J.attribute("commit", M.Commit);
+          J.attribute("parent", M.Parent);
+          J.attribute("summary", M.Summary);
+          J.attribute("tests", M.Tests);
+          J.attribute("test_files", M.TestFiles);
+          J.attribute("selected", M.Selected);
+          J.attribute("selected_files", M.SelectedFiles);
+          J.attribute("affected", M.Affected);
+          J.attribute("affected_files", M.AffectedFiles);
+          J.attribute("affected_selected", M.AffectedSelected);
+          J.attribute("test_reduction", M.testReduction());
+          optionalNumber(J, "precision", M.precision());
+          J.attribute("safe", M.safe());
+          J.attribute("selected_all", M.SelectedAll);
+          J.attribute("changed_elements", M.ChangedElements);
+          J.attributeArray("fallbacks", [&] {
+            for (const std::string &F : M.Fallbacks)
+              J.value(F);
+          });
+          J.attributeArray("affected_tests", [&] {
+            for (const std::string &T : M.AffectedTests)
+              J.value(T);
+          });
+          J.attributeArray("missed", [&] {
+            for (const MissedTest &T : M.Missed)
+              J.object([&] {
+                J.attribute("test", T.Test);
+                J.attribute("reason", T.Reason);
+              });
+          });
+          J.attributeObject("seconds", [&] {
+            J.attribute("build", rounded(M.BuildSeconds));
+            J.attribute("index", rounded(M.IndexSeconds));
+            J.attribute("select", rounded(M.SelectSeconds));
+            J.attribute("collect", rounded(M.CollectSeconds));
+            J.attribute("all_tests", rounded(M.AllTestsSeconds));
+            J.attribute("selected_tests", rounded(M.SelectedTestsSeconds));
+            J.attribute("overhead", rounded(M.overheadSeconds()));
+          });
+          optionalNumber(J, "time_reduction", M.timeReduction());
+          optionalNumber(J, "time_reduction_without_collection",
+                         M.timeReductionWithoutCollection());
+          if (M.TestCommandRan)
+            J.attribute("test_command_exit", M.TestCommandExit);
+          else
+            J.attribute("test_command_exit", nullptr);
+        });
+    });
+    J.attributeObject("total", [&] {
+      J.attribute("commits", static_cast<int64_t>(R.Commits.size()));
+      J.attribute("tests", R.tests());
+      J.attribute("test_files", R.testFiles());
+      J.attribute("selected", R.selected());
+      J.attribute("selected_files", R.selectedFiles());
+      J.attribute("affected", R.affected());
+      J.attribute("affected_files", R.affectedFiles());
+      J.attribute("affected_selected", R.affectedSelected());
+      J.attribute("missed", R.missed());
+      J.attribute("safe_commits", R.safeCommits());
+      J.attribute("test_reduction", R.testReduction());
+      optionalNumber(J, "precision", R.precision());
+      optionalNumber(J, "safe_reduction", R.safeReduction());
+      optionalNumber(J, "time_reduction", R.timeReduction());
+      optionalNumber(J, "time_reduction_without_collection",
+                     R.timeReductionWithoutCollection());
+    });
+  });
+  OS << "\n";
+}
+
+namespace {
+/// A table cell: no '|' or line break of a summary breaks the row.
+std::string cell(llvm::StringRef Text) {
+  std::string Out;
+  for (char C : Text.take_front(60))
+    Out += C == '|' ? '/' : (C == '\n' ? ' ' : C);
+  if (Text.size() > 60)
+    Out += "...";
+  return Out;
+}
+} // namespace
+
+void writeReplayMarkdown(const ReplayReport &R, llvm::raw_ostream &OS) {
+  OS << "| commit | summary | tests (files) | selected (files) | affected | "
+        "missed | TestR | precision | safe | TimeR | TimeR without collection "
+        "|\n"
+     << "|---|---|--:|--:|--:|--:|--:|--:|:-:|--:|--:|\n";
+  for (const CommitMeasure &M : R.Commits)
+    OS << "| `" << llvm::StringRef(M.Commit).take_front(7) << "` | "
+       << cell(M.Summary) << " | " << M.Tests << " (" << M.TestFiles << ") | "
+       << M.Selected << " (" << M.SelectedFiles << ")"
+       << (M.SelectedAll ? " all" : "") << " | " << M.Affected << " | "
+       << M.Missed.size() << " | " << percent(M.testReduction()) << " | "
+       << percent(M.precision()) << " | " << (M.safe() ? "yes" : "**no**")
+       << " | " << percent(M.timeReduction()) << " | "
+       << percent(M.timeReductionWithoutCollection()) << " |\n";
+  OS << "| **total** | " << R.Commits.size() << " commit"
+     << (R.Commits.size() == 1 ? "" : "s") << " | " << R.tests() << " ("
+     << R.testFiles() << ") | " << R.selected() << " (" << R.selectedFiles()
+     << ") | " << R.affected() << " | " << R.missed() << " | "
+     << percent(R.testReduction()) << " | " << percent(R.precision()) << " | "
+     << R.safeCommits() << "/" << R.Commits.size() << " | "
+     << percent(R.timeReduction()) << " | "
+     << percent(R.timeReductionWithoutCollection()) << " |\n\n";
+  OS << "SafeR " << percent(R.safeReduction())
+     << " (commits where every affected test was selected).\n";
+  if (!R.missed()) {
+    OS << "No affected test was missed.\n";
+    return;
+  }
+  OS << "\nMissed tests:\n\n";
+  for (const CommitMeasure &M : R.Commits)
+    for (const MissedTest &T : M.Missed)
+      OS << "- `" << llvm::StringRef(M.Commit).take_front(7) << "` `" << T.Test
+         << "`: " << T.Reason << "\n";
+}
+
+std::string replaySummary(const ReplayReport &R) {
+  return llvm::formatv("replayed {0} commit{1} in {2:f1}s: TestR {3}, "
+                       "precision {4}, SafeR {5} ({6}/{0}), TimeR {7}; {8} "
+                       "missed test{9}",
+                       R.Commits.size(), R.Commits.size() == 1 ? "" : "s",
+                       R.Seconds, percent(R.testReduction()),
+                       percent(R.precision()), percent(R.safeReduction()),
+                       R.safeCommits(), percent(R.timeReduction()), R.missed(),
+                       R.missed() == 1 ? "" : "s")
+      .str();
+}
+
+} // namespace eval
+} // namespace tia
