@@ -41,10 +41,11 @@ llvm::Expected<Planned> makePlan(const GlobalOptions &G,
   PO.Select.Static = staticOptions(Ctx, PO.Select.Python);
   PO.Select.Static.ContextMatching = O.ContextMatching;
   PO.Select.Static.CriticalPruning = O.CriticalPruning;
-  PO.Select.Included = [Config = std::make_shared<config::Config>(
-                            Ctx.Config)](llvm::StringRef P) {
-    return Config->isIncluded(P);
-  };
+  PO.Select.Included = [Config = std::make_shared<config::Config>(Ctx.Config)](
+                           llvm::StringRef P) { return Config->isIncluded(P); };
+  PO.Select.PublicHeader =
+      [Config = std::make_shared<config::Config>(Ctx.Config)](
+          llvm::StringRef P) { return Config->Cpp.PublicHeaders.matches(P); };
   PO.Config = C;
   if (O.All) {
     PO.AllRequestedBy = "--all";
