@@ -84,8 +84,6 @@ llvm::StringRef ruleName(Rule R) {
     return "name-use";
   case Rule::Reaches:
     return "reaches";
-  case Rule::NoEntryPoint:
-    return "no-entry-point";
   }
   return "covers";
 }

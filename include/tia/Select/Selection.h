@@ -113,13 +113,11 @@ enum class Rule {
                    ///< static selection, docs/Safety.md)
   Reaches,         ///< the test's code reaches the element through the C++
                    ///< reference graph (static selection, docs/Safety.md)
-  NoEntryPoint,    ///< static selection cannot tell where the test's code
-                   ///< is (a test without a known source): selected
 };
 
 /// Returns "covers", "same-name", "declaration", "type-use",
 /// "variable-use", "initializer", "macro-use", "macro-name", "region",
-/// "constexpr-caller", "fallback", "name-use", "reaches", "no-entry-point".
+/// "constexpr-caller", "fallback", "name-use", "reaches".
 llvm::StringRef ruleName(Rule R);
 
 /// One reason a test was selected.
