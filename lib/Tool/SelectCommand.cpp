@@ -168,15 +168,15 @@ SelectCommandLine::SelectCommandLine(llvm::cl::SubCommand &Sub)
           llvm::cl::desc("Static selection: every definition of a name is a "
                          "candidate (measures Algorithm 2's context "
                          "matching)"),
-          llvm::cl::init(false), llvm::cl::Hidden,
-          llvm::cl::cat(tiaCategory()), llvm::cl::sub(Sub)),
+          llvm::cl::init(false), llvm::cl::Hidden, llvm::cl::cat(tiaCategory()),
+          llvm::cl::sub(Sub)),
       NoCriticalPruning(
           "static-no-critical-pruning",
           llvm::cl::desc("Static selection: follow critical functions "
                          "without runtime evidence (measures critical "
                          "pruning)"),
-          llvm::cl::init(false), llvm::cl::Hidden,
-          llvm::cl::cat(tiaCategory()), llvm::cl::sub(Sub)) {}
+          llvm::cl::init(false), llvm::cl::Hidden, llvm::cl::cat(tiaCategory()),
+          llvm::cl::sub(Sub)) {}
 
 std::optional<int> SelectCommandLine::fill(SelectCommandOptions &O) const {
   if (Format.getNumOccurrences())
