@@ -151,9 +151,11 @@ public:
     C.tag(TD);
     const auto *RD = dyn_cast<CXXRecordDecl>(TD);
     if (RD && RD->isThisDeclarationADefinition() && RD->hasDefinition()) {
-      for (const CXXBaseSpecifier &B : RD->bases())
+      for (const CXXBaseSpecifier &B : RD->bases()) {
         C.typeReferences(B.getBeginLoc(), B.getType(),
                          /*ThroughPointers=*/false, /*Layout=*/true);
+        implicitConstructors(B.getBeginLoc(), B.getType());
+      }
       // Whoever makes or holds a value of the class may destroy it: the
       // class reaches its destructor (the graph reaches the class through
       // every use of its type).
@@ -167,6 +169,7 @@ public:
   bool VisitFieldDecl(FieldDecl *FD) {
     C.typeReferences(FD->getLocation(), FD->getType(),
                      /*ThroughPointers=*/false, /*Layout=*/true);
+    implicitConstructors(FD->getLocation(), FD->getType());
     return true;
   }
 
@@ -284,6 +287,24 @@ public:
   }
 
 private:
+  /// A base or field of class type: the class's implicit (or defaulted)
+  /// constructors run its user-provided default, copy and move
+  /// constructors, so the class reaches them.
+  void implicitConstructors(SourceLocation Loc, QualType T) {
+    if (T.isNull() || T->isDependentType())
+      return;
+    T = T.getCanonicalType();
+    while (const auto *AT = dyn_cast<ArrayType>(T.getTypePtr()))
+      T = AT->getElementType().getCanonicalType();
+    const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+    if (!RD || !RD->hasDefinition())
+      return;
+    for (const CXXConstructorDecl *Ctor : RD->getDefinition()->ctors())
+      if (Ctor->isUserProvided() &&
+          (Ctor->isDefaultConstructor() || Ctor->isCopyOrMoveConstructor()))
+        C.reference(Loc, Ctor, ReferenceKind::Call);
+  }
+
   /// A call into a system header's template instantiation: charges what
   /// it reaches of the project to the call site.
   void throughSystem(SourceLocation Loc, const FunctionDecl *FD) {
