@@ -189,6 +189,7 @@ const std::vector<std::string> &outputFormatNames() {
 
 Config::Config() {
   Select.Triggers = llvm::cantFail(PathPatterns::compile(defaultTriggers()));
+  Cpp.PublicHeaders = llvm::cantFail(PathPatterns::compile({"include"}));
   Select.Ignore = llvm::cantFail(PathPatterns::compile(defaultIgnored()));
 }
 
@@ -234,8 +235,12 @@ struct RawPredict {
   std::optional<std::vector<std::string>> Docs;
   tia::config::PredictConfig Values; ///< the scalar keys
 };
+struct RawCpp {
+  std::optional<std::vector<std::string>> PublicHeaders;
+};
 struct RawConfig {
   RawPaths Paths;
+  RawCpp Cpp;
   tia::config::PythonConfig Python;
   RawSelect Select;
   RawOutput Output;
@@ -251,6 +256,12 @@ template <> struct MappingTraits<RawPaths> {
   static void mapping(IO &IO, RawPaths &P) {
     IO.mapOptional("include", P.Include);
     IO.mapOptional("exclude", P.Exclude);
+  }
+};
+
+template <> struct MappingTraits<RawCpp> {
+  static void mapping(IO &IO, RawCpp &C) {
+    IO.mapOptional("public-headers", C.PublicHeaders);
   }
 };
 
@@ -328,6 +339,7 @@ template <> struct MappingTraits<RawConfig> {
   static void mapping(IO &IO, RawConfig &C) {
     IO.mapOptional("paths", C.Paths);
     IO.mapOptional("python", C.Python);
+    IO.mapOptional("cpp", C.Cpp);
     IO.mapOptional("select", C.Select);
     IO.mapOptional("output", C.Output);
     IO.mapOptional("predict", C.Predict);
@@ -418,6 +430,14 @@ llvm::Expected<Config> parseConfig(llvm::StringRef Text,
   Config C;
   C.File = FileName.str();
   C.Python = Raw.Python;
+  {
+    auto Public = PathPatterns::compile(
+        Raw.Cpp.PublicHeaders.value_or(std::vector<std::string>{"include"}));
+    if (!Public)
+      return makeErrorf("{0}: cpp.public-headers: {1} (see docs/Config.md)",
+                        FileName, llvm::toString(Public.takeError()));
+    C.Cpp.PublicHeaders = std::move(*Public);
+  }
   for (const std::string &K : C.Python.RegistryDecorators)
     if (llvm::StringRef(K).trim().empty())
       return makeErrorf("{0}: python.registry-decorators: an empty keyword "

@@ -268,6 +268,28 @@ void Collector::fileIndex(llvm::StringRef Path, FileID FID,
                                 ReferenceKind::Region});
     }
   }
+  // A lambda runs when the code around it calls it or hands it on (to an
+  // algorithm, a callback): the innermost element around it reaches it.
+  for (size_t B = 0; B < Members.size(); ++B) {
+    const Candidate &L = Candidates[Members[B]];
+    if (L.Kind != ElementKind::Lambda)
+      continue;
+    std::optional<size_t> Around;
+    for (size_t A = 0; A < Members.size(); ++A) {
+      const Candidate &C = Candidates[Members[A]];
+      if (A == B || C.Kind == ElementKind::Conditional ||
+          C.BeginOffset > L.BeginOffset || C.EndOffset < L.EndOffset ||
+          (C.BeginOffset == L.BeginOffset && C.EndOffset == L.EndOffset))
+        continue;
+      if (!Around || C.EndOffset - C.BeginOffset <
+                         Candidates[Members[*Around]].EndOffset -
+                             Candidates[Members[*Around]].BeginOffset)
+        Around = A;
+    }
+    if (Around)
+      F.References.push_back({FinalKeys[Members[*Around]],
+                              FinalKeys[Members[B]], ReferenceKind::Call});
+  }
   // The function depends on what its declarations say (default arguments,
   // noexcept, attributes); the reference is kept with the declaration,
   // which may be in another file than the function.

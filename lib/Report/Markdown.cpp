@@ -266,6 +266,7 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
       OS << "| | and " << P.Selected.size() - MaxRows << " more | |\n";
     OS << "\n</details>\n";
   }
+  markdownUntested(OS, P);
 }
 
 void writeGithubOutputs(const Plan &P, const WriteOptions &O,

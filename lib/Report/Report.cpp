@@ -336,6 +336,7 @@ void writeJson(const Plan &P, llvm::raw_ostream &OS) {
           J.attribute("text", jsonText(N.Text));
         });
     });
+    jsonUntested(J, P);
   });
   OS << "\n";
 }

@@ -4,6 +4,7 @@
 #define TIA_LIB_REPORT_REPORTINTERNAL_H
 
 #include "tia/Select/Policy.h"
+#include "llvm/Support/JSON.h"
 #include <string>
 #include <vector>
 
@@ -32,6 +33,15 @@ std::vector<std::string> skippedIds(const select::Plan &P);
 /// How many selected tests a change to \p Path selected (by an element of
 /// it or a fallback it caused).
 unsigned testsOfFile(const select::Plan &P, llvm::StringRef Path);
+
+/// Free text for JSON: bytes that are not UTF-8 become U+FFFD.
+std::string jsonText(llvm::StringRef Text);
+
+/// The "untested_changes" and "change_coverage" members of the JSON output.
+void jsonUntested(llvm::json::OStream &J, const select::Plan &P);
+/// The "Untested changes" and "Change coverage" sections of the Markdown
+/// output.
+void markdownUntested(llvm::raw_ostream &OS, const select::Plan &P);
 
 } // namespace report
 } // namespace tia

@@ -27,8 +27,7 @@ llvm::StringRef evidenceName(Evidence E) {
 llvm::Error applyMode(git::Repository &Repo, Store &S, const SelectOptions &O,
                       const std::vector<git::FileChange> &Changes,
                       const std::vector<FileIndex> &OldVersions,
-                      const std::vector<FileIndex> &NewVersions,
-                      Selection &Sel,
+                      const std::vector<FileIndex> &NewVersions, Selection &Sel,
                       std::map<std::string, std::vector<Reason>> &ByTest,
                       std::set<std::string> &Known) {
   Sel.Mode = O.Mode;
@@ -97,8 +96,8 @@ llvm::Error applyMode(git::Repository &Repo, Store &S, const SelectOptions &O,
       return R.Element == It->second && R.By == Evidence::Static;
     });
     if (!Have)
-      Rs.push_back({It->second, static_cast<size_t>(-1), H.Chain,
-                    Rule::NameUse, Evidence::Static});
+      Rs.push_back({It->second, static_cast<size_t>(-1), H.Chain, Rule::NameUse,
+                    Evidence::Static});
   }
   for (auto It = ByTest.begin(); It != ByTest.end();)
     It = It->second.empty() ? ByTest.erase(It) : std::next(It);
@@ -110,8 +109,8 @@ llvm::Error applyMode(git::Repository &Repo, Store &S, const SelectOptions &O,
           !llvm::any_of(*Tests, [&](const TestRecord &R) { return R.Id == T; }))
         for (size_t F = 0; F < Sel.Fallbacks.size(); ++F)
           if (Sel.Fallbacks[F].Scope == FallbackScope::All)
-            ByTest[T].push_back({static_cast<size_t>(-1), F, "",
-                                 Rule::Fallback, Evidence::Fallback});
+            ByTest[T].push_back({static_cast<size_t>(-1), F, "", Rule::Fallback,
+                                 Evidence::Fallback});
 
   // Changed elements no test reaches, by any evidence.
   std::vector<bool> Reached(Sel.Elements.size(), false);
@@ -132,12 +131,6 @@ llvm::Error applyMode(git::Repository &Repo, Store &S, const SelectOptions &O,
         "{1} by static analysis ({2} with coverage older than a change to "
         "what they ran)",
         ByCoverage, ByStatic, A->StaleCoverage.size()));
-  bool Cpp = llvm::any_of(*Tests, [](const TestRecord &T) {
-    return !llvm::StringRef(T.Id).starts_with("pytest:");
-  });
-  if (Cpp && O.Mode == SelectionMode::Static)
-    Sel.ModeNotes.push_back("static: C++ tests keep coverage evidence: tia "
-                            "has no static analysis for C++ yet");
   return llvm::Error::success();
 }
 

@@ -151,12 +151,23 @@ private:
       return Defs.takeError();
     if (Infos->empty() && Defs->empty())
       return false;
+    // C++ tests: the reference graph decides those whose source is known
+    // (a GoogleTest definition, a recorded source file), when the index
+    // has the current graph.
+    auto Version = S.cppGraphVersion();
+    if (!Version)
+      return Version.takeError();
+    bool Graph = *Version >= cpp::GraphVersion;
     return llvm::all_of(*Infos,
-                        [](const TestInfo &T) {
-                          return llvm::StringRef(T.Id).starts_with("pytest:");
+                        [&](const TestInfo &T) {
+                          llvm::StringRef Id = T.Id;
+                          return Id.starts_with("pytest:") ||
+                                 (Graph && (!T.File.empty() ||
+                                            Id.starts_with("gtest:")));
                         }) &&
-           llvm::all_of(*Defs, [](const auto &D) {
-             return D.second.Framework == "pytest";
+           llvm::all_of(*Defs, [&](const auto &D) {
+             return D.second.Framework == "pytest" ||
+                    (Graph && D.second.Framework == "gtest");
            });
   }
 
@@ -605,8 +616,9 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
   std::set<std::string> FromDefinitions;
   std::set<std::string> NewInChange;
   auto staticDecides = [&](llvm::StringRef Id) {
-    return O.Select.Mode != SelectionMode::Coverage &&
-           Id.starts_with("pytest:");
+    return (O.Select.Mode != SelectionMode::Coverage &&
+            Id.starts_with("pytest:")) ||
+           C.GraphDecided.count(Id.str()) != 0;
   };
   for (const TestFileChange &T : C.TestFiles)
     for (const TestDefinition &D : T.New)

@@ -1,6 +1,7 @@
 //===- Selection.cpp - which tests a change can affect --------------------===//
 
 #include "tia/Select/Selection.h"
+#include "CppStatic.h"
 #include "Modes.h"
 #include "PythonSelect.h"
 #include "SelectInternal.h"
@@ -81,6 +82,8 @@ llvm::StringRef ruleName(Rule R) {
     return "fallback";
   case Rule::NameUse:
     return "name-use";
+  case Rule::Reaches:
+    return "reaches";
   }
   return "covers";
 }
@@ -975,8 +978,11 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
   std::set<std::string> Known;
   for (const TestRecord &T : *Tests)
     Known.insert(T.Id);
-  if (llvm::Error E = applyMode(Repo, S, O, *Changes, OldVersions,
-                                NewVersions, Sel, ByTest, Known))
+  if (llvm::Error E = applyMode(Repo, S, O, *Changes, OldVersions, NewVersions,
+                                Sel, ByTest, Known))
+    return std::move(E);
+  if (llvm::Error E =
+          applyCppGraph(S, O, OldVersions, NewVersions, Sel, ByTest))
     return std::move(E);
   if (Sel.selectsAll())
     for (const TestRecord &T : *Tests)

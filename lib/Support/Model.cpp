@@ -75,6 +75,8 @@ llvm::StringRef referenceKindName(ReferenceKind K) {
     return "region";
   case ReferenceKind::Declares:
     return "declares";
+  case ReferenceKind::Overrides:
+    return "overrides";
   }
   return "type";
 }
@@ -87,6 +89,7 @@ std::optional<ReferenceKind> parseReferenceKind(llvm::StringRef Name) {
       .Case("call", ReferenceKind::Call)
       .Case("region", ReferenceKind::Region)
       .Case("declares", ReferenceKind::Declares)
+      .Case("overrides", ReferenceKind::Overrides)
       .Default(std::nullopt);
 }
 
@@ -140,13 +143,12 @@ void normalize(FileIndex &F) {
                 return std::tie(A.Line, A.Module, A.Name) <
                        std::tie(B.Line, B.Module, B.Name);
               });
-  F.Tests.erase(std::unique(F.Tests.begin(), F.Tests.end(),
-                            [](const TestDefinition &A,
-                               const TestDefinition &B) {
-                              return A.Framework == B.Framework &&
-                                     A.Name == B.Name;
-                            }),
-                F.Tests.end());
+  F.Tests.erase(
+      std::unique(F.Tests.begin(), F.Tests.end(),
+                  [](const TestDefinition &A, const TestDefinition &B) {
+                    return A.Framework == B.Framework && A.Name == B.Name;
+                  }),
+      F.Tests.end());
   std::sort(F.References.begin(), F.References.end());
   F.References.erase(std::unique(F.References.begin(), F.References.end()),
                      F.References.end());
@@ -159,7 +161,8 @@ void normalize(FileIndex &F) {
 
 llvm::StringRef testFramework(llvm::StringRef Id) {
   size_t Colon = Id.find(':');
-  return Colon == llvm::StringRef::npos ? llvm::StringRef() : Id.take_front(Colon);
+  return Colon == llvm::StringRef::npos ? llvm::StringRef()
+                                        : Id.take_front(Colon);
 }
 
 llvm::StringRef outcomeName(Outcome O) {

@@ -110,6 +110,8 @@ struct CommandEntry {
 llvm::ArrayRef<CommandEntry> commandTable();
 
 extern llvm::cl::SubCommand CollectSubcommand;
+extern llvm::cl::SubCommand ContextSubcommand;
+int contextMain(const GlobalOptions &G);
 extern llvm::cl::SubCommand IndexSubcommand;
 extern llvm::cl::SubCommand CoverageSubcommand;
 extern llvm::cl::SubCommand SelectSubcommand;

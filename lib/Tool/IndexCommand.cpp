@@ -8,8 +8,8 @@
 
 #include "CommandsInternal.h"
 #include "PythonInternal.h"
-#include "tia/Select/Static.h"
 #include "tia/Cpp/FrontEnd.h"
+#include "tia/Select/Static.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Hash.h"
 #include "tia/Support/Progress.h"
@@ -200,6 +200,24 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
   if (!Py)
     return Py.takeError();
 
+  // C++ file versions indexed by an older front end lack edges of the
+  // reference graph that static selection follows: parse them all again.
+  auto GraphVersion = (*S)->cppGraphVersion();
+  if (!GraphVersion)
+    return GraphVersion.takeError();
+  if (*GraphVersion < cpp::GraphVersion) {
+    auto Old = (*S)->translationUnits();
+    if (!Old)
+      return Old.takeError();
+    if (!Old->empty() && !G.Quiet)
+      Err << "tia: note: parsing every translation unit again: the index was "
+             "made by an older C++ front end (reference graph version "
+          << *GraphVersion << ", now " << cpp::GraphVersion << ")\n";
+    if (llvm::Error E =
+            (*S)->transaction([&] { return (*S)->forgetCppIndexes(); }))
+      return E;
+  }
+
   auto StoredTUs = (*S)->translationUnits();
   if (!StoredTUs)
     return StoredTUs.takeError();
@@ -302,8 +320,8 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
       PyBefore.push_back(F);
   std::vector<FileVersionRef> PyNow = Py->Files;
   std::sort(PyNow.begin(), PyNow.end());
-  bool Recompute = !PyNow.empty() &&
-                   (PyBefore != PyNow || StoredCritical->empty());
+  bool Recompute =
+      !PyNow.empty() && (PyBefore != PyNow || StoredCritical->empty());
   size_t CriticalCount = StoredCritical->size();
 
   llvm::Error E = (*S)->transaction([&]() -> llvm::Error {
@@ -330,6 +348,8 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
           if (llvm::Error E = (*S)->removeTranslationUnit(Path))
             return E;
     }
+    if (llvm::Error E = (*S)->setCppGraphVersion(cpp::GraphVersion))
+      return E;
     std::vector<FileVersionRef> List(Files.begin(), Files.end());
     auto Rev = (*S)->addRevision(Head->value_or(""), Dirty, List);
     if (!Rev)

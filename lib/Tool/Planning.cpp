@@ -121,6 +121,9 @@ llvm::Expected<Planned> makePlan(const GlobalOptions &G,
   PO.Select.Static.CriticalPruning = O.CriticalPruning;
   PO.Select.Included = [Config = std::make_shared<config::Config>(Ctx.Config)](
                            llvm::StringRef P) { return Config->isIncluded(P); };
+  PO.Select.PublicHeader =
+      [Config = std::make_shared<config::Config>(Ctx.Config)](
+          llvm::StringRef P) { return Config->Cpp.PublicHeaders.matches(P); };
   PO.Config = C;
   if (O.All) {
     PO.AllRequestedBy = "--all";

@@ -163,7 +163,7 @@ SelectCommandLine::SelectCommandLine(llvm::cl::SubCommand &Sub)
                           "the coverage map only"),
                clEnumValN(select::SelectionMode::Static, "static",
                           "static analysis only (Python: name-based "
-                          "propagation; C++ keeps coverage)")),
+                          "propagation; C++: the reference graph)")),
            llvm::cl::init(select::SelectionMode::Combined),
            llvm::cl::cat(tiaCategory()), llvm::cl::sub(Sub)),
       Order("order", llvm::cl::desc("Run order of the selected tests"),

@@ -39,12 +39,12 @@ int exitCode(Error E) {
 
 ArrayRef<CommandEntry> commandTable() {
   static const CommandEntry Table[] = {
-      {&CollectSubcommand, collectMain}, {&CoverageSubcommand, coverageMain},
-      {&DumpSubcommand, dumpMain},       {&EvalSubcommand, evalMain},
-      {&ExplainSubcommand, explainMain}, {&IndexSubcommand, indexMain},
-      {&RankSubcommand, rankMain},       {&ResultsSubcommand, resultsMain},
-      {&RunSubcommand, runMain},         {&SelectSubcommand, selectMain},
-      {&TrainSubcommand, trainMain},
+      {&CollectSubcommand, collectMain},   {&ContextSubcommand, contextMain},
+      {&CoverageSubcommand, coverageMain}, {&DumpSubcommand, dumpMain},
+      {&EvalSubcommand, evalMain},         {&ExplainSubcommand, explainMain},
+      {&IndexSubcommand, indexMain},       {&RankSubcommand, rankMain},
+      {&ResultsSubcommand, resultsMain},   {&RunSubcommand, runMain},
+      {&SelectSubcommand, selectMain},     {&TrainSubcommand, trainMain},
   };
   return Table;
 }

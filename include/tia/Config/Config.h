@@ -77,6 +77,14 @@ struct PythonConfig {
                                               "hook"};
 };
 
+/// `cpp:` the C++ reference graph.
+struct CppConfig {
+  /// `public-headers:` the headers whose functions are the project's public
+  /// entry points (untested changes, `tia context`). Default: every header
+  /// under a directory named `include`.
+  PathPatterns PublicHeaders;
+};
+
 /// The build, environment and CI files whose change selects every test
 /// unless `select.default_triggers` is false (docs/Config.md lists them).
 const std::vector<std::string> &defaultTriggers();
@@ -147,6 +155,7 @@ struct Config {
   std::string File;
   PathsConfig Paths;
   PythonConfig Python;
+  CppConfig Cpp;
   SelectConfig Select;
   OutputConfig Output;
   PredictConfig Predict;

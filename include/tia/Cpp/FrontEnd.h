@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,13 @@ loadCompilationDatabase(llvm::StringRef BuildDir);
 /// Clang's resource directory: $TIA_RESOURCE_DIR if set, else the one found
 /// when tia was configured.
 std::string defaultResourceDir();
+
+/// The version of the reference graph the front end produces: 2 added
+/// virtual overrides, destructors, new/delete, lambdas reached from the
+/// code around them and the project functions system template
+/// instantiations call. 'tia index' parses the C++ file versions stored by
+/// an older front end again (Store::cppGraphVersion).
+constexpr int64_t GraphVersion = 2;
 
 struct FrontEndOptions {
   /// Absolute repository root; only files below it are indexed, and paths

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -110,11 +111,13 @@ enum class Rule {
   Fallback,        ///< a fallback (FallbackIndex) selected it
   NameUse,         ///< the names the test uses reach the element (Python
                    ///< static selection, docs/Safety.md)
+  Reaches,         ///< the test's code reaches the element through the C++
+                   ///< reference graph (static selection, docs/Safety.md)
 };
 
 /// Returns "covers", "same-name", "declaration", "type-use",
 /// "variable-use", "initializer", "macro-use", "macro-name", "region",
-/// "constexpr-caller", "fallback", "name-use".
+/// "constexpr-caller", "fallback", "name-use", "reaches".
 llvm::StringRef ruleName(Rule R);
 
 /// One reason a test was selected.
@@ -154,6 +157,49 @@ struct TestFileChange {
   std::vector<unsigned> DeletedLines, AddedLines;
 };
 
+/// A call path of the reference graph: element keys and what people read,
+/// from an entry point (first) to a changed function (last).
+struct CallPath {
+  std::vector<std::string> Keys;
+  std::vector<std::string> Displays;
+};
+
+/// Whether the tests reach one changed function, and if none does, how a
+/// new test could (docs/Formats.md, "Untested changes").
+struct FunctionReach {
+  size_t Element = 0; ///< into Selection::Elements
+  /// "coverage", "static": what links some selected test to it; empty when
+  /// no test reaches it.
+  std::vector<std::string> By;
+  /// When no test reaches it: the public entry points it is reachable
+  /// from, one shortest path each, shortest first, at most 5.
+  std::vector<CallPath> Paths;
+  /// The entry points found in all (Paths holds at most 5).
+  unsigned EntryPoints = 0;
+  /// Constructors, destructors, operators and conversions: what runs them
+  /// ("runs when a calc::Vector is constructed"); empty for the others.
+  std::string Trigger;
+
+  bool reached() const { return !By.empty(); }
+};
+
+/// One file's changed executable lines (the lines of changed functions)
+/// and those a selected test covered in the coverage map.
+struct FileChangeCoverage {
+  std::string Path;
+  unsigned Lines = 0;
+  unsigned Covered = 0;
+};
+
+/// The share of changed executable lines the selected tests covered in the
+/// last collect ("union coverage", docs/Formats.md).
+struct ChangeCoverage {
+  /// False when no coverage was ever recorded: the shares mean nothing.
+  bool Known = false;
+  std::vector<FileChangeCoverage> Files; ///< sorted by path
+  unsigned Lines = 0, Covered = 0;
+};
+
 struct Selection {
   std::string BaseCommit; ///< as resolved from --base
   std::string DiffBase;   ///< merge base of base and head (or HEAD)
@@ -177,6 +223,14 @@ struct Selection {
   /// static analysis because their coverage is stale, test files without
   /// runtime evidence...), one line each.
   std::vector<std::string> ModeNotes;
+  /// C++ tests whose reasons the reference graph decided (static mode: all
+  /// with a known source; combined: those without coverage): the policy
+  /// adds no "never covered" reason for them.
+  std::set<std::string> GraphDecided;
+  /// Every changed (modified, added or deleted) C++ function, in Elements
+  /// order: whether a test reaches it.
+  std::vector<FunctionReach> Reach;
+  ChangeCoverage Coverage;
 
   /// True when a fallback with scope All applies.
   bool selectsAll() const {
@@ -214,6 +268,10 @@ struct SelectOptions {
   std::vector<ChangedElement> ExtraElements;
   SelectionMode Mode = SelectionMode::Combined;
   StaticOptions Static;
+  /// The public headers (cpp.public-headers): their functions are entry
+  /// points of untested changes; null: headers under an `include`
+  /// directory.
+  std::function<bool(llvm::StringRef)> PublicHeader;
   /// Which repository-relative paths tia indexes (paths.include and
   /// paths.exclude); null: all.
   std::function<bool(llvm::StringRef)> Included;

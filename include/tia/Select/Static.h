@@ -4,8 +4,8 @@
 // language), and what static selection keeps between commands: the
 // critical names computed at index time and the functions a test run
 // should probe. For Python, static selection is name-based dependency
-// propagation (NameRTS); C++ has no static mode yet and uses coverage in
-// every mode.
+// propagation (NameRTS); for C++ it is reachability in the reference graph
+// (tia/Select/Graph.h, lib/Select/CppStatic.cpp).
 //
 //===----------------------------------------------------------------------===//
 

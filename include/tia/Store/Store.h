@@ -160,6 +160,23 @@ struct ReferenceFrom {
   bool FromCompileTime = false;
 };
 
+/// One reference of the latest revision's files (the C++ reference graph).
+struct GraphEdge {
+  std::string From, To;
+  ReferenceKind Kind = ReferenceKind::Call;
+  std::string File; ///< the file that holds the reference
+};
+
+/// One element of the latest revision's files, as the reference graph
+/// needs it.
+struct GraphElement {
+  std::string Key;
+  ElementKind Kind = ElementKind::Function;
+  std::string Display;
+  std::string File;
+  unsigned BeginLine = 0, EndLine = 0;
+};
+
 /// An #include directive of a file of the latest index.
 struct IncludeIn {
   std::string File; ///< the file with the directive
@@ -281,6 +298,22 @@ public:
   /// (file, line).
   llvm::Expected<std::vector<IncludeIn>>
   includesNaming(llvm::StringRef FileName);
+  /// Every reference of the latest revision's files, sorted by (file,
+  /// from, to, kind).
+  llvm::Expected<std::vector<GraphEdge>> currentReferences();
+  /// Every element of the latest revision's files, sorted by (file, begin
+  /// line, key).
+  llvm::Expected<std::vector<GraphElement>> currentElements();
+  /// The version of the C++ front end's reference graph the stored C++
+  /// file versions were made with (meta key cpp_graph_version); 0 when
+  /// never recorded (made before the graph had virtual, destructor,
+  /// lambda and system-instantiation edges).
+  llvm::Expected<int64_t> cppGraphVersion();
+  llvm::Error setCppGraphVersion(int64_t Version);
+  /// Forgets every stored C++ file version and translation unit, so that
+  /// the next index parses them all again; tests, coverage, results and
+  /// Python versions stay.
+  llvm::Error forgetCppIndexes();
   /// The tests whose coverage includes an element of the file version
   /// (\p Path, \p ContentHash), sorted.
   llvm::Expected<std::vector<std::string>>

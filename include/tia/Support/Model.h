@@ -91,9 +91,13 @@ enum class ReferenceKind {
   Call,     ///< calls or takes the address of a function
   Region,   ///< lies inside a conditional region
   Declares, ///< the function From is declared by the declaration To
+  /// the virtual method From overrides the method To: a call of To may run
+  /// From (the reference graph follows it backwards, docs/Safety.md)
+  Overrides,
 };
 
-/// Returns "type", "variable", "macro", "call", "region", "declares".
+/// Returns "type", "variable", "macro", "call", "region", "declares",
+/// "overrides".
 llvm::StringRef referenceKindName(ReferenceKind K);
 /// Parses a name returned by referenceKindName; std::nullopt otherwise.
 std::optional<ReferenceKind> parseReferenceKind(llvm::StringRef Name);

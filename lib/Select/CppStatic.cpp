@@ -1,0 +1,422 @@
+//===- CppStatic.cpp - static selection for C++, untested changes ---------===//
+//
+// A C++ test's entry points: for a GoogleTest case (found in the AST), the
+// elements inside its definition and the elements of its file outside
+// every test definition (fixtures, helpers, file-scope variables); for a
+// test program (a test whose source file is known, or a ctest:NAME whose
+// translation unit is NAME.cpp), every element of its file. A test reaches
+// a changed element when one of its entry points does in the reference
+// graph (tia/Select/Graph.h). A test with no known source keeps its
+// coverage evidence, or is selected as never covered: tia cannot tell what
+// it runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CppStatic.h"
+#include "SelectInternal.h"
+#include "tia/Select/Graph.h"
+#include "tia/Store/Store.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+
+namespace tia {
+namespace select {
+
+namespace {
+
+constexpr size_t NoIndex = static_cast<size_t>(-1);
+
+bool isCppKey(llvm::StringRef Key) { return Key.starts_with("cpp:"); }
+
+/// "Suite.Name" of a recorded GoogleTest name: "Prefix/Suite.Name/2" ->
+/// "Suite.Name".
+std::string plainTestName(llvm::StringRef Full) {
+  auto [Suite, Name] = Full.split('.');
+  if (size_t Slash = Suite.find('/'); Slash != llvm::StringRef::npos)
+    Suite = Suite.drop_front(Slash + 1);
+  Name = Name.split('/').first;
+  return (Suite + "." + Name).str();
+}
+
+struct TestEntry {
+  std::vector<std::string> Keys;
+  std::string Where; ///< "tests/a.cpp:12-15", for notes
+};
+
+/// Joins a path's displays; a long one keeps its ends.
+std::string showPath(const CallPath &P) {
+  std::vector<std::string> D = P.Displays;
+  if (D.size() > 6) {
+    D.erase(D.begin() + 3, D.end() - 2);
+    D.insert(D.begin() + 3, "...");
+  }
+  std::string Out;
+  for (const std::string &S : D)
+    Out += (Out.empty() ? "" : " -> ") + S;
+  return Out;
+}
+
+class CppGraphSelection {
+public:
+  CppGraphSelection(Store &S, const SelectOptions &O,
+                    const std::vector<FileIndex> &OldVersions,
+                    const std::vector<FileIndex> &NewVersions, Selection &Sel,
+                    std::map<std::string, std::vector<Reason>> &ByTest)
+      : S(S), O(O), OldVersions(OldVersions), NewVersions(NewVersions),
+        Sel(Sel), ByTest(ByTest) {}
+
+  llvm::Error run() {
+    for (size_t I = 0; I < Sel.Elements.size(); ++I)
+      if (isCppKey(Sel.Elements[I].Elem.Key))
+        Changed.push_back(I);
+    if (!Changed.empty()) {
+      auto Version = S.cppGraphVersion();
+      if (!Version)
+        return Version.takeError();
+      Stale = *Version < cpp::GraphVersion;
+      if (llvm::Error E = loadGraph())
+        return E;
+      if (llvm::Error E = findEntries())
+        return E;
+      if (Sel.Mode != SelectionMode::Coverage) {
+        if (Stale)
+          Sel.ModeNotes.push_back(
+              "static: the index was made by an older C++ front end whose "
+              "reference graph lacks edges: C++ tests keep their coverage "
+              "evidence (run 'tia index' to parse again)");
+        else if (llvm::Error E = decide())
+          return E;
+      }
+      if (llvm::Error E = describeReach())
+        return E;
+    }
+    return changeCoverage();
+  }
+
+private:
+  llvm::Error loadGraph() {
+    auto G = ReferenceGraph::load(S);
+    if (!G)
+      return G.takeError();
+    Graph = std::move(*G);
+    for (const FileIndex &F : OldVersions)
+      if (isCppSource(F.Path))
+        Graph.add(F);
+    for (const FileIndex &F : NewVersions)
+      if (isCppSource(F.Path))
+        Graph.add(F);
+    return llvm::Error::success();
+  }
+
+  /// The entry points of every C++ test tia can place.
+  llvm::Error findEntries() {
+    auto Tests = S.tests();
+    if (!Tests)
+      return Tests.takeError();
+    for (const TestRecord &T : *Tests) {
+      if (llvm::StringRef(T.Id).starts_with("pytest:"))
+        continue;
+      CppTests.insert(T.Id);
+      if (T.CoveredElements > 0 || !T.CoverageCommit.empty())
+        Mapped.insert(T.Id);
+    }
+    auto Infos = S.testInfos();
+    if (!Infos)
+      return Infos.takeError();
+    std::map<std::string, std::string> FileOf;
+    for (const TestInfo &T : *Infos)
+      if (!T.File.empty())
+        FileOf[T.Id] = T.File;
+
+    // GoogleTest definitions of the head: the stored ones, with the
+    // changed files' new versions instead.
+    auto Stored = S.currentTestDefinitions();
+    if (!Stored)
+      return Stored.takeError();
+    std::set<std::string> ChangedPaths;
+    for (const FileIndex &F : OldVersions)
+      ChangedPaths.insert(F.Path);
+    for (const FileIndex &F : NewVersions)
+      ChangedPaths.insert(F.Path);
+    std::map<std::string, std::vector<TestDefinition>> Defs;
+    for (auto &[Path, D] : *Stored)
+      if (D.Framework == "gtest" && !ChangedPaths.count(Path))
+        Defs[Path].push_back(D);
+    for (const FileIndex &F : NewVersions)
+      for (const TestDefinition &D : F.Tests)
+        if (D.Framework == "gtest")
+          Defs[F.Path].push_back(D);
+
+    std::map<std::string, std::vector<std::string>> IdsByName;
+    for (const std::string &Id : CppTests) {
+      llvm::StringRef Rest = Id;
+      if (Rest.consume_front("gtest:"))
+        IdsByName[plainTestName(Rest.split(':').second)].push_back(Id);
+    }
+    std::set<std::string> Placed;
+    for (auto &[Path, List] : Defs) {
+      std::vector<const ReferenceGraph::Node *> Elements =
+          Graph.elementsOf(Path);
+      auto Inside = [&](const ReferenceGraph::Node *N,
+                        const TestDefinition &D) {
+        return N->BeginLine >= D.BeginLine && N->EndLine <= D.EndLine;
+      };
+      std::vector<std::string> Shared;
+      for (const ReferenceGraph::Node *N : Elements)
+        if (llvm::none_of(
+                List, [&](const TestDefinition &D) { return Inside(N, D); }))
+          Shared.push_back(N->Key);
+      for (const TestDefinition &D : List) {
+        TestEntry E;
+        E.Where = Path + ":" + std::to_string(D.BeginLine);
+        for (const ReferenceGraph::Node *N : Elements)
+          if (Inside(N, D))
+            E.Keys.push_back(N->Key);
+        llvm::append_range(E.Keys, Shared);
+        std::vector<std::string> Ids = IdsByName[D.Name];
+        if (Ids.empty())
+          Ids.push_back("gtest:*:" + D.Name);
+        for (const std::string &Id : Ids) {
+          Placed.insert(Id);
+          Entries[Id] = E;
+        }
+      }
+    }
+
+    // Test programs: their whole file.
+    std::set<std::string> Files;
+    for (const std::string &F : Graph.files())
+      Files.insert(F);
+    std::map<std::string, std::vector<std::string>> ByStem;
+    for (const std::string &F : Files)
+      if (llvm::StringRef(F).ends_with(".cpp") ||
+          llvm::StringRef(F).ends_with(".cc") ||
+          llvm::StringRef(F).ends_with(".cxx"))
+        ByStem[llvm::sys::path::stem(F).str()].push_back(F);
+    for (const std::string &Id : CppTests) {
+      if (Placed.count(Id))
+        continue;
+      std::string File;
+      auto It = FileOf.find(Id);
+      if (It != FileOf.end() && Files.count(It->second)) {
+        File = It->second;
+      } else if (llvm::StringRef(Id).starts_with("ctest:")) {
+        auto Stem = ByStem.find(Id.substr(6));
+        if (Stem != ByStem.end() && Stem->second.size() == 1)
+          File = Stem->second.front();
+      }
+      if (File.empty()) {
+        Unplaced.push_back(Id);
+        continue;
+      }
+      TestEntry E;
+      E.Where = File;
+      for (const ReferenceGraph::Node *N : Graph.elementsOf(File))
+        E.Keys.push_back(N->Key);
+      Entries[Id] = std::move(E);
+    }
+    return llvm::Error::success();
+  }
+
+  /// Reachers of changed element I, computed once.
+  const std::map<std::string, std::string> &reachers(size_t I) {
+    auto It = Reachers.find(I);
+    if (It != Reachers.end())
+      return It->second;
+    const Element &E = Sel.Elements[I].Elem;
+    return Reachers[I] = Graph.reachersOf({E.Key, detail::referenceKey(E)});
+  }
+
+  /// The shortest path from one of \p T's entry points to element I.
+  std::optional<CallPath> reach(const TestEntry &T, size_t I) {
+    const auto &Next = reachers(I);
+    std::optional<CallPath> Best;
+    for (const std::string &K : T.Keys)
+      if (Next.count(K)) {
+        CallPath P = Graph.path(Next, K);
+        if (!Best || P.Keys.size() < Best->Keys.size())
+          Best = std::move(P);
+      }
+    return Best;
+  }
+
+  llvm::Error decide() {
+    bool Static = Sel.Mode == SelectionMode::Static;
+    unsigned ByGraph = 0, Added = 0;
+    for (auto &[Id, Entry] : Entries) {
+      bool Decided = Static || !Mapped.count(Id);
+      if (Decided) {
+        Sel.GraphDecided.insert(Id);
+        ++ByGraph;
+        // Static evidence replaces the coverage of C++ elements.
+        auto It = ByTest.find(Id);
+        if (It != ByTest.end())
+          llvm::erase_if(It->second, [&](const Reason &R) {
+            return R.By == Evidence::Coverage && R.Element != NoIndex &&
+                   isCppKey(Sel.Elements[R.Element].Elem.Key);
+          });
+      }
+      for (size_t I : Changed) {
+        if (!Decided && Sel.Elements[I].Change != ElementChange::Added)
+          continue;
+        std::optional<CallPath> P = reach(Entry, I);
+        if (!P)
+          continue;
+        std::vector<Reason> &Rs = ByTest[Id];
+        if (llvm::any_of(Rs, [&](const Reason &R) {
+              return R.Element == I && R.Applied == Rule::Reaches;
+            }))
+          continue;
+        Rs.push_back(
+            {I, NoIndex, showPath(*P), Rule::Reaches, Evidence::Static});
+        ++Added;
+      }
+    }
+    for (auto It = ByTest.begin(); It != ByTest.end();)
+      It = It->second.empty() ? ByTest.erase(It) : std::next(It);
+
+    if (!Static && !ByGraph && !Added)
+      return llvm::Error::success();
+    // Changed elements no test reaches, by any evidence.
+    std::set<size_t> Reached;
+    for (auto &[Test, Rs] : ByTest)
+      for (const Reason &R : Rs)
+        if (R.Element != NoIndex)
+          Reached.insert(R.Element);
+    Sel.Uncovered.clear();
+    for (size_t I = 0; I < Sel.Elements.size(); ++I)
+      if (!Reached.count(I) && Sel.Elements[I].Change != ElementChange::Added)
+        Sel.Uncovered.push_back(I);
+
+    if (Static || ByGraph)
+      Sel.ModeNotes.push_back(llvm::formatv(
+          "{0}: {1} C++ tests decided by the reference graph{2}",
+          modeName(Sel.Mode), ByGraph,
+          Static ? std::string()
+                 : llvm::formatv(", {0} by coverage (the graph for new "
+                                 "elements)",
+                                 Entries.size() - ByGraph)
+                       .str()));
+    if (!Unplaced.empty()) {
+      std::string List;
+      for (size_t I = 0; I < Unplaced.size() && I < 3; ++I)
+        List += (I ? ", " : "") + Unplaced[I];
+      if (Unplaced.size() > 3)
+        List += ", ...";
+      Sel.ModeNotes.push_back(llvm::formatv(
+          "{0}: {1} C++ tests have no known source ({2}): they keep their "
+          "coverage evidence, or are selected when never covered",
+          modeName(Sel.Mode), Unplaced.size(), List));
+    }
+    return llvm::Error::success();
+  }
+
+  llvm::Error describeReach() {
+    auto Public = [&](llvm::StringRef P) {
+      return O.PublicHeader ? O.PublicHeader(P) : isDefaultPublicHeader(P);
+    };
+    for (size_t I : Changed) {
+      const ChangedElement &CE = Sel.Elements[I];
+      if (!isFunctionKind(CE.Elem.Kind) || CE.Change == ElementChange::Deleted)
+        continue;
+      FunctionReach R;
+      R.Element = I;
+      std::set<std::string> By;
+      for (auto &[Test, Rs] : ByTest)
+        for (const Reason &Re : Rs)
+          if (Re.Element == I && Re.By != Evidence::Fallback)
+            By.insert(evidenceName(Re.By).str());
+      if (By.empty() && !Stale)
+        for (auto &[Id, Entry] : Entries)
+          if (reach(Entry, I)) {
+            By.insert("static");
+            break;
+          }
+      R.By.assign(By.begin(), By.end());
+      if (const ReferenceGraph::Node *N = Graph.node(CE.Elem.Key))
+        R.Trigger = ReferenceGraph::trigger(*N);
+      else
+        R.Trigger = ReferenceGraph::trigger(
+            {CE.Elem.Key, CE.Elem.Kind, CE.Elem.Display, CE.Elem.File});
+      if (!R.reached()) {
+        const auto &Next = reachers(I);
+        std::vector<CallPath> Paths;
+        for (const auto &[Key, Step] : Next)
+          if (Graph.isEntryPoint(Key, Public))
+            Paths.push_back(Graph.path(Next, Key));
+        std::sort(Paths.begin(), Paths.end(),
+                  [](const CallPath &A, const CallPath &B) {
+                    return std::make_pair(A.Keys.size(), A.Displays) <
+                           std::make_pair(B.Keys.size(), B.Displays);
+                  });
+        R.EntryPoints = Paths.size();
+        if (Paths.size() > 5)
+          Paths.resize(5);
+        R.Paths = std::move(Paths);
+      }
+      Sel.Reach.push_back(std::move(R));
+    }
+    return llvm::Error::success();
+  }
+
+  /// Changed lines of changed functions, and those a selected test covered
+  /// in the latest coverage.
+  llvm::Error changeCoverage() {
+    auto Tests = S.tests();
+    if (!Tests)
+      return Tests.takeError();
+    Sel.Coverage.Known = llvm::any_of(
+        *Tests, [](const TestRecord &T) { return T.CoveredElements > 0; });
+    std::map<std::string, FileChangeCoverage> Files;
+    for (const ChangedElement &CE : Sel.Elements) {
+      if (!isFunctionKind(CE.Elem.Kind) || CE.Lines.empty())
+        continue;
+      FileChangeCoverage &F = Files[CE.Elem.File];
+      F.Path = CE.Elem.File;
+      F.Lines += CE.Lines.size();
+      auto Covering = S.testsCovering(CE.Elem.Key);
+      if (!Covering)
+        return Covering.takeError();
+      bool Covered = llvm::any_of(*Covering, [&](const std::string &T) {
+        auto It = ByTest.find(T);
+        return It != ByTest.end() && !It->second.empty();
+      });
+      if (Covered || (Sel.selectsAll() && !Covering->empty()))
+        F.Covered += CE.Lines.size();
+    }
+    for (auto &[Path, F] : Files) {
+      Sel.Coverage.Lines += F.Lines;
+      Sel.Coverage.Covered += F.Covered;
+      Sel.Coverage.Files.push_back(std::move(F));
+    }
+    return llvm::Error::success();
+  }
+
+  Store &S;
+  const SelectOptions &O;
+  const std::vector<FileIndex> &OldVersions;
+  const std::vector<FileIndex> &NewVersions;
+  Selection &Sel;
+  std::map<std::string, std::vector<Reason>> &ByTest;
+
+  ReferenceGraph Graph;
+  bool Stale = false;
+  std::vector<size_t> Changed;
+  std::set<std::string> CppTests, Mapped;
+  std::map<std::string, TestEntry> Entries;
+  std::vector<std::string> Unplaced;
+  std::map<size_t, std::map<std::string, std::string>> Reachers;
+};
+
+} // namespace
+
+llvm::Error applyCppGraph(Store &S, const SelectOptions &O,
+                          const std::vector<FileIndex> &OldVersions,
+                          const std::vector<FileIndex> &NewVersions,
+                          Selection &Sel,
+                          std::map<std::string, std::vector<Reason>> &ByTest) {
+  return CppGraphSelection(S, O, OldVersions, NewVersions, Sel, ByTest).run();
+}
+
+} // namespace select
+} // namespace tia
