@@ -364,9 +364,11 @@ constexpr unsigned MaxYamlNesting = 64;
 /// levels from the indentation (a stack of the columns seen) and the "- "
 /// and "? " entries on a line, flow levels from the brackets
 /// outside comments (brackets in quoted text count too: an overestimate).
+/// The parser also recurses once per empty entry of a flow collection
+/// ("[a,,,,b]"), so a run of commas counts as that many levels.
 unsigned yamlNesting(llvm::StringRef Text) {
   std::vector<size_t> Indents;
-  unsigned Flow = 0, Deepest = 0;
+  unsigned Flow = 0, Deepest = 0, Commas = 0;
   for (llvm::StringRef Line : llvm::split(Text, '\n')) {
     size_t Indent = Line.find_first_not_of(' ');
     if (Indent == llvm::StringRef::npos || Line[Indent] == '#')
@@ -394,6 +396,12 @@ unsigned yamlNesting(llvm::StringRef Text) {
         FlowHere = std::max(FlowHere, ++Flow);
       else if ((C == ']' || C == '}') && Flow > 0)
         --Flow;
+      if (C == ',') {
+        ++Commas;
+        Deepest = std::max(Deepest, Flow + Commas);
+      } else if (C != ' ' && C != '\t' && C != '\r') {
+        Commas = 0;
+      }
     }
     Deepest = std::max<unsigned>(Deepest, Indents.size() + Entries + FlowHere);
   }
