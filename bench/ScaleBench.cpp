@@ -18,10 +18,11 @@
 //
 //   tia-bench-scale DIR TESTS FUNCTIONS [--batch N] [--no-baseline]
 //                   [--no-store] [benchmark flags]
-//   tia-bench-scale --into DB TESTS [--batch N]
+//   tia-bench-scale --into DB TESTS [--batch N] [--commit SHA]
 //
 // With --into, the coverage is imported into the existing tia database DB
-// over its indexed functions (FUNCTIONS is their number), and nothing else
+// over its indexed functions (FUNCTIONS is their number), collected at
+// commit SHA (default c1), and nothing else
 // is done: utils/bench-select-scale.sh then times `tia select` on it.
 //
 // Prints "name: value" lines for utils/bench.sh to read.
@@ -40,10 +41,20 @@
 #include <cstring>
 #include <random>
 #include <sqlite3.h>
+#include <sys/resource.h>
 
 using namespace tia;
 
 namespace {
+
+/// CPU seconds this process used (user and system): on a shared machine
+/// the figure that does not move with the other processes' load.
+double cpuSeconds() {
+  struct rusage U;
+  getrusage(RUSAGE_SELF, &U);
+  return U.ru_utime.tv_sec + U.ru_utime.tv_usec / 1e6 + U.ru_stime.tv_sec +
+         U.ru_stime.tv_usec / 1e6;
+}
 
 double secondsSince(std::chrono::steady_clock::time_point Start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
@@ -120,7 +131,7 @@ std::string testName(unsigned T) {
 }
 
 struct Options {
-  std::string Dir, Into;
+  std::string Dir, Into, Commit = "c1";
   unsigned Tests = 0, Functions = 0, Batch = 1000;
   bool Baseline = true, StoreToo = true;
 };
@@ -150,6 +161,8 @@ int main(int Argc, char **Argv) {
     llvm::StringRef A = Argv[I];
     if (A == "--batch" && I + 1 < Argc)
       O.Batch = std::atoi(Argv[++I]);
+    else if (A == "--commit" && I + 1 < Argc)
+      O.Commit = Argv[++I];
     else if (A == "--into" && I + 1 < Argc)
       O.Into = Argv[++I];
     else if (A == "--no-baseline")
@@ -194,7 +207,8 @@ int main(int Argc, char **Argv) {
   } else {
     llvm::errs() << "usage: tia-bench-scale DIR TESTS FUNCTIONS [--batch N] "
                     "[--no-baseline] [--no-store] [benchmark flags]\n"
-                    "       tia-bench-scale --into DB TESTS [--batch N]\n";
+                    "       tia-bench-scale --into DB TESTS [--batch N] "
+                    "[--commit SHA]\n";
     return 2;
   }
   if (!O.Tests || !O.Functions || !O.Batch)
@@ -229,30 +243,35 @@ int main(int Argc, char **Argv) {
       fail(llvm::toString(Opened.takeError()));
     S = std::move(*Opened);
     auto Start = std::chrono::steady_clock::now();
-    double Gen = 0;
+    double Cpu = cpuSeconds();
+    double Gen = 0, GenCpu = 0;
     for (unsigned First = 0; First < O.Tests; First += O.Batch) {
       check(S->transaction([&]() -> llvm::Error {
         for (unsigned T = First; T < std::min(O.Tests, First + O.Batch); ++T) {
           auto G = std::chrono::steady_clock::now();
+          double GC = cpuSeconds();
           std::vector<uint32_t> Cov = coverageOf(T, O.Functions);
           Gen += secondsSince(G);
+          GenCpu += cpuSeconds() - GC;
           std::vector<std::string> Names;
           for (uint32_t F : Cov)
             Names.push_back(Keys[F]);
-          if (llvm::Error E = S->putCoverage(testName(T), "c1", Names))
+          if (llvm::Error E = S->putCoverage(testName(T), O.Commit, Names))
             return E;
         }
         return llvm::Error::success();
       }));
     }
     double Import = secondsSince(Start) - Gen;
+    Cpu = cpuSeconds() - Cpu - GenCpu;
     auto Snaps = S->coverageSnapshots();
     if (!Snaps)
       fail(llvm::toString(Snaps.takeError()));
     Snapshot = Snaps->front().Id;
     llvm::outs() << llvm::formatv(
-        "store import: {0:f2} s\nstore size: {1} bytes\n", Import,
-        checkpointedSize(Path));
+        "store import: {0:f2} s\nstore import cpu: {1:f2} s\n"
+        "store size: {2} bytes\n",
+        Import, Cpu, checkpointedSize(Path));
     llvm::outs().flush();
     if (!O.Into.empty())
       return 0;
@@ -333,7 +352,8 @@ int main(int Argc, char **Argv) {
     }
     sqlite3_exec(Raw, "COMMIT", nullptr, nullptr, nullptr);
     auto Start = std::chrono::steady_clock::now();
-    double Gen = 0;
+    double Cpu = cpuSeconds();
+    double Gen = 0, GenCpu = 0;
     for (unsigned First = 0; First < O.Tests; First += O.Batch) {
       sqlite3_exec(Raw, "BEGIN", nullptr, nullptr, nullptr);
       for (unsigned T = First; T < std::min(O.Tests, First + O.Batch); ++T) {
@@ -343,8 +363,10 @@ int main(int Argc, char **Argv) {
         sqliteCheck(Raw, sqlite3_step(AddTest), "insert a test");
         sqlite3_reset(AddTest);
         auto G = std::chrono::steady_clock::now();
+        double GC = cpuSeconds();
         std::vector<uint32_t> Cov = coverageOf(T, O.Functions);
         Gen += secondsSince(G);
+        GenCpu += cpuSeconds() - GC;
         for (uint32_t F : Cov) {
           sqlite3_bind_int64(AddRow, 1, T + 1);
           sqlite3_bind_int64(AddRow, 2, F + 1);
@@ -356,9 +378,11 @@ int main(int Argc, char **Argv) {
                   "commit");
     }
     double Import = secondsSince(Start) - Gen;
+    Cpu = cpuSeconds() - Cpu - GenCpu;
     llvm::outs() << llvm::formatv(
-        "rows import: {0:f2} s\nrows size: {1} bytes\n", Import,
-        checkpointedSize(Path));
+        "rows import: {0:f2} s\nrows import cpu: {1:f2} s\n"
+        "rows size: {2} bytes\n",
+        Import, Cpu, checkpointedSize(Path));
     llvm::outs().flush();
     sqlite3_finalize(AddKey);
     sqlite3_finalize(AddTest);
