@@ -6,7 +6,9 @@
 #
 # Parts, each with its baseline measured in the same run:
 #   index   utils/bench-index.sh BUILD 1 and with all cores: `tia index` vs
-#           `clang-19 -fsyntax-only` over tia's own translation units, the
+#           `clang-19 -fsyntax-only` over tia's own translation units (those
+#           matching INDEX_FILTER, by default lib/Support, lib/Git,
+#           lib/Store and lib/Cpp/Extractor.cpp; '.' for all), the
 #           unchanged re-index and a one-file change;
 #   select  utils/bench-select-scale.sh: `tia select` for a one-function
 #           change against a store of SELECT_TESTS (40,000) tests over a
@@ -57,8 +59,11 @@ section() {  # TITLE COMMAND...: runs COMMAND, keeps its output in the report
 has() { [[ ",$parts," == *",$1,"* ]]; }
 
 if has index; then
-  section "Indexing, one job" "$root/utils/bench-index.sh" "$build" 1
-  section "Indexing, $cores jobs" "$root/utils/bench-index.sh" "$build" "$cores"
+  export FILTER=${INDEX_FILTER:-/lib/(Support|Git|Store)/|/lib/Cpp/Extractor\.cpp}
+  section "Indexing, one job (FILTER='$FILTER')" \
+    "$root/utils/bench-index.sh" "$build" 1
+  section "Indexing, $cores jobs (FILTER='$FILTER')" \
+    "$root/utils/bench-index.sh" "$build" "$cores"
 fi
 if has select; then
   section "Selection for a one-function change against a large store" \
