@@ -258,6 +258,7 @@ llvm::Expected<std::vector<TestRecord>> Store::snapshotTests(int64_t Snapshot) {
       "SELECT t.name, st.coverage_commit, CASE "
       "WHEN st.coverage_commit = t.coverage_commit THEN "
       "coalesce((SELECT covered FROM test_coverage c "
+      "INDEXED BY test_coverage_counts "
       "WHERE c.test_id = t.id), 0) "
       "ELSE (SELECT count(*) FROM coverage_history h WHERE h.test_id = t.id "
       "AND h.commit_id = st.coverage_commit) END "

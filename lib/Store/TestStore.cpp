@@ -198,6 +198,7 @@ llvm::Error Store::putCoverage(llvm::StringRef Id, llvm::StringRef Commit,
 llvm::Expected<std::vector<TestRecord>> Store::tests() {
   auto S = DB->statement("SELECT t.name, t.coverage_commit, "
                          "coalesce((SELECT covered FROM test_coverage c "
+                         "INDEXED BY test_coverage_counts "
                          "WHERE c.test_id = t.id), 0) "
                          "FROM tests t ORDER BY t.name");
   if (!S)
