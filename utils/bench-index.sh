@@ -3,10 +3,15 @@
 # translation units, both with the same parallelism, in one run.
 #
 #   utils/bench-index.sh BUILD_DIR [JOBS]
+#   FILTER=REGEX utils/bench-index.sh ...   only the translation units whose
+#                                          path matches REGEX (Python re)
 #
 # BUILD_DIR holds compile_commands.json (for tia's own sources: build/).
 # Prints wall times and the ratio tia/clang; a fresh database each time, and
-# a second, incremental `tia index` (nothing changed) for the skip path.
+# a second, incremental `tia index` (nothing changed) for the skip path; then
+# one source file changed (a function appended to ONE_FILE, default the
+# first translation unit of lib/Support; restored afterwards) and re-indexed,
+# against `clang-19 -fsyntax-only` of that translation unit alone.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$1" && pwd)
@@ -15,14 +20,24 @@ tia=${TIA:-$root/build/tools/tia/tia}
 clang=${CLANG:-clang-19}
 resource=$("$clang" -print-resource-dir)
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+one=${ONE_FILE:-}
+restore() {
+  if [ -n "$one" ] && [ -f "$tmp/one.orig" ]; then cp "$tmp/one.orig" "$one"; fi
+  rm -rf "$tmp"
+}
+trap restore EXIT
 
 # One shell command per TU: the compile command with -fsyntax-only in place
-# of the output, run from its directory.
-python3 - "$build/compile_commands.json" "$clang" "$resource" > "$tmp/cmds" <<'PY'
-import json, shlex, sys
-db, clang, resource = sys.argv[1:4]
-for e in json.load(open(db)):
+# of the output, run from its directory; and the compilation database of
+# the same TUs for tia.
+mkdir -p "$tmp/cdb"
+python3 - "$build/compile_commands.json" "$clang" "$resource" "${FILTER:-}" "$tmp/cdb/compile_commands.json" > "$tmp/cmds" <<'PY'
+import json, re, shlex, sys
+db, clang, resource, pattern, out_db = sys.argv[1:6]
+entries = [e for e in json.load(open(db))
+           if not pattern or re.search(pattern, e["file"])]
+json.dump(entries, open(out_db, "w"))
+for e in entries:
     args = e.get("arguments") or shlex.split(e["command"])
     out, skip = [clang, "-resource-dir=" + resource], False
     for a in args[1:]:
@@ -35,23 +50,52 @@ for e in json.load(open(db)):
 PY
 n=$(wc -l < "$tmp/cmds")
 
-now() { date +%s.%N; }
-t0=$(now)
-tr '\n' '\0' < "$tmp/cmds" | xargs -0 -P "$jobs" -I{} sh -c '{}' >/dev/null 2>&1
-t1=$(now)
-(cd "$root" && "$tia" --db "$tmp/bench.db" index -q -p "$build" --jobs "$jobs")
-t2=$(now)
-(cd "$root" && "$tia" --db "$tmp/bench.db" index -q -p "$build" --jobs "$jobs")
-t3=$(now)
+# measure NAME CMD...: runs CMD, appends "NAME WALL CPU" to $tmp/times (CPU:
+# user + system of CMD and everything it waited for, which moves less than
+# the wall time when other processes share the machine).
+measure() {
+  local name=$1; shift
+  python3 - "$name" "$@" >> "$tmp/times" <<'PY'
+import resource, subprocess, sys, time
+t = time.time()
+subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(sys.argv[1], time.time() - t, r.ru_utime + r.ru_stime)
+PY
+}
+: > "$tmp/times"
+measure clang sh -c "tr '\\n' '\\0' < '$tmp/cmds' | xargs -0 -P '$jobs' -I{} sh -c '{}'"
+measure fresh sh -c "cd '$root' && '$tia' --db '$tmp/bench.db' index -q -p '$tmp/cdb' --jobs '$jobs'"
+measure again sh -c "cd '$root' && '$tia' --db '$tmp/bench.db' index -q -p '$tmp/cdb' --jobs '$jobs'"
 
-python3 - "$n" "$jobs" "$t0" "$t1" "$t2" "$t3" "$tmp/bench.db" <<'PY'
+# One file changed: the TU's own clang command, then tia on the whole set.
+[ -n "$one" ] || one=$(grep -o "[^ ']*/lib/Support/[^ ']*\.cpp" "$tmp/cmds" | head -1)
+one=$(cd "$(dirname "$one")" && pwd)/$(basename "$one")
+cp "$one" "$tmp/one.orig"
+printf '\nnamespace {\n[[maybe_unused]] int tiaBenchOneFileChange() { return 1; }\n} // namespace\n' >> "$one"
+onecmd=$(grep -F -- "$one" "$tmp/cmds" | head -1)
+measure oneclang sh -c "$onecmd"
+measure onetia sh -c "cd '$root' && '$tia' --db '$tmp/bench.db' index -q -p '$tmp/cdb' --jobs '$jobs'"
+cp "$tmp/one.orig" "$one"
+
+python3 - "$n" "$jobs" "$tmp/times" "$tmp/bench.db" "${one#$root/}" <<'PY'
 import os, sys
 n, jobs = int(sys.argv[1]), int(sys.argv[2])
-t0, t1, t2, t3 = map(float, sys.argv[3:7])
-clang, tia, again = t1 - t0, t2 - t1, t3 - t2
+t = {}
+for line in open(sys.argv[3]):
+    name, wall, cpu = line.split()
+    t[name] = (float(wall), float(cpu))
+def show(label, name, base):
+    w, c = t[name]
+    bw, bc = t[base]
+    r = "" if name == base else f"  ratio {w / bw:.3f}x wall, {c / bc:.3f}x cpu"
+    print(f"{label}: {w:.2f}s wall, {c:.2f}s cpu{r}")
 print(f"translation units: {n}, jobs: {jobs}")
-print(f"clang -fsyntax-only: {clang:.2f}s")
-print(f"tia index (fresh):   {tia:.2f}s  ratio {tia / clang:.2f}x")
-print(f"tia index (again):   {again:.2f}s  ratio {again / clang:.3f}x")
-print(f"database: {os.path.getsize(sys.argv[7]) / 1024:.0f} KiB")
+show("clang -fsyntax-only", "clang", "clang")
+show("tia index (fresh)", "fresh", "clang")
+show("tia index (again)", "again", "clang")
+print(f"one file changed: {sys.argv[5]}")
+show("  clang -fsyntax-only of it", "oneclang", "oneclang")
+show("  tia index", "onetia", "oneclang")
+print(f"database: {os.path.getsize(sys.argv[4]) / 1024:.0f} KiB")
 PY

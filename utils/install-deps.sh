@@ -6,7 +6,8 @@ set -euo pipefail
 packages=(
   cmake ninja-build pkg-config git g++
   llvm-19-dev libclang-19-dev clang-19 llvm-19-tools libclang-rt-19-dev
-  libgit2-dev libfmt-dev libsqlite3-dev libxgboost-dev
+  libgit2-dev libfmt-dev libsqlite3-dev libxgboost-dev libroaring-dev
+  libbenchmark-dev
   libgtest-dev googletest
   python3-dev python3-pytest python3-pytest-cov python3-coverage
 )

@@ -101,6 +101,13 @@ void Statement::bindText(int Index, llvm::StringRef Value) {
                     Index);
 }
 
+void Statement::bindBlob(int Index, llvm::StringRef Value) {
+  const char *Data = Value.data() ? Value.data() : "";
+  rememberBindError(sqlite3_bind_blob64(Stmt, Index + 1, Data, Value.size(),
+                                        SQLITE_TRANSIENT),
+                    Index);
+}
+
 llvm::Expected<bool> Statement::step() {
   auto Doing = [&] { return "run '" + describeSQL(sqlite3_sql(Stmt)) + "'"; };
   if (BindCode != 0)
@@ -317,6 +324,16 @@ llvm::Error Database::commitTransaction() {
                       "transaction failed, so nothing was written",
                       Path);
   }
+  if (BeforeCommit) {
+    // Runs at depth 1, so that what it writes joins this transaction.
+    ++TransactionDepth;
+    llvm::Error E = BeforeCommit();
+    --TransactionDepth;
+    if (E) {
+      rollbackNow();
+      return E;
+    }
+  }
   if (sqlite3_exec(Handle, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) {
     llvm::Error E = lastError("commit a transaction");
     rollbackNow();
@@ -341,6 +358,14 @@ void Database::rollbackNow() {
   // hot journal that the next connection rolls back on open.
   if (!sqlite3_get_autocommit(Handle))
     sqlite3_exec(Handle, "ROLLBACK", nullptr, nullptr, nullptr);
+  if (AfterRollback)
+    AfterRollback();
+}
+
+void Database::setTransactionHooks(std::function<llvm::Error()> Before,
+                                   std::function<void()> After) {
+  BeforeCommit = std::move(Before);
+  AfterRollback = std::move(After);
 }
 
 //===----------------------------------------------------------------------===//

@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -71,6 +72,8 @@ public:
   void bindDouble(int Index, double Value);
   /// Binds a copy of \p Value; an empty StringRef binds '' (never NULL).
   void bindText(int Index, llvm::StringRef Value);
+  /// Binds a copy of \p Value as a BLOB.
+  void bindBlob(int Index, llvm::StringRef Value);
 
   /// Advances to the next row: true when a row is available, false when the
   /// statement is done.
@@ -167,6 +170,13 @@ public:
   /// True inside a Transaction.
   bool inTransaction() const { return TransactionDepth > 0; }
 
+  /// Sets what runs when the outermost transaction ends: \p BeforeCommit
+  /// just before COMMIT (its error rolls everything back and is returned by
+  /// the commit), \p AfterRollback after a rollback. The Store writes the
+  /// coverage bitmaps a transaction changed in \p BeforeCommit.
+  void setTransactionHooks(std::function<llvm::Error()> BeforeCommit,
+                           std::function<void()> AfterRollback);
+
   /// An error for the last failed call on this connection, made while
   /// \p Doing ("run 'SQL'", "commit a transaction", ...).
   llvm::Error lastError(llvm::StringRef Doing) const;
@@ -191,6 +201,8 @@ private:
   /// Set when a nested transaction rolled back: the outermost one must
   /// roll back too.
   bool NeedsRollback = false;
+  std::function<llvm::Error()> BeforeCommit;
+  std::function<void()> AfterRollback;
 };
 
 /// A scoped transaction. begin() starts it (or joins the enclosing one);

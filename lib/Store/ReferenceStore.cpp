@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CoverageBitmaps.h"
 #include "Database.h"
 #include "Schema.h"
 #include "StoreInternal.h"
@@ -194,17 +195,17 @@ Store::includesNaming(llvm::StringRef FileName) {
 
 llvm::Expected<std::vector<std::string>>
 Store::testsCoveringFile(llvm::StringRef Path, llvm::StringRef ContentHash) {
-  auto S = DB->statement("SELECT DISTINCT t.name FROM file_versions fv "
-                         "JOIN elements e ON e.file_version_id = fv.id "
-                         "JOIN coverage c ON c.key_id = e.key_id "
-                         "JOIN tests t ON t.id = c.test_id "
-                         "WHERE fv.path = ? AND fv.content_hash = ? "
-                         "ORDER BY t.name");
-  if (!S)
-    return S.takeError();
-  S->bindText(0, Path);
-  S->bindText(1, ContentHash);
-  return store::collectText(*S);
+  auto Keys = DB->statement("SELECT DISTINCT e.key_id FROM file_versions fv "
+                            "JOIN elements e ON e.file_version_id = fv.id "
+                            "WHERE fv.path = ? AND fv.content_hash = ?");
+  if (!Keys)
+    return Keys.takeError();
+  Keys->bindText(0, Path);
+  Keys->bindText(1, ContentHash);
+  auto Ids = Coverage->testsCovering(*DB, *Keys);
+  if (!Ids)
+    return Ids.takeError();
+  return store::testNames(*DB, *Ids);
 }
 
 } // namespace tia

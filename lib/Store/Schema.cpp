@@ -1,6 +1,7 @@
 //===- Schema.cpp - the store's tables, versions and migrations -----------===//
 
 #include "Schema.h"
+#include "CoverageBitmaps.h"
 #include "Database.h"
 #include "tia/Support/Error.h"
 #include <sqlite3.h>
@@ -319,6 +320,42 @@ CREATE TABLE models(
 )sql");
 }
 
+/// Version 8: the current coverage as bitmaps. The (test_id, key_id) rows
+/// of `coverage` (two B-trees of about 60 million entries for 40,000 tests
+/// over 100,000 functions) become, per test, the JSON array of the key ids
+/// it covers with their count (test_coverage), and per key, the tests that
+/// cover it as a CRoaring bitmap (coverage_keys), which is what selection
+/// reads. `coverage` becomes a view of test_coverage with the same columns,
+/// so queries from a test to its keys (and coverage_history, which stays
+/// rows) read as before. test_coverage_counts answers "how many keys" per
+/// test without reading the lists (listing 40,000 tests otherwise reads
+/// every list's first page).
+llvm::Error addCoverageBitmaps(Database &DB) {
+  if (llvm::Error E = DB.exec(R"sql(
+CREATE TABLE test_coverage(
+  test_id INTEGER PRIMARY KEY REFERENCES tests(id) ON DELETE CASCADE,
+  covered INTEGER NOT NULL,
+  keys TEXT NOT NULL);
+INSERT INTO test_coverage(test_id, covered, keys)
+  SELECT test_id, count(*), json_group_array(key_id)
+  FROM (SELECT test_id, key_id FROM coverage ORDER BY test_id, key_id)
+  GROUP BY test_id;
+CREATE INDEX test_coverage_counts ON test_coverage(test_id, covered);
+
+CREATE TABLE coverage_keys(
+  key_id INTEGER PRIMARY KEY REFERENCES element_keys(id),
+  tests BLOB NOT NULL);
+)sql"))
+    return E;
+  if (llvm::Error E = store::buildCoverageBitmaps(DB))
+    return E;
+  return DB.exec(R"sql(
+DROP TABLE coverage;
+CREATE VIEW coverage(test_id, key_id) AS
+  SELECT tc.test_id, j.value FROM test_coverage tc, json_each(tc.keys) j;
+)sql");
+}
+
 // A tia that knows version 1 can still read and write version 2: it ignores
 // the new columns and tables. Version 3 holds element kinds (module, class,
 // variable) that older tias reject; version 4 adds more (enum, alias, macro,
@@ -335,6 +372,7 @@ const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/5, addCoverageSnapshots},
     {/*CompatibleVersion=*/5, addNameGraph},
     {/*CompatibleVersion=*/1, addModels},
+    {/*CompatibleVersion=*/8, addCoverageBitmaps},
 };
 
 /// Turns what SQLite says about a file it cannot read as a database (or a

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CoverageBitmaps.h"
 #include "Database.h"
 #include "StoreInternal.h"
 #include "tia/Store/Store.h"
@@ -160,15 +161,22 @@ llvm::Expected<std::vector<CoverageSnapshot>> Store::coverageSnapshots() {
 
 llvm::Expected<std::vector<std::string>>
 Store::testsCovering(llvm::StringRef Key, int64_t Snapshot) {
-  // CROSS JOIN fixes the order: from the key to its few tests, then to the
-  // snapshot's row of each, never through all the snapshot's tests.
+  auto Keys = DB->statement("SELECT id FROM element_keys WHERE key = ?");
+  if (!Keys)
+    return Keys.takeError();
+  Keys->bindText(0, Key);
+  auto Current = Coverage->testsCovering(*DB, *Keys);
+  if (!Current)
+    return Current.takeError();
+  // The key's current tests whose latest coverage the snapshot holds, and
+  // the replaced rows it holds. CROSS JOIN fixes the order: from the key to
+  // its few tests, then to the snapshot's row of each, never through all
+  // the snapshot's tests.
   auto S = DB->statement(
-      "SELECT t.name FROM element_keys k "
-      "CROSS JOIN coverage c ON c.key_id = k.id "
-      "CROSS JOIN tests t ON t.id = c.test_id "
+      "SELECT t.name FROM json_each(?3) j "
+      "CROSS JOIN tests t ON t.id = j.value "
       "CROSS JOIN snapshot_tests st ON st.snapshot_id = ?1 AND "
       "st.test_id = t.id AND st.coverage_commit = t.coverage_commit "
-      "WHERE k.key = ?2 "
       "UNION "
       "SELECT t.name FROM element_keys k "
       "CROSS JOIN coverage_history h ON h.key_id = k.id "
@@ -181,20 +189,28 @@ Store::testsCovering(llvm::StringRef Key, int64_t Snapshot) {
     return S.takeError();
   S->bindInt64(0, Snapshot);
   S->bindText(1, Key);
+  S->bindText(2, Current->json());
   return collectText(*S);
 }
 
 llvm::Expected<std::vector<std::string>>
 Store::testsCoveringFile(llvm::StringRef Path, llvm::StringRef ContentHash,
                          int64_t Snapshot) {
+  auto Keys = DB->statement("SELECT DISTINCT e.key_id FROM file_versions fv "
+                            "JOIN elements e ON e.file_version_id = fv.id "
+                            "WHERE fv.path = ? AND fv.content_hash = ?");
+  if (!Keys)
+    return Keys.takeError();
+  Keys->bindText(0, Path);
+  Keys->bindText(1, ContentHash);
+  auto Current = Coverage->testsCovering(*DB, *Keys);
+  if (!Current)
+    return Current.takeError();
   auto S = DB->statement(
-      "SELECT t.name FROM file_versions fv "
-      "JOIN elements e ON e.file_version_id = fv.id "
-      "CROSS JOIN coverage c ON c.key_id = e.key_id "
-      "CROSS JOIN tests t ON t.id = c.test_id "
+      "SELECT t.name FROM json_each(?4) j "
+      "CROSS JOIN tests t ON t.id = j.value "
       "CROSS JOIN snapshot_tests st ON st.snapshot_id = ?1 AND "
       "st.test_id = t.id AND st.coverage_commit = t.coverage_commit "
-      "WHERE fv.path = ?2 AND fv.content_hash = ?3 "
       "UNION "
       "SELECT t.name FROM file_versions fv "
       "JOIN elements e ON e.file_version_id = fv.id "
@@ -210,6 +226,7 @@ Store::testsCoveringFile(llvm::StringRef Path, llvm::StringRef ContentHash,
   S->bindInt64(0, Snapshot);
   S->bindText(1, Path);
   S->bindText(2, ContentHash);
+  S->bindText(3, Current->json());
   return collectText(*S);
 }
 
@@ -240,7 +257,9 @@ llvm::Expected<std::vector<TestRecord>> Store::snapshotTests(int64_t Snapshot) {
   auto S = DB->statement(
       "SELECT t.name, st.coverage_commit, CASE "
       "WHEN st.coverage_commit = t.coverage_commit THEN "
-      "(SELECT count(*) FROM coverage c WHERE c.test_id = t.id) "
+      "coalesce((SELECT covered FROM test_coverage c "
+      "INDEXED BY test_coverage_counts "
+      "WHERE c.test_id = t.id), 0) "
       "ELSE (SELECT count(*) FROM coverage_history h WHERE h.test_id = t.id "
       "AND h.commit_id = st.coverage_commit) END "
       "FROM snapshot_tests st JOIN tests t ON t.id = st.test_id "

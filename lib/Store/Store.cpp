@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tia/Store/Store.h"
+#include "CoverageBitmaps.h"
 #include "Database.h"
 #include "Schema.h"
 #include "StoreInternal.h"
@@ -275,7 +276,12 @@ llvm::Error readDependencies(Database &DB, StoredTranslationUnit &TU) {
 // Opening
 //===----------------------------------------------------------------------===//
 
-Store::Store(std::unique_ptr<Database> DB) : DB(std::move(DB)) {}
+Store::Store(std::unique_ptr<Database> DB)
+    : DB(std::move(DB)), Coverage(std::make_unique<store::CoverageIndex>()) {
+  // The coverage bitmaps a transaction changed are written once, at its end.
+  this->DB->setTransactionHooks([this] { return Coverage->flush(*this->DB); },
+                                [this] { Coverage->discard(); });
+}
 
 Store::~Store() = default;
 

@@ -6,14 +6,18 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CoverageBitmaps.h"
 #include "Database.h"
 #include "Schema.h"
 #include "StoreInternal.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <ctime>
+#include <iterator>
 
 namespace tia {
 
@@ -160,36 +164,43 @@ llvm::Error Store::putCoverage(llvm::StringRef Id, llvm::StringRef Commit,
     if (llvm::Error E = Update->run())
       return E;
 
-    auto Clear = DB->statement("DELETE FROM coverage WHERE test_id = ?");
-    if (!Clear)
-      return Clear.takeError();
-    Clear->bindInt64(0, *Test);
-    if (llvm::Error E = Clear->run())
-      return E;
-
-    auto Add = DB->statement("INSERT INTO coverage(test_id, key_id) "
-                             "VALUES(?, ?) ON CONFLICT DO NOTHING");
-    if (!Add)
-      return Add.takeError();
+    auto Old = store::coveredKeyIds(*DB, *Test, Id);
+    if (!Old)
+      return Old.takeError();
+    std::vector<int64_t> New;
+    New.reserve(Keys.size());
     for (const std::string &Key : Keys) {
-      auto KeyId = keyId(*DB, Key);
+      auto KeyId = Coverage->keyId(*DB, Key);
       if (!KeyId)
         return KeyId.takeError();
-      Add->reset();
-      Add->bindInt64(0, *Test);
-      Add->bindInt64(1, *KeyId);
-      if (llvm::Error E = Add->run())
-        return E;
+      New.push_back(*KeyId);
     }
+    llvm::sort(New);
+    New.erase(std::unique(New.begin(), New.end()), New.end());
+    // Only the keys whose tests change have their bitmaps rewritten.
+    std::vector<int64_t> Gone, Added;
+    std::set_difference(Old->begin(), Old->end(), New.begin(), New.end(),
+                        std::back_inserter(Gone));
+    std::set_difference(New.begin(), New.end(), Old->begin(), Old->end(),
+                        std::back_inserter(Added));
+    for (int64_t Key : Gone)
+      if (llvm::Error E = Coverage->remove(Key, *Test))
+        return E;
+    for (int64_t Key : Added)
+      if (llvm::Error E = Coverage->add(Key, *Test))
+        return E;
+    if (llvm::Error E = store::writeCoveredKeyIds(*DB, *Test, New))
+      return E;
     return store::afterCoverageReplaced(*DB, *Snapshot, *Test, Commit);
   });
 }
 
 llvm::Expected<std::vector<TestRecord>> Store::tests() {
-  auto S =
-      DB->statement("SELECT t.name, t.coverage_commit, "
-                    "(SELECT count(*) FROM coverage c WHERE c.test_id = t.id) "
-                    "FROM tests t ORDER BY t.name");
+  auto S = DB->statement("SELECT t.name, t.coverage_commit, "
+                         "coalesce((SELECT covered FROM test_coverage c "
+                         "INDEXED BY test_coverage_counts "
+                         "WHERE c.test_id = t.id), 0) "
+                         "FROM tests t ORDER BY t.name");
   if (!S)
     return S.takeError();
   std::vector<TestRecord> Tests;
@@ -206,14 +217,14 @@ llvm::Expected<std::vector<TestRecord>> Store::tests() {
 
 llvm::Expected<std::vector<std::string>>
 Store::testsCovering(llvm::StringRef Key) {
-  auto S = DB->statement("SELECT t.name FROM element_keys k "
-                         "JOIN coverage c ON c.key_id = k.id "
-                         "JOIN tests t ON t.id = c.test_id "
-                         "WHERE k.key = ? ORDER BY t.name");
-  if (!S)
-    return S.takeError();
-  S->bindText(0, Key);
-  return collectText(*S);
+  auto Keys = DB->statement("SELECT id FROM element_keys WHERE key = ?");
+  if (!Keys)
+    return Keys.takeError();
+  Keys->bindText(0, Key);
+  auto Ids = Coverage->testsCovering(*DB, *Keys);
+  if (!Ids)
+    return Ids.takeError();
+  return store::testNames(*DB, *Ids);
 }
 
 llvm::Expected<std::vector<std::string>> Store::coverageOf(llvm::StringRef Id) {
@@ -310,11 +321,29 @@ Store::currentTestDefinitions() {
 }
 
 llvm::Error Store::removeTest(llvm::StringRef Id) {
-  auto S = DB->statement("DELETE FROM tests WHERE name = ?");
-  if (!S)
-    return S.takeError();
-  S->bindText(0, Id);
-  return S->run();
+  return inTransaction(*DB, [&]() -> llvm::Error {
+    auto Find = DB->statement("SELECT id FROM tests WHERE name = ?");
+    if (!Find)
+      return Find.takeError();
+    Find->bindText(0, Id);
+    auto Test = queryOptionalInt(*Find);
+    if (!Test)
+      return Test.takeError();
+    if (!*Test)
+      return llvm::Error::success();
+    auto Keys = store::coveredKeyIds(*DB, **Test, Id);
+    if (!Keys)
+      return Keys.takeError();
+    for (int64_t Key : *Keys)
+      if (llvm::Error E = Coverage->remove(Key, **Test))
+        return E;
+    // test_coverage, results and snapshot rows go with the test.
+    auto S = DB->statement("DELETE FROM tests WHERE id = ?");
+    if (!S)
+      return S.takeError();
+    S->bindInt64(0, **Test);
+    return S->run();
+  });
 }
 
 //===----------------------------------------------------------------------===//

@@ -677,11 +677,14 @@ TEST_F(StoreFileTest, NewerSchemaIsRefused) {
 TEST_F(StoreFileTest, NewerButCompatibleSchemaIsUsed) {
   std::string DB = path("tia.db");
   createDatabase(DB);
-  rawExec(DB, "UPDATE meta SET value = '7' WHERE key = 'schema_version'");
+  std::string Newer = std::to_string(Store::SchemaVersion + 1);
+  std::string Update =
+      "UPDATE meta SET value = '" + Newer + "' WHERE key = 'schema_version'";
+  rawExec(DB, Update.c_str());
   for (Store::Mode M : {Store::Mode::ReadWrite, Store::Mode::ReadOnly}) {
     auto S = Store::open(DB, M);
     ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
-    EXPECT_EQ((*S)->schemaVersion(), 7);
+    EXPECT_EQ((*S)->schemaVersion(), Store::SchemaVersion + 1);
     ASSERT_VALUE(Tests, (*S)->tests());
     EXPECT_EQ(Tests->size(), 1u);
   }

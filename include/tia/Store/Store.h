@@ -25,6 +25,9 @@
 namespace tia {
 
 class Database;
+namespace store {
+class CoverageIndex;
+} // namespace store
 
 /// A file path and the content hash (git blob id) of one of its versions.
 using FileVersionRef = std::pair<std::string, std::string>;
@@ -191,7 +194,7 @@ public:
   };
 
   /// Schema version this tia writes, and the oldest version it can read.
-  static constexpr int SchemaVersion = 7;
+  static constexpr int SchemaVersion = 8;
 
   /// Coverage snapshots kept: recording coverage at a new commit drops the
   /// oldest beyond this many, with the coverage only they referred to.
@@ -439,6 +442,8 @@ public:
 private:
   explicit Store(std::unique_ptr<Database> DB);
   std::unique_ptr<Database> DB;
+  /// The open transaction's changes to the coverage bitmaps.
+  std::unique_ptr<store::CoverageIndex> Coverage;
 };
 
 } // namespace tia

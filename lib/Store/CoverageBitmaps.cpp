@@ -1,0 +1,352 @@
+//===- CoverageBitmaps.cpp - the element -> tests coverage bitmaps --------===//
+
+#include "CoverageBitmaps.h"
+#include "StoreInternal.h"
+#include "tia/Support/Error.h"
+#include "llvm/ADT/STLExtras.h"
+#include <algorithm>
+#include <roaring/roaring.h>
+#include <utility>
+
+namespace tia {
+namespace store {
+
+//===----------------------------------------------------------------------===//
+// IdSet
+//===----------------------------------------------------------------------===//
+
+IdSet::IdSet() : Bits(roaring_bitmap_create()) {}
+
+IdSet::~IdSet() {
+  if (Bits)
+    roaring_bitmap_free(Bits);
+}
+
+IdSet::IdSet(IdSet &&Other) noexcept : Bits(Other.Bits) {
+  Other.Bits = roaring_bitmap_create();
+}
+
+IdSet &IdSet::operator=(IdSet &&Other) noexcept {
+  std::swap(Bits, Other.Bits);
+  return *this;
+}
+
+void IdSet::add(uint32_t Id) { roaring_bitmap_add(Bits, Id); }
+void IdSet::remove(uint32_t Id) { roaring_bitmap_remove(Bits, Id); }
+bool IdSet::empty() const { return roaring_bitmap_is_empty(Bits); }
+uint64_t IdSet::size() const { return roaring_bitmap_get_cardinality(Bits); }
+void IdSet::merge(const IdSet &Other) {
+  roaring_bitmap_or_inplace(Bits, Other.Bits);
+}
+void IdSet::subtract(const IdSet &Other) {
+  roaring_bitmap_andnot_inplace(Bits, Other.Bits);
+}
+
+std::vector<uint32_t> IdSet::ids() const {
+  std::vector<uint32_t> Out(size());
+  if (!Out.empty())
+    roaring_bitmap_to_uint32_array(Bits, Out.data());
+  return Out;
+}
+
+std::string IdSet::json() const {
+  std::string Out = "[";
+  for (uint32_t Id : ids()) {
+    if (Out.size() > 1)
+      Out += ',';
+    Out += std::to_string(Id);
+  }
+  Out += ']';
+  return Out;
+}
+
+std::string IdSet::serialize() {
+  roaring_bitmap_run_optimize(Bits);
+  std::string Out(roaring_bitmap_portable_size_in_bytes(Bits), '\0');
+  roaring_bitmap_portable_serialize(Bits, Out.data());
+  return Out;
+}
+
+std::optional<IdSet> IdSet::deserialize(llvm::StringRef Bytes) {
+  // CRoaring prints to stderr when the leading cookie is wrong: check it
+  // first (12346 without run containers, 12347 with them).
+  if (Bytes.size() < 4)
+    return std::nullopt;
+  unsigned Cookie = static_cast<unsigned char>(Bytes[0]) |
+                    static_cast<unsigned char>(Bytes[1]) << 8;
+  if (Cookie != 12346 && Cookie != 12347)
+    return std::nullopt;
+  roaring_bitmap_t *Read =
+      roaring_bitmap_portable_deserialize_safe(Bytes.data(), Bytes.size());
+  if (!Read)
+    return std::nullopt;
+  IdSet Out;
+  std::swap(Out.Bits, Read);
+  roaring_bitmap_free(Read);
+  return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// test_coverage rows
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<std::vector<int64_t>> parseKeyIds(llvm::StringRef Json,
+                                                 llvm::StringRef What) {
+  auto Bad = [&] {
+    return makeErrorf("the coverage of {0} is not a list of element ids: "
+                      "the database is damaged (run 'tia collect' again "
+                      "or pass another --db)",
+                      What);
+  };
+  Json = Json.trim();
+  if (!Json.consume_front("[") || !Json.consume_back("]"))
+    return Bad();
+  std::vector<int64_t> Out;
+  Json = Json.trim();
+  while (!Json.empty()) {
+    auto [Item, Rest] = Json.split(',');
+    int64_t Id = 0;
+    if (Item.trim().getAsInteger(10, Id))
+      return Bad();
+    Out.push_back(Id);
+    Json = Rest;
+  }
+  return Out;
+}
+
+std::string keyIdsJson(const std::vector<int64_t> &Ids) {
+  std::string Out = "[";
+  for (int64_t Id : Ids) {
+    if (Out.size() > 1)
+      Out += ',';
+    Out += std::to_string(Id);
+  }
+  Out += ']';
+  return Out;
+}
+
+llvm::Expected<std::vector<int64_t>> coveredKeyIds(Database &DB, int64_t Test,
+                                                   llvm::StringRef Name) {
+  auto S = DB.statement("SELECT keys FROM test_coverage WHERE test_id = ?");
+  if (!S)
+    return S.takeError();
+  S->bindInt64(0, Test);
+  auto Row = S->step();
+  if (!Row)
+    return Row.takeError();
+  if (!*Row)
+    return std::vector<int64_t>();
+  auto Ids = parseKeyIds(S->columnText(0), "test " + Name.str());
+  if (!Ids)
+    return Ids.takeError();
+  llvm::sort(*Ids);
+  Ids->erase(std::unique(Ids->begin(), Ids->end()), Ids->end());
+  return std::move(*Ids);
+}
+
+llvm::Error writeCoveredKeyIds(Database &DB, int64_t Test,
+                               const std::vector<int64_t> &Ids) {
+  if (Ids.empty()) {
+    auto S = DB.statement("DELETE FROM test_coverage WHERE test_id = ?");
+    if (!S)
+      return S.takeError();
+    S->bindInt64(0, Test);
+    return S->run();
+  }
+  auto S = DB.statement(
+      "INSERT INTO test_coverage(test_id, covered, keys) VALUES(?, ?, ?) "
+      "ON CONFLICT(test_id) DO UPDATE SET covered = excluded.covered, "
+      "keys = excluded.keys");
+  if (!S)
+    return S.takeError();
+  S->bindInt64(0, Test);
+  S->bindInt64(1, static_cast<int64_t>(Ids.size()));
+  S->bindText(2, keyIdsJson(Ids));
+  return S->run();
+}
+
+llvm::Expected<std::vector<std::string>> testNames(Database &DB,
+                                                   const IdSet &Ids) {
+  if (Ids.empty())
+    return std::vector<std::string>();
+  auto S = DB.statement("SELECT t.name FROM json_each(?) j "
+                        "CROSS JOIN tests t ON t.id = j.value ORDER BY 1");
+  if (!S)
+    return S.takeError();
+  S->bindText(0, Ids.json());
+  return collectText(*S);
+}
+
+//===----------------------------------------------------------------------===//
+// CoverageIndex
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+llvm::Expected<uint32_t> bitmapId(int64_t Test) {
+  if (Test < 0 || Test > int64_t(UINT32_MAX))
+    return makeErrorf("test id {0} does not fit the coverage bitmaps (ids "
+                      "up to {1}): export the coverage and start a new "
+                      "database",
+                      Test, UINT32_MAX);
+  return static_cast<uint32_t>(Test);
+}
+
+/// Reads the bitmap of key \p Key; an empty one when it has none.
+llvm::Expected<IdSet> readBitmap(Database &DB, int64_t Key) {
+  auto S = DB.statement("SELECT tests FROM coverage_keys WHERE key_id = ?");
+  if (!S)
+    return S.takeError();
+  S->bindInt64(0, Key);
+  auto Row = S->step();
+  if (!Row)
+    return Row.takeError();
+  if (!*Row)
+    return IdSet();
+  std::optional<IdSet> Read = IdSet::deserialize(S->columnBlob(0));
+  if (!Read)
+    return makeErrorf("the tests covering element key {0} are not a bitmap: "
+                      "the database {1} is damaged (run 'tia collect' "
+                      "again or pass another --db)",
+                      Key, DB.path());
+  return std::move(*Read);
+}
+
+llvm::Error writeBitmap(Database &DB, int64_t Key, IdSet &Tests) {
+  if (Tests.empty()) {
+    auto S = DB.statement("DELETE FROM coverage_keys WHERE key_id = ?");
+    if (!S)
+      return S.takeError();
+    S->bindInt64(0, Key);
+    return S->run();
+  }
+  auto S = DB.statement("INSERT INTO coverage_keys(key_id, tests) "
+                        "VALUES(?, ?) ON CONFLICT(key_id) DO UPDATE SET "
+                        "tests = excluded.tests");
+  if (!S)
+    return S.takeError();
+  S->bindInt64(0, Key);
+  S->bindBlob(1, Tests.serialize());
+  return S->run();
+}
+
+} // namespace
+
+llvm::Error CoverageIndex::add(int64_t Key, int64_t Test) {
+  auto Id = bitmapId(Test);
+  if (!Id)
+    return Id.takeError();
+  Change &C = Pending[Key];
+  C.Removed.remove(*Id);
+  C.Added.add(*Id);
+  return llvm::Error::success();
+}
+
+llvm::Error CoverageIndex::remove(int64_t Key, int64_t Test) {
+  auto Id = bitmapId(Test);
+  if (!Id)
+    return Id.takeError();
+  Change &C = Pending[Key];
+  C.Added.remove(*Id);
+  C.Removed.add(*Id);
+  return llvm::Error::success();
+}
+
+llvm::Error CoverageIndex::flush(Database &DB) {
+  if (Pending.empty())
+    return llvm::Error::success();
+  // Key order: the bitmaps' B-tree is written front to back.
+  std::vector<int64_t> Keys;
+  Keys.reserve(Pending.size());
+  for (const auto &[Key, C] : Pending)
+    Keys.push_back(Key);
+  std::sort(Keys.begin(), Keys.end());
+  llvm::Error E = inTransaction(DB, [&]() -> llvm::Error {
+    for (int64_t Key : Keys) {
+      auto Tests = readBitmap(DB, Key);
+      if (!Tests)
+        return Tests.takeError();
+      const Change &C = Pending[Key];
+      Tests->subtract(C.Removed);
+      Tests->merge(C.Added);
+      if (llvm::Error E = writeBitmap(DB, Key, *Tests))
+        return E;
+    }
+    return llvm::Error::success();
+  });
+  Pending.clear();
+  return E;
+}
+
+void CoverageIndex::discard() {
+  Pending.clear();
+  KeyIds.clear();
+}
+
+llvm::Expected<int64_t> CoverageIndex::keyId(Database &DB,
+                                             llvm::StringRef Key) {
+  auto It = KeyIds.find(Key);
+  if (It != KeyIds.end())
+    return It->second;
+  auto Id = store::keyId(DB, Key);
+  if (!Id)
+    return Id.takeError();
+  KeyIds[Key] = *Id;
+  return *Id;
+}
+
+llvm::Expected<IdSet> CoverageIndex::testsCovering(Database &DB,
+                                                   Statement &Keys) {
+  if (llvm::Error E = flush(DB))
+    return E;
+  std::vector<int64_t> Ids;
+  if (llvm::Error E =
+          Keys.forEachRow([&] { Ids.push_back(Keys.columnInt64(0)); }))
+    return E;
+  IdSet Out;
+  for (int64_t Key : Ids) {
+    auto Tests = readBitmap(DB, Key);
+    if (!Tests)
+      return Tests.takeError();
+    if (Ids.size() == 1)
+      return std::move(*Tests);
+    Out.merge(*Tests);
+  }
+  return Out;
+}
+
+llvm::Error buildCoverageBitmaps(Database &DB) {
+  auto S = DB.statement("SELECT key_id, test_id FROM coverage "
+                        "ORDER BY key_id, test_id");
+  if (!S)
+    return S.takeError();
+  int64_t Key = -1;
+  IdSet Tests;
+  auto Write = [&]() -> llvm::Error {
+    if (Key < 0 || Tests.empty())
+      return llvm::Error::success();
+    llvm::Error E = writeBitmap(DB, Key, Tests);
+    Tests = IdSet();
+    return E;
+  };
+  // Rows are read to the end before writing: one statement at a time.
+  std::vector<std::pair<int64_t, int64_t>> Rows;
+  if (llvm::Error E = S->forEachRow(
+          [&] { Rows.emplace_back(S->columnInt64(0), S->columnInt64(1)); }))
+    return E;
+  for (auto [RowKey, Test] : Rows) {
+    if (RowKey != Key) {
+      if (llvm::Error E = Write())
+        return E;
+      Key = RowKey;
+    }
+    auto Id = bitmapId(Test);
+    if (!Id)
+      return Id.takeError();
+    Tests.add(*Id);
+  }
+  return Write();
+}
+
+} // namespace store
+} // namespace tia

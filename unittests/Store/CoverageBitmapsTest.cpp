@@ -1,0 +1,198 @@
+//===- CoverageBitmapsTest.cpp - coverage as per-element bitmaps ----------===//
+
+#include "CoverageBitmaps.h"
+#include "Database.h"
+#include "Schema.h"
+#include "tia/Store/Store.h"
+#include "tia/Support/Error.h"
+#include "tia/Testing/Assertions.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "gtest/gtest.h"
+
+using namespace tia;
+
+namespace {
+
+using Strings = std::vector<std::string>;
+
+std::unique_ptr<Store> openMemory() {
+  auto S = Store::open(":memory:", Store::Mode::ReadWrite);
+  if (!S) {
+    ADD_FAILURE() << llvm::toString(S.takeError());
+    return nullptr;
+  }
+  return std::move(*S);
+}
+
+TEST(CoverageBitmapsTest, IdSetRoundTrips) {
+  store::IdSet Ids;
+  for (uint32_t I : {3u, 70000u, 1u, 4u, 5u, 6u, 7u})
+    Ids.add(I);
+  std::string Bytes = Ids.serialize();
+  auto Read = store::IdSet::deserialize(Bytes);
+  ASSERT_TRUE(Read.has_value());
+  EXPECT_EQ(Read->ids(), (std::vector<uint32_t>{1, 3, 4, 5, 6, 7, 70000}));
+  EXPECT_EQ(Read->json(), "[1,3,4,5,6,7,70000]");
+  EXPECT_FALSE(store::IdSet::deserialize("not a bitmap").has_value());
+}
+
+TEST(CoverageBitmapsTest, KeyIdListsParse) {
+  ASSERT_VALUE(Ids, store::parseKeyIds("[3, 1,2]", "t"));
+  EXPECT_EQ(*Ids, (std::vector<int64_t>{3, 1, 2}));
+  ASSERT_VALUE(None, store::parseKeyIds("[]", "t"));
+  EXPECT_TRUE(None->empty());
+  EXPECT_EQ(store::keyIdsJson({1, 2}), "[1,2]");
+  auto Bad = store::parseKeyIds("[1,x]", "test t");
+  ASSERT_FALSE(static_cast<bool>(Bad));
+  EXPECT_EQ(llvm::toString(Bad.takeError()),
+            "the coverage of test t is not a list of element ids: the "
+            "database is damaged (run 'tia collect' again or pass another "
+            "--db)");
+}
+
+TEST(CoverageBitmapsTest, ReimportMovesTheTestBetweenBitmaps) {
+  auto S = openMemory();
+  ASSERT_TRUE(S);
+  ASSERT_OK(S->putCoverage("t1", "c1", {"a", "b"}));
+  ASSERT_OK(S->putCoverage("t2", "c1", {"b"}));
+  ASSERT_OK(S->putCoverage("t1", "c1", {"b", "c", "c"}));
+  ASSERT_VALUE(A, S->testsCovering("a"));
+  EXPECT_TRUE(A->empty());
+  ASSERT_VALUE(B, S->testsCovering("b"));
+  EXPECT_EQ(*B, (Strings{"t1", "t2"}));
+  ASSERT_VALUE(C, S->testsCovering("c"));
+  EXPECT_EQ(*C, (Strings{"t1"}));
+  ASSERT_VALUE(Keys, S->coverageOf("t1"));
+  EXPECT_EQ(*Keys, (Strings{"b", "c"}));
+  ASSERT_VALUE(Tests, S->tests());
+  ASSERT_EQ(Tests->size(), 2u);
+  EXPECT_EQ((*Tests)[0].CoveredElements, 2u);
+}
+
+TEST(CoverageBitmapsTest, ATransactionSeesItsOwnChanges) {
+  auto S = openMemory();
+  ASSERT_TRUE(S);
+  ASSERT_OK(S->transaction([&]() -> llvm::Error {
+    if (llvm::Error E = S->putCoverage("t1", "c1", {"a"}))
+      return E;
+    auto Tests = S->testsCovering("a");
+    if (!Tests)
+      return Tests.takeError();
+    EXPECT_EQ(*Tests, (Strings{"t1"}));
+    return S->putCoverage("t2", "c1", {"a"});
+  }));
+  ASSERT_VALUE(Tests, S->testsCovering("a"));
+  EXPECT_EQ(*Tests, (Strings{"t1", "t2"}));
+}
+
+TEST(CoverageBitmapsTest, RollbackForgetsChangesAndNewKeys) {
+  auto S = openMemory();
+  ASSERT_TRUE(S);
+  ASSERT_OK(S->putCoverage("t0", "c1", {"old"}));
+  llvm::Error E = S->transaction([&]() -> llvm::Error {
+    if (llvm::Error E = S->putCoverage("t1", "c1", {"new", "old"}))
+      return E;
+    return makeError("stop");
+  });
+  EXPECT_EQ(llvm::toString(std::move(E)), "stop");
+  ASSERT_VALUE(Old, S->testsCovering("old"));
+  EXPECT_EQ(*Old, (Strings{"t0"}));
+  // The key interned by the rolled-back transaction is gone: a later import
+  // interns it again instead of pointing at a missing row.
+  ASSERT_OK(S->putCoverage("t2", "c1", {"new"}));
+  ASSERT_VALUE(New, S->testsCovering("new"));
+  EXPECT_EQ(*New, (Strings{"t2"}));
+}
+
+TEST(CoverageBitmapsTest, RemovedTestLeavesTheBitmaps) {
+  auto S = openMemory();
+  ASSERT_TRUE(S);
+  ASSERT_OK(S->putCoverage("t1", "c1", {"a"}));
+  ASSERT_OK(S->putCoverage("t2", "c1", {"a"}));
+  ASSERT_OK(S->removeTest("t1"));
+  // The freed id may be reused by the next test.
+  ASSERT_OK(S->putCoverage("t3", "c1", {"b"}));
+  ASSERT_VALUE(A, S->testsCovering("a"));
+  EXPECT_EQ(*A, (Strings{"t2"}));
+  ASSERT_VALUE(B, S->testsCovering("b"));
+  EXPECT_EQ(*B, (Strings{"t3"}));
+}
+
+class CoverageMigrationTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("tia-bitmaps", Dir));
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
+  llvm::SmallString<128> Dir;
+};
+
+/// A version-7 database with coverage rows at two commits, a snapshot that
+/// still holds the older rows in coverage_history, becomes version 8 with
+/// the same answers.
+TEST_F(CoverageMigrationTest, Version7CoverageBecomesBitmaps) {
+  llvm::SmallString<128> Path(Dir);
+  llvm::sys::path::append(Path, "tia.db");
+  {
+    auto Raw = Database::open(Path, Database::OpenMode::ReadWrite);
+    ASSERT_TRUE(static_cast<bool>(Raw)) << llvm::toString(Raw.takeError());
+    ASSERT_OK(schema::migrate(**Raw, schema::migrations().take_front(7)));
+    ASSERT_OK((*Raw)->exec(
+        "INSERT INTO element_keys(id, key) VALUES(1, 'k1'), (2, 'k2'), "
+        "(3, 'k3');"
+        "INSERT INTO tests(id, name, coverage_commit) VALUES"
+        "(1, 'a', 'c2'), (2, 'b', 'c1'), (3, 'none', '');"
+        "INSERT INTO coverage(test_id, key_id) VALUES(1, 2), (1, 3), "
+        "(2, 1), (2, 2);"
+        "INSERT INTO coverage_snapshots(id, commit_id, created_at) VALUES"
+        "(1, 'c1', 0), (2, 'c2', 0);"
+        "INSERT INTO snapshot_tests(snapshot_id, test_id, coverage_commit) "
+        "VALUES (1, 1, 'c1'), (1, 2, 'c1'), (2, 1, 'c2'), (2, 2, 'c1');"
+        "INSERT INTO coverage_history(test_id, commit_id, key_id) VALUES"
+        "(1, 'c1', 1);"));
+  }
+  auto S = Store::open(Path, Store::Mode::ReadWrite);
+  ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ((*S)->schemaVersion(), 8);
+  ASSERT_VALUE(K1, (*S)->testsCovering("k1"));
+  EXPECT_EQ(*K1, (Strings{"b"}));
+  ASSERT_VALUE(K2, (*S)->testsCovering("k2"));
+  EXPECT_EQ(*K2, (Strings{"a", "b"}));
+  // Snapshot c1 holds a's older coverage (k1), c2 its latest (k2, k3).
+  ASSERT_VALUE(K1AtC1, (*S)->testsCovering("k1", 1));
+  EXPECT_EQ(*K1AtC1, (Strings{"a", "b"}));
+  ASSERT_VALUE(K3AtC1, (*S)->testsCovering("k3", 1));
+  EXPECT_TRUE(K3AtC1->empty());
+  ASSERT_VALUE(K3AtC2, (*S)->testsCovering("k3", 2));
+  EXPECT_EQ(*K3AtC2, (Strings{"a"}));
+  ASSERT_VALUE(OfA, (*S)->coverageOf("a"));
+  EXPECT_EQ(*OfA, (Strings{"k2", "k3"}));
+  ASSERT_VALUE(OfAAtC1, (*S)->coverageOf("a", 1));
+  EXPECT_EQ(*OfAAtC1, (Strings{"k1"}));
+  ASSERT_VALUE(Tests, (*S)->tests());
+  ASSERT_EQ(Tests->size(), 3u);
+  EXPECT_EQ((*Tests)[0].CoveredElements, 2u);
+  EXPECT_EQ((*Tests)[2].CoveredElements, 0u);
+
+  // New coverage after the migration keeps the snapshots working.
+  ASSERT_OK((*S)->putCoverage("b", "c3", {"k3"}));
+  ASSERT_VALUE(K3, (*S)->testsCovering("k3"));
+  EXPECT_EQ(*K3, (Strings{"a", "b"}));
+  ASSERT_VALUE(K1AtC2, (*S)->testsCovering("k1", 2));
+  EXPECT_EQ(*K1AtC2, (Strings{"b"}));
+  S->reset();
+
+  // `coverage` is now a view with the same rows, for plain SQL readers.
+  auto Raw = Database::open(Path, Database::OpenMode::ReadOnly);
+  ASSERT_TRUE(static_cast<bool>(Raw)) << llvm::toString(Raw.takeError());
+  auto Rows = (*Raw)->statement("SELECT test_id || ':' || key_id FROM "
+                                "coverage ORDER BY test_id, key_id");
+  ASSERT_TRUE(static_cast<bool>(Rows)) << llvm::toString(Rows.takeError());
+  Strings Out;
+  ASSERT_OK(Rows->forEachRow([&] { Out.push_back(Rows->columnText(0)); }));
+  EXPECT_EQ(Out, (Strings{"1:2", "1:3", "2:3"}));
+}
+
+} // namespace
