@@ -231,9 +231,9 @@ llvm::Expected<std::unique_ptr<Database>> Database::open(llvm::StringRef Path,
   // import of another test's coverage): wait for it rather than fail with
   // "database is locked". Every write transaction is short and starts with
   // BEGIN IMMEDIATE, so waiting cannot deadlock.
-  if (llvm::Error E = DB->exec(("PRAGMA busy_timeout = " +
-                                llvm::Twine(busyTimeoutMilliseconds()))
-                                   .str()))
+  if (llvm::Error E = DB->exec(
+          ("PRAGMA busy_timeout = " + llvm::Twine(busyTimeoutMilliseconds()))
+              .str()))
     return E;
   return DB;
 }

@@ -393,9 +393,8 @@ llvm::Error Store::putFileIndex(const FileIndex &F) {
            {"elements", "test_definitions", "python_files", "python_imports",
             "element_references", "include_directives", "python_nodes",
             "python_bindings"}) {
-        auto Delete = DB->statement(("DELETE FROM " + Table +
-                                     " WHERE file_version_id = ?")
-                                        .str());
+        auto Delete = DB->statement(
+            ("DELETE FROM " + Table + " WHERE file_version_id = ?").str());
         if (!Delete)
           return Delete.takeError();
         Delete->bindInt64(0, Id);

@@ -4,11 +4,11 @@
 #include "Database.h"
 #include "Schema.h"
 #include "tia/Support/Error.h"
+#include "tia/Testing/Assertions.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
-#include "tia/Testing/Assertions.h"
 #include "gtest/gtest.h"
 #include <sqlite3.h>
 
@@ -668,10 +668,11 @@ TEST_F(StoreFileTest, NewerSchemaIsRefused) {
   createDatabase(DB);
   rawExec(DB, "UPDATE meta SET value = '99' "
               "WHERE key IN ('schema_version', 'compatible_version')");
-  expectRefused(DB, DB + " was made by a newer tia (schema 99, this tia "
-                         "knows up to " +
-                         std::to_string(Store::SchemaVersion) +
-                         "): upgrade tia or pass another --db");
+  expectRefused(DB, DB +
+                        " was made by a newer tia (schema 99, this tia "
+                        "knows up to " +
+                        std::to_string(Store::SchemaVersion) +
+                        "): upgrade tia or pass another --db");
 }
 
 TEST_F(StoreFileTest, NewerButCompatibleSchemaIsUsed) {
