@@ -149,8 +149,8 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
   if (P.BudgetIgnored)
     OS << "The budget does not apply when every test must run.\n\n";
   if (P.Order.PredictiveCut)
-    OS << "**Partial and unsafe: a predictive subset (--predict-top "
-       << P.Order.CutAsked << ") runs the " << P.Selected.size()
+    OS << "**Partial and unsafe: a predictive subset (" << P.Order.CutAsked
+       << ") runs the " << P.Selected.size()
        << " most likely to fail and leaves out "
        << plural(P.Cut.size(), "test", "tests") << " that can still fail; "
        << confidenceText(P) << ".**\n\n";

@@ -242,7 +242,7 @@ void writeJson(const Plan &P, llvm::raw_ostream &OS) {
       J.attribute("predictive_cut", P.Order.PredictiveCut);
       J.attribute("unsafe", P.Order.PredictiveCut);
       if (P.Order.PredictiveCut) {
-        J.attribute("predict_top", P.Order.CutAsked);
+        J.attribute("cut_by", P.Order.CutAsked);
         if (P.Order.Confidence)
           J.attribute("confidence", *P.Order.Confidence);
         else
@@ -430,7 +430,7 @@ std::string allBecause(const Plan &P) {
 
 std::string partialText(const Plan &P) {
   if (P.Order.PredictiveCut)
-    return "partial, unsafe: --predict-top " + P.Order.CutAsked + " left out " +
+    return "partial, unsafe: " + P.Order.CutAsked + " left out " +
            plural(P.Cut.size(), "more test", "more tests");
   return "partial: the budget left out " +
          plural(P.Cut.size(), "more test", "more tests");
@@ -560,8 +560,8 @@ void writeSummary(const Plan &P, llvm::raw_ostream &OS) {
     OS << "\n";
   }
   if (P.Order.PredictiveCut) {
-    OS << "  partial, unsafe: --predict-top " << P.Order.CutAsked
-       << " kept the " << P.Selected.size() << " most likely of "
+    OS << "  partial, unsafe: " << P.Order.CutAsked << " kept the "
+       << P.Selected.size() << " most likely of "
        << plural(P.Selected.size() + P.Cut.size(), "test", "tests")
        << "; a test left out can still fail; " << confidenceText(P) << "\n";
   } else if (P.partial()) {

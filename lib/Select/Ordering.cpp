@@ -73,10 +73,10 @@ void orderTests(std::vector<PlannedTest> &Tests) {
                    });
 }
 
-void applyBudget(Plan &P) {
+void applyBudget(Plan &P, bool EvenWhenAll) {
   if (!P.Limits.active())
     return;
-  if (P.selectsAll()) {
+  if (P.selectsAll() && !EvenWhenAll) {
     P.BudgetIgnored = true;
     return;
   }

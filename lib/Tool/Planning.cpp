@@ -4,6 +4,8 @@
 #include "PythonInternal.h"
 #include "tia/Predict/Predict.h"
 #include "tia/Support/Error.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Process.h"
 #include <cmath>
 
@@ -65,21 +67,33 @@ llvm::Error orderByPrediction(Context &Ctx, Store &S,
     P.Order.Why = R->Why;
   }
   P.Selected = std::move(Tests);
+  size_t Total = P.Selected.size();
+  // In a model's order the budget keeps the most likely tests: a predictive
+  // subset like --predict-top, which applies even where every test must run.
+  bool Predictive = !P.Order.Model.empty();
   P.BudgetIgnored = false;
-  select::applyBudget(P);
-
+  select::applyBudget(P, /*EvenWhenAll=*/Predictive);
+  std::vector<std::string> Asked;
+  if (Predictive && P.partial()) {
+    if (P.Limits.MaxTests)
+      Asked.push_back("--max-tests " + std::to_string(P.Limits.MaxTests));
+    if (P.Limits.Seconds > 0)
+      Asked.push_back(llvm::formatv("--time-budget {0}", P.Limits.Seconds));
+  }
   if (O.PredictTop.active()) {
-    size_t Total = P.Selected.size();
     size_t Kept = predict::topCount(O.PredictTop, Total);
-    if (Kept < Total) {
-      P.Order.PredictiveCut = true;
-      P.Order.CutAsked = O.PredictTop.Spelled;
-      P.Order.Confidence = predict::cutConfidence(*R, Kept, Total);
+    if (Kept < P.Selected.size()) {
       P.Cut.insert(P.Cut.begin(),
                    std::make_move_iterator(P.Selected.begin() + Kept),
                    std::make_move_iterator(P.Selected.end()));
       P.Selected.erase(P.Selected.begin() + Kept, P.Selected.end());
+      Asked.insert(Asked.begin(), "--predict-top " + O.PredictTop.Spelled);
     }
+  }
+  if (!Asked.empty()) {
+    P.Order.PredictiveCut = true;
+    P.Order.CutAsked = llvm::join(Asked, ", ");
+    P.Order.Confidence = predict::cutConfidence(*R, P.Selected.size(), Total);
   }
   return llvm::Error::success();
 }

@@ -122,9 +122,10 @@ struct Ordering {
   std::string Model;
   /// Why the heuristic order was used although predicted was asked.
   std::string Why;
-  /// --predict-top cut the ordered selection: a predictive subset, unsafe.
+  /// --predict-top, or the budget in a model's order, cut the ordered
+  /// selection: a predictive subset, unsafe.
   bool PredictiveCut = false;
-  /// The cut asked for, as given ("10%", "20").
+  /// The options that cut it ("--predict-top 10%", "--time-budget 30").
   std::string CutAsked;
   /// For a predictive cut: the share of validation failures such a cut
   /// caught (0..1); std::nullopt without a model curve.
@@ -199,8 +200,9 @@ void orderTests(std::vector<PlannedTest> &Tests);
 /// Moves the tail of \p P.Selected that \p P.Limits leaves out to P.Cut:
 /// at most MaxTests tests, and tests while their expected seconds add up to
 /// at most Seconds (the first test always stays). Does nothing when a
-/// fallback selects every test (it sets BudgetIgnored instead).
-void applyBudget(Plan &P);
+/// fallback selects every test (it sets BudgetIgnored instead), unless
+/// \p EvenWhenAll (a predictive order, whose cut is marked unsafe).
+void applyBudget(Plan &P, bool EvenWhenAll = false);
 
 /// True when GoogleTest name \p Full ("Inst/Suite.Name/2", "Typed/0.Size")
 /// is an instance of the definition \p Pattern ("Suite.Name").
