@@ -315,6 +315,19 @@ llvm::Expected<IdSet> CoverageIndex::testsCovering(Database &DB,
   return Out;
 }
 
+llvm::Expected<IdSet>
+CoverageIndex::testsCoveringFile(Database &DB, llvm::StringRef Path,
+                                 llvm::StringRef ContentHash) {
+  auto Keys = DB.statement("SELECT DISTINCT e.key_id FROM file_versions fv "
+                           "JOIN elements e ON e.file_version_id = fv.id "
+                           "WHERE fv.path = ? AND fv.content_hash = ?");
+  if (!Keys)
+    return Keys.takeError();
+  Keys->bindText(0, Path);
+  Keys->bindText(1, ContentHash);
+  return testsCovering(DB, *Keys);
+}
+
 llvm::Error buildCoverageBitmaps(Database &DB) {
   auto S = DB.statement("SELECT key_id, test_id FROM coverage "
                         "ORDER BY key_id, test_id");

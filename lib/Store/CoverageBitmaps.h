@@ -104,6 +104,10 @@ public:
   /// The tests covering any key whose id \p Keys returns (one integer
   /// column), after flushing.
   llvm::Expected<IdSet> testsCovering(Database &DB, Statement &Keys);
+  /// The tests covering any element of the file version \p Path,
+  /// \p ContentHash.
+  llvm::Expected<IdSet> testsCoveringFile(Database &DB, llvm::StringRef Path,
+                                          llvm::StringRef ContentHash);
 
 private:
   struct Change {

@@ -195,14 +195,7 @@ Store::includesNaming(llvm::StringRef FileName) {
 
 llvm::Expected<std::vector<std::string>>
 Store::testsCoveringFile(llvm::StringRef Path, llvm::StringRef ContentHash) {
-  auto Keys = DB->statement("SELECT DISTINCT e.key_id FROM file_versions fv "
-                            "JOIN elements e ON e.file_version_id = fv.id "
-                            "WHERE fv.path = ? AND fv.content_hash = ?");
-  if (!Keys)
-    return Keys.takeError();
-  Keys->bindText(0, Path);
-  Keys->bindText(1, ContentHash);
-  auto Ids = Coverage->testsCovering(*DB, *Keys);
+  auto Ids = Coverage->testsCoveringFile(*DB, Path, ContentHash);
   if (!Ids)
     return Ids.takeError();
   return store::testNames(*DB, *Ids);

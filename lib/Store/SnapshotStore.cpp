@@ -196,14 +196,7 @@ Store::testsCovering(llvm::StringRef Key, int64_t Snapshot) {
 llvm::Expected<std::vector<std::string>>
 Store::testsCoveringFile(llvm::StringRef Path, llvm::StringRef ContentHash,
                          int64_t Snapshot) {
-  auto Keys = DB->statement("SELECT DISTINCT e.key_id FROM file_versions fv "
-                            "JOIN elements e ON e.file_version_id = fv.id "
-                            "WHERE fv.path = ? AND fv.content_hash = ?");
-  if (!Keys)
-    return Keys.takeError();
-  Keys->bindText(0, Path);
-  Keys->bindText(1, ContentHash);
-  auto Current = Coverage->testsCovering(*DB, *Keys);
+  auto Current = Coverage->testsCoveringFile(*DB, Path, ContentHash);
   if (!Current)
     return Current.takeError();
   auto S = DB->statement(

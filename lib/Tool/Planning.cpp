@@ -5,9 +5,9 @@
 #include "tia/Predict/Predict.h"
 #include "tia/Support/Error.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Process.h"
-#include <cmath>
 
 namespace tia {
 namespace tool {
@@ -46,22 +46,21 @@ llvm::Error orderByPrediction(Context &Ctx, Store &S,
     return R.takeError();
   if (R->How == predict::Method::Model) {
     P.Order.Model = "model #" + std::to_string(R->Model->Id);
-    std::map<std::string, size_t> Rank;
-    for (size_t I = 0; I != R->Tests.size(); ++I) {
-      Rank.emplace(R->Tests[I].Id, I);
-      auto It = llvm::find_if(
-          Tests, [&](const PlannedTest &T) { return T.Id == R->Tests[I].Id; });
-      if (It != Tests.end())
-        It->Probability = R->Tests[I].Probability;
-    }
+    llvm::StringMap<size_t> Rank;
+    for (size_t I = 0; I != R->Tests.size(); ++I)
+      Rank.try_emplace(R->Tests[I].Id, I);
     // A test the ranking does not know keeps its place after those it
     // ranks.
+    auto RankOf = [&](const PlannedTest &T) {
+      auto It = Rank.find(T.Id);
+      return It == Rank.end() ? R->Tests.size() : It->second;
+    };
+    for (PlannedTest &T : Tests)
+      if (size_t I = RankOf(T); I != R->Tests.size())
+        T.Probability = R->Tests[I].Probability;
     std::stable_sort(Tests.begin(), Tests.end(),
                      [&](const PlannedTest &A, const PlannedTest &B) {
-                       auto RA = Rank.find(A.Id), RB = Rank.find(B.Id);
-                       size_t IA = RA == Rank.end() ? Rank.size() : RA->second;
-                       size_t IB = RB == Rank.end() ? Rank.size() : RB->second;
-                       return IA < IB;
+                       return RankOf(A) < RankOf(B);
                      });
   } else {
     P.Order.Why = R->Why;
