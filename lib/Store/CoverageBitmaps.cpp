@@ -42,10 +42,20 @@ void IdSet::subtract(const IdSet &Other) {
   roaring_bitmap_andnot_inplace(Bits, Other.Bits);
 }
 
+namespace {
+bool appendId(uint32_t Id, void *Out) {
+  static_cast<std::vector<uint32_t> *>(Out)->push_back(Id);
+  return true;
+}
+} // namespace
+
 std::vector<uint32_t> IdSet::ids() const {
-  std::vector<uint32_t> Out(size());
-  if (!Out.empty())
-    roaring_bitmap_to_uint32_array(Bits, Out.data());
+  // Iterated rather than copied into a vector sized by the cardinality, so
+  // that a bitmap whose stored cardinality disagrees with its bits cannot
+  // write past the end.
+  std::vector<uint32_t> Out;
+  Out.reserve(size());
+  roaring_iterate(Bits, appendId, &Out);
   return Out;
 }
 
@@ -83,6 +93,12 @@ std::optional<IdSet> IdSet::deserialize(llvm::StringRef Bytes) {
   IdSet Out;
   std::swap(Out.Bits, Read);
   roaring_bitmap_free(Read);
+  // The safe reader only stays inside the buffer: a damaged blob can still
+  // hold trailing bytes, or containers whose counts disagree with their
+  // bits. Refuse both.
+  if (roaring_bitmap_portable_size_in_bytes(Out.Bits) != Bytes.size() ||
+      Out.ids().size() != Out.size())
+    return std::nullopt;
   return Out;
 }
 

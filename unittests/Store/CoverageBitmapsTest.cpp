@@ -38,6 +38,26 @@ TEST(CoverageBitmapsTest, IdSetRoundTrips) {
   EXPECT_FALSE(store::IdSet::deserialize("not a bitmap").has_value());
 }
 
+TEST(CoverageBitmapsTest, DamagedBitmapsAreRefused) {
+  store::IdSet Ids;
+  for (uint32_t I = 0; I < 5000; I += 2)
+    Ids.add(I); // dense enough for a bitset container
+  std::string Bytes = Ids.serialize();
+  ASSERT_TRUE(store::IdSet::deserialize(Bytes).has_value());
+  // Trailing bytes.
+  EXPECT_FALSE(store::IdSet::deserialize(Bytes + "x").has_value());
+  // Cut short.
+  EXPECT_FALSE(
+      store::IdSet::deserialize(Bytes.substr(0, Bytes.size() - 1)).has_value());
+  // Bits flipped in the payload: either refused, or read consistently.
+  for (size_t At = 8; At < Bytes.size(); At += Bytes.size() / 7) {
+    std::string Damaged = Bytes;
+    Damaged[At] = static_cast<char>(~Damaged[At]);
+    if (auto Read = store::IdSet::deserialize(Damaged))
+      EXPECT_EQ(Read->ids().size(), Read->size());
+  }
+}
+
 TEST(CoverageBitmapsTest, KeyIdListsParse) {
   ASSERT_VALUE(Ids, store::parseKeyIds("[3, 1,2]", "t"));
   EXPECT_EQ(*Ids, (std::vector<int64_t>{3, 1, 2}));
