@@ -176,9 +176,13 @@ private:
         std::vector<std::string> Ids = IdsByName[D.Name];
         if (Ids.empty())
           Ids.push_back("gtest:*:" + D.Name);
+        // The same Suite.Name in several files (binaries): a test reaches
+        // what any of them holds.
         for (const std::string &Id : Ids) {
           Placed.insert(Id);
-          Entries[Id] = E;
+          auto [It, New] = Entries.try_emplace(Id, E);
+          if (!New)
+            llvm::append_range(It->second.Keys, E.Keys);
         }
       }
     }
@@ -215,6 +219,16 @@ private:
         E.Keys.push_back(N->Key);
       Entries[Id] = std::move(E);
     }
+    // A test whose file holds no element the graph knows (its parse
+    // failed, say) cannot be decided by the graph: it keeps its coverage,
+    // or is selected as never covered.
+    for (auto It = Entries.begin(); It != Entries.end();)
+      if (It->second.Keys.empty()) {
+        Unplaced.push_back(It->first);
+        It = Entries.erase(It);
+      } else {
+        ++It;
+      }
     return llvm::Error::success();
   }
 
@@ -304,7 +318,8 @@ private:
       if (Unplaced.size() > 3)
         List += ", ...";
       Sel.ModeNotes.push_back(llvm::formatv(
-          "{0}: {1} C++ tests have no known source ({2}): they keep their "
+          "{0}: {1} C++ tests have no known source or no element in it "
+          "({2}): they keep their "
           "coverage evidence, or are selected when never covered",
           modeName(Sel.Mode), Unplaced.size(), List));
     }
