@@ -14,6 +14,7 @@
 
 #include "CppStatic.h"
 #include "SelectInternal.h"
+#include "tia/Git/Repository.h"
 #include "tia/Select/Graph.h"
 #include "tia/Store/Store.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -58,12 +59,13 @@ std::string showPath(const CallPath &P) {
 
 class CppGraphSelection {
 public:
-  CppGraphSelection(Store &S, const SelectOptions &O,
+  CppGraphSelection(const git::Repository &Repo, Store &S,
+                    const SelectOptions &O,
                     const std::vector<FileIndex> &OldVersions,
                     const std::vector<FileIndex> &NewVersions, Selection &Sel,
                     std::map<std::string, std::vector<Reason>> &ByTest)
-      : S(S), O(O), OldVersions(OldVersions), NewVersions(NewVersions),
-        Sel(Sel), ByTest(ByTest) {}
+      : Repo(Repo), S(S), O(O), OldVersions(OldVersions),
+        NewVersions(NewVersions), Sel(Sel), ByTest(ByTest) {}
 
   llvm::Error run() {
     for (size_t I = 0; I < Sel.Elements.size(); ++I)
@@ -74,16 +76,19 @@ public:
       if (!Version)
         return Version.takeError();
       Stale = *Version < cpp::GraphVersion;
-      if (llvm::Error E = loadGraph())
-        return E;
-      if (llvm::Error E = findEntries())
-        return E;
       if (Sel.Mode != SelectionMode::Coverage) {
+        if (llvm::Error E = ensureGraph())
+          return E;
+        if (!Stale)
+          if (llvm::Error E = checkInStep())
+            return E;
         if (Stale)
           Sel.ModeNotes.push_back(
               "static: the index was made by an older C++ front end whose "
               "reference graph lacks edges: C++ tests keep their coverage "
               "evidence (run 'tia index' to parse again)");
+        else if (!OutOfStep.empty())
+          Sel.ModeNotes.push_back(outOfStepNote());
         else if (llvm::Error E = decide())
           return E;
       }
@@ -94,6 +99,17 @@ public:
   }
 
 private:
+  /// Loads the graph and the tests' entry points on first use: the
+  /// coverage mode needs them only for a changed function no test covers.
+  llvm::Error ensureGraph() {
+    if (GraphLoaded)
+      return llvm::Error::success();
+    GraphLoaded = true;
+    if (llvm::Error E = loadGraph())
+      return E;
+    return findEntries();
+  }
+
   llvm::Error loadGraph() {
     auto G = ReferenceGraph::load(S);
     if (!G)
@@ -106,6 +122,84 @@ private:
       if (isCppSource(F.Path))
         Graph.add(F);
     return llvm::Error::success();
+  }
+
+  /// The graph holds the latest index's version of every file outside the
+  /// change. Where that is not the version at the change's base (the
+  /// index ran at another commit, or on a work tree with edits), a call
+  /// added or removed in such a file is missing from the graph, so a test
+  /// could reach a changed element and not be seen to. Finds those C++
+  /// files: indexed ones whose content differs from the base's (or that
+  /// the base lacks while the index's commit had them), and ones the
+  /// base has and the index's commit had not.
+  llvm::Error checkInStep() {
+    std::set<std::string> InChange;
+    for (const ChangedFile &F : Sel.Files) {
+      InChange.insert(F.Path);
+      InChange.insert(F.OldPath);
+    }
+    auto Indexed = S.currentFiles();
+    if (!Indexed)
+      return Indexed.takeError();
+    auto IndexCommit = S.currentCommit();
+    if (!IndexCommit)
+      return IndexCommit.takeError();
+    IndexedAt = IndexCommit->value_or("");
+    if (!IndexedAt.empty() && !Repo.hasCommit(IndexedAt)) {
+      OutOfStep.push_back("(the index's commit " + IndexedAt.substr(0, 12) +
+                          ", which this repository lacks)");
+      return llvm::Error::success();
+    }
+    auto AtBase = Repo.treeFiles(Sel.DiffBase);
+    if (!AtBase)
+      return AtBase.takeError();
+    std::map<std::string, std::string> Base(AtBase->begin(), AtBase->end());
+    std::map<std::string, std::string> AtIndex;
+    if (!IndexedAt.empty() && IndexedAt != Sel.DiffBase) {
+      auto Files = Repo.treeFiles(IndexedAt);
+      if (!Files)
+        return Files.takeError();
+      AtIndex.insert(Files->begin(), Files->end());
+    } else if (IndexedAt == Sel.DiffBase) {
+      AtIndex = Base;
+    }
+    std::set<std::string> Differ;
+    std::set<std::string> Seen;
+    for (const auto &[Path, Hash] : *Indexed) {
+      Seen.insert(Path);
+      if (!isCppSource(Path) || InChange.count(Path))
+        continue;
+      auto It = Base.find(Path);
+      // Not in the base and not in the index's commit: a generated or
+      // untracked file, of which git knows nothing.
+      if (It == Base.end() ? AtIndex.count(Path) != 0 : It->second != Hash)
+        Differ.insert(Path);
+    }
+    if (!AtIndex.empty())
+      for (const auto &[Path, Blob] : Base)
+        if (isCppSource(Path) && !InChange.count(Path) && !Seen.count(Path) &&
+            !AtIndex.count(Path))
+          Differ.insert(Path);
+    OutOfStep.assign(Differ.begin(), Differ.end());
+    return llvm::Error::success();
+  }
+
+  std::string outOfStepNote() const {
+    std::string List;
+    for (size_t I = 0; I < OutOfStep.size() && I < 3; ++I)
+      List += (I ? ", " : "") + OutOfStep[I];
+    if (OutOfStep.size() > 3)
+      List += ", ...";
+    std::string Base = Sel.DiffBase.substr(0, 12);
+    return llvm::formatv(
+        "{0}: the index{1} differs from the change's base {2} in {3} C++ "
+        "{5} outside the change ({4}), whose calls the reference graph may "
+        "lack: C++ tests keep their coverage evidence, or are "
+        "selected when never covered (run 'tia index' at {2})",
+        modeName(Sel.Mode),
+        IndexedAt.empty() ? std::string()
+                          : " (made at " + IndexedAt.substr(0, 12) + ")",
+        Base, OutOfStep.size(), List, OutOfStep.size() == 1 ? "file" : "files");
   }
 
   /// The entry points of every C++ test tia can place.
@@ -341,13 +435,19 @@ private:
         for (const Reason &Re : Rs)
           if (Re.Element == I && Re.By != Evidence::Fallback)
             By.insert(evidenceName(Re.By).str());
-      if (By.empty() && !Stale)
+      if (By.empty() && !Stale && OutOfStep.empty()) {
+        if (llvm::Error E = ensureGraph())
+          return E;
         for (auto &[Id, Entry] : Entries)
           if (reach(Entry, I)) {
             By.insert("static");
             break;
           }
+      }
       R.By.assign(By.begin(), By.end());
+      if (!R.reached())
+        if (llvm::Error E = ensureGraph())
+          return E;
       if (const ReferenceGraph::Node *N = Graph.node(CE.Elem.Key))
         R.Trigger = ReferenceGraph::trigger(*N);
       else
@@ -407,6 +507,7 @@ private:
     return llvm::Error::success();
   }
 
+  const git::Repository &Repo;
   Store &S;
   const SelectOptions &O;
   const std::vector<FileIndex> &OldVersions;
@@ -415,7 +516,11 @@ private:
   std::map<std::string, std::vector<Reason>> &ByTest;
 
   ReferenceGraph Graph;
+  bool GraphLoaded = false;
   bool Stale = false;
+  std::string IndexedAt;
+  /// C++ files outside the change whose indexed version is not the base's.
+  std::vector<std::string> OutOfStep;
   std::vector<size_t> Changed;
   std::set<std::string> CppTests, Mapped;
   std::map<std::string, TestEntry> Entries;
@@ -425,12 +530,14 @@ private:
 
 } // namespace
 
-llvm::Error applyCppGraph(Store &S, const SelectOptions &O,
+llvm::Error applyCppGraph(const git::Repository &Repo, Store &S,
+                          const SelectOptions &O,
                           const std::vector<FileIndex> &OldVersions,
                           const std::vector<FileIndex> &NewVersions,
                           Selection &Sel,
                           std::map<std::string, std::vector<Reason>> &ByTest) {
-  return CppGraphSelection(S, O, OldVersions, NewVersions, Sel, ByTest).run();
+  return CppGraphSelection(Repo, S, O, OldVersions, NewVersions, Sel, ByTest)
+      .run();
 }
 
 } // namespace select

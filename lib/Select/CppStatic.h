@@ -20,9 +20,13 @@
 
 namespace tia {
 class Store;
+namespace git {
+class Repository;
+}
 namespace select {
 
-llvm::Error applyCppGraph(Store &S, const SelectOptions &O,
+llvm::Error applyCppGraph(const git::Repository &Repo, Store &S,
+                          const SelectOptions &O,
                           const std::vector<FileIndex> &OldVersions,
                           const std::vector<FileIndex> &NewVersions,
                           Selection &Sel,

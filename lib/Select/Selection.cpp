@@ -982,7 +982,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
                                 Sel, ByTest, Known))
     return std::move(E);
   if (llvm::Error E =
-          applyCppGraph(S, O, OldVersions, NewVersions, Sel, ByTest))
+          applyCppGraph(Repo, S, O, OldVersions, NewVersions, Sel, ByTest))
     return std::move(E);
   if (Sel.selectsAll())
     for (const TestRecord &T : *Tests)
