@@ -112,13 +112,10 @@ double recallAt(const std::vector<bool> &Failed, double Share) {
 
 llvm::Expected<std::vector<FlakyTest>>
 flakyTests(Store &S, const config::PredictConfig &Config) {
-  auto Runs = S.runs();
-  if (!Runs)
-    return Runs.takeError();
-  int64_t Newest = 0;
-  for (const RunRecord &R : *Runs)
-    Newest = std::max(Newest, R.StartedAt);
-  return S.flakyTests(Newest - int64_t(Config.FlakyWindowDays) * Day);
+  auto Newest = S.newestRunTime();
+  if (!Newest)
+    return Newest.takeError();
+  return S.flakyTests(*Newest - int64_t(Config.FlakyWindowDays) * Day);
 }
 
 llvm::Expected<TrainReport> train(const git::Repository &Repo, Store &S,

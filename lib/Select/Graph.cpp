@@ -38,7 +38,7 @@ llvm::Expected<ReferenceGraph> ReferenceGraph::load(Store &S) {
   if (!Elements)
     return Elements.takeError();
   for (GraphElement &E : *Elements)
-    G.Nodes[E.Key] = {E.Key, E.Kind, E.Display, E.File, E.BeginLine, E.EndLine};
+    G.addNode({E.Key, E.Kind, E.Display, E.File, E.BeginLine, E.EndLine});
   auto Edges = S.currentReferences();
   if (!Edges)
     return Edges.takeError();
@@ -56,11 +56,28 @@ void ReferenceGraph::add(const Reference &R) {
     Declarations[R.From].insert(R.To);
 }
 
+void ReferenceGraph::addNode(Node N) {
+  auto It = Nodes.find(N.Key);
+  if (It != Nodes.end()) {
+    auto Old = ByFile.find(It->second.File);
+    Old->second.erase(N.Key);
+    if (Old->second.empty())
+      ByFile.erase(Old);
+  }
+  ByFile[N.File].insert(N.Key);
+  std::string Key = N.Key;
+  Nodes[Key] = std::move(N);
+}
+
 void ReferenceGraph::add(const FileIndex &F) {
-  for (auto It = Nodes.begin(); It != Nodes.end();)
-    It = It->second.File == F.Path ? Nodes.erase(It) : std::next(It);
+  auto Old = ByFile.find(F.Path);
+  if (Old != ByFile.end()) {
+    for (const std::string &Key : Old->second)
+      Nodes.erase(Key);
+    ByFile.erase(Old);
+  }
   for (const Element &E : F.Elements)
-    Nodes[E.Key] = {E.Key, E.Kind, E.Display, E.File, E.BeginLine, E.EndLine};
+    addNode({E.Key, E.Kind, E.Display, E.File, E.BeginLine, E.EndLine});
   for (const Reference &R : F.References)
     add(R);
 }
@@ -73,9 +90,10 @@ const ReferenceGraph::Node *ReferenceGraph::node(llvm::StringRef Key) const {
 std::vector<const ReferenceGraph::Node *>
 ReferenceGraph::elementsOf(llvm::StringRef File) const {
   std::vector<const Node *> Out;
-  for (const auto &[Key, N] : Nodes)
-    if (N.File == File)
-      Out.push_back(&N);
+  auto Keys = ByFile.find(File);
+  if (Keys != ByFile.end())
+    for (const std::string &Key : Keys->second)
+      Out.push_back(&Nodes.find(Key)->second);
   std::sort(Out.begin(), Out.end(), [](const Node *A, const Node *B) {
     return std::tie(A->BeginLine, A->Key) < std::tie(B->BeginLine, B->Key);
   });
@@ -83,10 +101,10 @@ ReferenceGraph::elementsOf(llvm::StringRef File) const {
 }
 
 std::vector<std::string> ReferenceGraph::files() const {
-  std::set<std::string> Out;
-  for (const auto &[Key, N] : Nodes)
-    Out.insert(N.File);
-  return {Out.begin(), Out.end()};
+  std::vector<std::string> Out;
+  for (const auto &[File, Keys] : ByFile)
+    Out.push_back(File);
+  return Out;
 }
 
 std::map<std::string, std::string>

@@ -395,6 +395,16 @@ llvm::Error Store::putResults(int64_t RunId,
   });
 }
 
+llvm::Expected<int64_t> Store::newestRunTime() {
+  auto S = DB->statement("SELECT coalesce(max(started_at), 0) FROM runs");
+  if (!S)
+    return S.takeError();
+  auto Row = S->step();
+  if (!Row)
+    return Row.takeError();
+  return *Row ? S->columnInt64(0) : 0;
+}
+
 llvm::Expected<std::vector<RunRecord>> Store::runs() {
   auto S = DB->statement(
       "SELECT id, commit_id, started_at, source FROM runs ORDER BY id");

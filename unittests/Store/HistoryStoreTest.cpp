@@ -103,6 +103,17 @@ TEST(HistoryStoreTest, FlakyTestsSinceLeavesOlderFlipsOut) {
   EXPECT_EQ(describe(*Recent), Strings({"t:New 1/1"}));
 }
 
+TEST(HistoryStoreTest, NewestRunTimeIsTheLatestStart) {
+  auto S = openMemory();
+  ASSERT_TRUE(S);
+  ASSERT_VALUE(None, S->newestRunTime());
+  EXPECT_EQ(*None, 0);
+  run(*S, "c2", 300, {outcome("t:A", Outcome::Passed)});
+  run(*S, "c1", 200, {outcome("t:A", Outcome::Passed)});
+  ASSERT_VALUE(Newest, S->newestRunTime());
+  EXPECT_EQ(*Newest, 300);
+}
+
 TEST(HistoryStoreTest, AllResultsAreSortedByRunTestAndAttempt) {
   auto S = openMemory();
   ASSERT_TRUE(S);

@@ -77,7 +77,11 @@ public:
   static std::string trigger(const Node &N);
 
 private:
+  void addNode(Node N);
+
   std::map<std::string, Node, std::less<>> Nodes;
+  /// A file -> the keys of its elements.
+  std::map<std::string, std::set<std::string>, std::less<>> ByFile;
   /// To -> the elements referencing it (any kind but Overrides).
   std::map<std::string, std::set<std::string>, std::less<>> Users;
   /// An overriding method -> the methods it overrides.

@@ -394,6 +394,8 @@ public:
   llvm::Error putResults(int64_t RunId, const std::vector<TestResult> &Results);
   /// Every run, oldest first.
   llvm::Expected<std::vector<RunRecord>> runs();
+  /// When the newest run started (0 when there is none).
+  llvm::Expected<int64_t> newestRunTime();
   /// The results of run \p RunId, sorted by test id and attempt.
   llvm::Expected<std::vector<TestResult>> resultsOfRun(int64_t RunId);
   /// The latest result of every test that has one: from its newest run, the
