@@ -77,16 +77,18 @@ public:
         return Version.takeError();
       Stale = *Version < cpp::GraphVersion;
       if (Sel.Mode != SelectionMode::Coverage) {
-        if (llvm::Error E = ensureGraph())
-          return E;
         if (!Stale)
           if (llvm::Error E = checkInStep())
             return E;
+        if (llvm::Error E = ensureGraph())
+          return E;
         if (Stale)
           Sel.ModeNotes.push_back(
-              "static: the index was made by an older C++ front end whose "
-              "reference graph lacks edges: C++ tests keep their coverage "
-              "evidence (run 'tia index' to parse again)");
+              (modeName(Sel.Mode) +
+               ": the index was made by an older C++ front end whose "
+               "reference graph lacks edges: C++ tests keep their coverage "
+               "evidence (run 'tia index' to parse again)")
+                  .str());
         else if (!OutOfStep.empty())
           Sel.ModeNotes.push_back(outOfStepNote());
         else if (llvm::Error E = decide())
@@ -115,6 +117,8 @@ private:
     if (!G)
       return G.takeError();
     Graph = std::move(*G);
+    for (const FileIndex &F : BaseVersions)
+      Graph.add(F);
     for (const FileIndex &F : OldVersions)
       if (isCppSource(F.Path))
         Graph.add(F);
@@ -180,7 +184,25 @@ private:
         if (isCppSource(Path) && !InChange.count(Path) && !Seen.count(Path) &&
             !AtIndex.count(Path))
           Differ.insert(Path);
-    OutOfStep.assign(Differ.begin(), Differ.end());
+    // The base's version of such a file is often in the store already (the
+    // index ran at the base before it moved on to another branch): the
+    // graph takes it instead. A file the base lacks leaves the graph.
+    for (const std::string &Path : Differ) {
+      auto It = Base.find(Path);
+      if (It == Base.end()) {
+        FileIndex Gone;
+        Gone.Path = Path;
+        BaseVersions.push_back(std::move(Gone));
+        continue;
+      }
+      auto Stored = S.getFileIndex(Path, It->second);
+      if (!Stored)
+        return Stored.takeError();
+      if (*Stored)
+        BaseVersions.push_back(std::move(**Stored));
+      else
+        OutOfStep.push_back(Path);
+    }
     return llvm::Error::success();
   }
 
@@ -228,6 +250,8 @@ private:
     if (!Stored)
       return Stored.takeError();
     std::set<std::string> ChangedPaths;
+    for (const FileIndex &F : BaseVersions)
+      ChangedPaths.insert(F.Path);
     for (const FileIndex &F : OldVersions)
       ChangedPaths.insert(F.Path);
     for (const FileIndex &F : NewVersions)
@@ -236,6 +260,10 @@ private:
     for (auto &[Path, D] : *Stored)
       if (D.Framework == "gtest" && !ChangedPaths.count(Path))
         Defs[Path].push_back(D);
+    for (const FileIndex &F : BaseVersions)
+      for (const TestDefinition &D : F.Tests)
+        if (D.Framework == "gtest")
+          Defs[F.Path].push_back(D);
     for (const FileIndex &F : NewVersions)
       for (const TestDefinition &D : F.Tests)
         if (D.Framework == "gtest")
@@ -519,7 +547,9 @@ private:
   bool GraphLoaded = false;
   bool Stale = false;
   std::string IndexedAt;
-  /// C++ files outside the change whose indexed version is not the base's.
+  /// C++ files outside the change whose indexed version is not the base's:
+  /// the base's versions found in the store, and the paths of the others.
+  std::vector<FileIndex> BaseVersions;
   std::vector<std::string> OutOfStep;
   std::vector<size_t> Changed;
   std::set<std::string> CppTests, Mapped;
