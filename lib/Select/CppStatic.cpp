@@ -4,7 +4,8 @@
 // elements inside its definition and the elements of its file outside
 // every test definition (fixtures, helpers, file-scope variables); for a
 // test program (a test whose source file is known, or a ctest:NAME whose
-// translation unit is NAME.cpp), every element of its file. A test reaches
+// translation unit is NAME.cpp and defines main), every element of its
+// file. A test reaches
 // a changed element when one of its entry points does in the reference
 // graph (tia/Select/Graph.h). A test with no known source keeps its
 // coverage evidence, or is selected as never covered: tia cannot tell what
@@ -15,6 +16,7 @@
 #include "CppStatic.h"
 #include "SelectInternal.h"
 #include "tia/Git/Repository.h"
+#include "tia/Select/Changes.h"
 #include "tia/Select/Graph.h"
 #include "tia/Store/Store.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -327,8 +329,16 @@ private:
       if (It != FileOf.end() && Files.count(It->second)) {
         File = It->second;
       } else if (llvm::StringRef(Id).starts_with("ctest:")) {
+        // A guess by name, trusted only for a program's source: a library
+        // file that happens to share the test's name says nothing of what
+        // the test runs.
         auto Stem = ByStem.find(Id.substr(6));
-        if (Stem != ByStem.end() && Stem->second.size() == 1)
+        if (Stem != ByStem.end() && Stem->second.size() == 1 &&
+            llvm::any_of(Graph.elementsOf(Stem->second.front()),
+                         [](const ReferenceGraph::Node *N) {
+                           return isFunctionKind(N->Kind) &&
+                                  qualifiedName(N->Display) == "main";
+                         }))
           File = Stem->second.front();
       }
       if (File.empty()) {
