@@ -345,6 +345,11 @@ CoverageIndex::testsCoveringFile(Database &DB, llvm::StringRef Path,
 }
 
 llvm::Error buildCoverageBitmaps(Database &DB) {
+  // One pass over the rows in key order (the index coverage_by_key), writing
+  // each key's bitmap as soon as its last row is read: memory holds one
+  // bitmap, not the table. Writing coverage_keys while reading coverage is
+  // safe in SQLite: the statement reads another table's B-tree. The caller's
+  // transaction keeps the migration all-or-nothing.
   auto S = DB.statement("SELECT key_id, test_id FROM coverage "
                         "ORDER BY key_id, test_id");
   if (!S)
@@ -358,22 +363,20 @@ llvm::Error buildCoverageBitmaps(Database &DB) {
     Tests = IdSet();
     return E;
   };
-  // Rows are read to the end before writing: one statement at a time.
-  std::vector<std::pair<int64_t, int64_t>> Rows;
-  if (llvm::Error E = S->forEachRow(
-          [&] { Rows.emplace_back(S->columnInt64(0), S->columnInt64(1)); }))
+  if (llvm::Error E = S->forEachRow([&]() -> llvm::Error {
+        int64_t RowKey = S->columnInt64(0);
+        if (RowKey != Key) {
+          if (llvm::Error E = Write())
+            return E;
+          Key = RowKey;
+        }
+        auto Id = bitmapId(S->columnInt64(1));
+        if (!Id)
+          return Id.takeError();
+        Tests.add(*Id);
+        return llvm::Error::success();
+      }))
     return E;
-  for (auto [RowKey, Test] : Rows) {
-    if (RowKey != Key) {
-      if (llvm::Error E = Write())
-        return E;
-      Key = RowKey;
-    }
-    auto Id = bitmapId(Test);
-    if (!Id)
-      return Id.takeError();
-    Tests.add(*Id);
-  }
   return Write();
 }
 

@@ -10,6 +10,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "gtest/gtest.h"
+#include <map>
 
 using namespace tia;
 
@@ -213,6 +214,109 @@ TEST_F(CoverageMigrationTest, Version7CoverageBecomesBitmaps) {
   Strings Out;
   ASSERT_OK(Rows->forEachRow([&] { Out.push_back(Rows->columnText(0)); }));
   EXPECT_EQ(Out, (Strings{"1:2", "1:3", "2:3"}));
+}
+
+/// Reads every "test:key" row of the `coverage` table (or view) of \p Path.
+Strings coverageRows(llvm::StringRef Path) {
+  Strings Out;
+  auto Raw = Database::open(Path, Database::OpenMode::ReadOnly);
+  if (!Raw) {
+    ADD_FAILURE() << llvm::toString(Raw.takeError());
+    return Out;
+  }
+  auto Rows = (*Raw)->statement("SELECT test_id || ':' || key_id FROM "
+                                "coverage ORDER BY test_id, key_id");
+  if (!Rows) {
+    ADD_FAILURE() << llvm::toString(Rows.takeError());
+    return Out;
+  }
+  if (llvm::Error E =
+          Rows->forEachRow([&] { Out.push_back(Rows->columnText(0)); }))
+    ADD_FAILURE() << llvm::toString(std::move(E));
+  return Out;
+}
+
+/// A version-7 database whose 40 tests cover 300 keys in a pattern (test t
+/// covers key k when (k * 7 + t * 3) % 11 < 4 or k % 40 == t): many
+/// bitmaps of various sizes, written one after another by the migration,
+/// give the same answers as the rows they came from.
+TEST_F(CoverageMigrationTest, Version7ManyKeysMigrateToTheSameCoverage) {
+  llvm::SmallString<128> Path(Dir);
+  llvm::sys::path::append(Path, "tia.db");
+  const int Tests = 40, Keys = 300;
+  std::map<std::string, Strings> Expected; // key -> test names, sorted
+  {
+    auto Raw = Database::open(Path, Database::OpenMode::ReadWrite);
+    ASSERT_TRUE(static_cast<bool>(Raw)) << llvm::toString(Raw.takeError());
+    ASSERT_OK(schema::migrate(**Raw, schema::migrations().take_front(7)));
+    std::string SQL = "BEGIN;";
+    for (int T = 1; T <= Tests; ++T)
+      SQL += "INSERT INTO tests(id, name, coverage_commit) VALUES(" +
+             std::to_string(T) + ", 't" + std::to_string(100 + T) + "', 'c1');";
+    for (int K = 1; K <= Keys; ++K) {
+      std::string Key = "k" + std::to_string(1000 + K);
+      SQL += "INSERT INTO element_keys(id, key) VALUES(" + std::to_string(K) +
+             ", '" + Key + "');";
+      Expected[Key]; // keys no test covers stay empty
+      for (int T = 1; T <= Tests; ++T)
+        if ((K * 7 + T * 3) % 11 < 4 || K % 40 == T) {
+          SQL += "INSERT INTO coverage(test_id, key_id) VALUES(" +
+                 std::to_string(T) + ", " + std::to_string(K) + ");";
+          Expected[Key].push_back("t" + std::to_string(100 + T));
+        }
+    }
+    ASSERT_OK((*Raw)->exec(SQL + "COMMIT;"));
+  }
+  Strings Before = coverageRows(Path);
+  ASSERT_GT(Before.size(), 4000u);
+
+  auto S = Store::open(Path, Store::Mode::ReadWrite);
+  ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ((*S)->schemaVersion(), 8);
+  for (const auto &[Key, Names] : Expected) {
+    ASSERT_VALUE(Covering, (*S)->testsCovering(Key));
+    EXPECT_EQ(*Covering, Names) << Key;
+  }
+  S->reset();
+  EXPECT_EQ(coverageRows(Path), Before);
+}
+
+/// A migration that fails after it wrote some bitmaps (a test id too large
+/// for them, on the last key) leaves the database at version 7 as it was.
+TEST_F(CoverageMigrationTest, FailedVersion8MigrationLeavesVersion7) {
+  llvm::SmallString<128> Path(Dir);
+  llvm::sys::path::append(Path, "tia.db");
+  {
+    auto Raw = Database::open(Path, Database::OpenMode::ReadWrite);
+    ASSERT_TRUE(static_cast<bool>(Raw)) << llvm::toString(Raw.takeError());
+    ASSERT_OK(schema::migrate(**Raw, schema::migrations().take_front(7)));
+    ASSERT_OK((*Raw)->exec(
+        "INSERT INTO element_keys(id, key) VALUES(1, 'k1'), (2, 'k2'), "
+        "(3, 'k3');"
+        "INSERT INTO tests(id, name) VALUES(1, 'a'), (2, 'b'), "
+        "(5000000000, 'huge');"
+        "INSERT INTO coverage(test_id, key_id) VALUES(1, 1), (2, 1), "
+        "(1, 2), (5000000000, 3);"));
+  }
+  Strings Before = coverageRows(Path);
+  auto S = Store::open(Path, Store::Mode::ReadWrite);
+  ASSERT_FALSE(static_cast<bool>(S));
+  EXPECT_EQ(llvm::toString(S.takeError()),
+            "cannot upgrade database " + std::string(Path) +
+                " from schema 7 to 8: test id 5000000000 does not fit the "
+                "coverage bitmaps (ids up to 4294967295): export the "
+                "coverage and start a new database");
+  auto Raw = Database::open(Path, Database::OpenMode::ReadOnly);
+  ASSERT_TRUE(static_cast<bool>(Raw)) << llvm::toString(Raw.takeError());
+  ASSERT_VALUE(V, schema::readVersions(**Raw));
+  ASSERT_TRUE(V->has_value());
+  EXPECT_EQ((*V)->Schema, 7);
+  ASSERT_VALUE(HasBitmaps, (*Raw)->hasTable("coverage_keys"));
+  EXPECT_FALSE(*HasBitmaps);
+  ASSERT_VALUE(HasRows, (*Raw)->hasTable("coverage"));
+  EXPECT_TRUE(*HasRows);
+  Raw->reset();
+  EXPECT_EQ(coverageRows(Path), Before);
 }
 
 } // namespace
