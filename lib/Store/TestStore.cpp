@@ -238,6 +238,43 @@ llvm::Expected<std::vector<std::string>> Store::coverageOf(llvm::StringRef Id) {
   return collectText(*S);
 }
 
+llvm::Expected<CoverageDamage> Store::coverageDamage() {
+  CoverageDamage Out;
+  if (!Coverage->damagedKeys().empty()) {
+    auto Keys = DB->statement("SELECT k.key FROM json_each(?) j CROSS JOIN "
+                              "element_keys k ON k.id = j.value ORDER BY 1");
+    if (!Keys)
+      return Keys.takeError();
+    Keys->bindText(0, store::keyIdsJson(
+                          std::vector<int64_t>(Coverage->damagedKeys().begin(),
+                                               Coverage->damagedKeys().end())));
+    auto Names = collectText(*Keys);
+    if (!Names)
+      return Names.takeError();
+    Out.Keys = std::move(*Names);
+  }
+  auto Tests = store::testNames(*DB, Coverage->unreadableTests());
+  if (!Tests)
+    return Tests.takeError();
+  Out.UnreadableTests = std::move(*Tests);
+  return Out;
+}
+
+llvm::Expected<CoverageRepair> Store::repairCoverage() {
+  CoverageRepair Out;
+  if (llvm::Error E = inTransaction(*DB, [&]() -> llvm::Error {
+        if (llvm::Error E = Coverage->flush(*DB))
+          return E;
+        auto R = store::repairCoverageBitmaps(*DB);
+        if (!R)
+          return R.takeError();
+        Out = std::move(*R);
+        return llvm::Error::success();
+      }))
+    return std::move(E);
+  return Out;
+}
+
 //===----------------------------------------------------------------------===//
 // Test info
 //===----------------------------------------------------------------------===//

@@ -69,8 +69,8 @@ TEST(CoverageBitmapsTest, KeyIdListsParse) {
   ASSERT_FALSE(static_cast<bool>(Bad));
   EXPECT_EQ(llvm::toString(Bad.takeError()),
             "the coverage of test t is not a list of element ids: the "
-            "database is damaged (run 'tia collect' again or pass another "
-            "--db)");
+            "database is damaged (run 'tia coverage repair', then collect "
+            "that test again)");
 }
 
 TEST(CoverageBitmapsTest, ReimportMovesTheTestBetweenBitmaps) {
@@ -317,6 +317,134 @@ TEST_F(CoverageMigrationTest, FailedVersion8MigrationLeavesVersion7) {
   EXPECT_TRUE(*HasRows);
   Raw->reset();
   EXPECT_EQ(coverageRows(Path), Before);
+}
+
+/// A store file where t1 covers a and b, t2 covers b and t3 covers c, with
+/// \p Damage (SQL) applied to it afterwards, outside tia.
+class DamagedCoverageTest : public CoverageMigrationTest {
+protected:
+  std::string make(llvm::StringRef Damage) {
+    llvm::SmallString<128> Path(Dir);
+    llvm::sys::path::append(Path, "tia.db");
+    {
+      auto S = Store::open(Path, Store::Mode::ReadWrite);
+      if (!S) {
+        ADD_FAILURE() << llvm::toString(S.takeError());
+        return "";
+      }
+      check((*S)->putCoverage("t1", "c1", {"a", "b"}));
+      check((*S)->putCoverage("t2", "c1", {"b"}));
+      check((*S)->putCoverage("t3", "c1", {"c"}));
+    }
+    auto Raw = Database::open(Path, Database::OpenMode::ReadWrite);
+    if (!Raw) {
+      ADD_FAILURE() << llvm::toString(Raw.takeError());
+      return "";
+    }
+    check((*Raw)->exec(Damage));
+    return std::string(Path);
+  }
+  static void check(llvm::Error E) {
+    if (E)
+      ADD_FAILURE() << llvm::toString(std::move(E));
+  }
+};
+
+const char DamageBitmapOfA[] =
+    "UPDATE coverage_keys SET tests = x'3a30000001' WHERE key_id = "
+    "(SELECT id FROM element_keys WHERE key = 'a');";
+const char DamageListOfT3[] =
+    "UPDATE test_coverage SET keys = '[1,' WHERE test_id = "
+    "(SELECT id FROM tests WHERE name = 't3');";
+
+/// Reading a damaged bitmap answers from the key lists and says so.
+TEST_F(DamagedCoverageTest, SelectionReadsTheKeyListsInstead) {
+  std::string Path = make(DamageBitmapOfA);
+  auto S = Store::open(Path, Store::Mode::ReadOnly);
+  ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
+  ASSERT_VALUE(A, (*S)->testsCovering("a"));
+  EXPECT_EQ(*A, (Strings{"t1"}));
+  ASSERT_VALUE(Snapshots, (*S)->coverageSnapshots());
+  ASSERT_EQ(Snapshots->size(), 1u);
+  ASSERT_VALUE(AAtC1, (*S)->testsCovering("a", (*Snapshots)[0].Id));
+  EXPECT_EQ(*AAtC1, (Strings{"t1"}));
+  ASSERT_VALUE(B, (*S)->testsCovering("b"));
+  EXPECT_EQ(*B, (Strings{"t1", "t2"}));
+  ASSERT_VALUE(Damage, (*S)->coverageDamage());
+  EXPECT_EQ(Damage->Keys, (Strings{"a"}));
+  EXPECT_TRUE(Damage->UnreadableTests.empty());
+}
+
+/// A test whose key list cannot be read either may cover the key: it is
+/// counted as covering it (selected), and named.
+TEST_F(DamagedCoverageTest, AnUnreadableKeyListCountsAsCovering) {
+  std::string Path = make(std::string(DamageBitmapOfA) + DamageListOfT3);
+  auto S = Store::open(Path, Store::Mode::ReadOnly);
+  ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
+  ASSERT_VALUE(A, (*S)->testsCovering("a"));
+  EXPECT_EQ(*A, (Strings{"t1", "t3"}));
+  ASSERT_VALUE(Damage, (*S)->coverageDamage());
+  EXPECT_EQ(Damage->Keys, (Strings{"a"}));
+  EXPECT_EQ(Damage->UnreadableTests, (Strings{"t3"}));
+}
+
+/// New coverage of a key whose bitmap is damaged makes the bitmap again
+/// from the key lists, instead of failing every later import.
+TEST_F(DamagedCoverageTest, AnImportRebuildsTheBitmapItChanges) {
+  std::string Path = make(DamageBitmapOfA);
+  auto S = Store::open(Path, Store::Mode::ReadWrite);
+  ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
+  ASSERT_OK((*S)->putCoverage("t4", "c2", {"a"}));
+  ASSERT_VALUE(A, (*S)->testsCovering("a"));
+  EXPECT_EQ(*A, (Strings{"t1", "t4"}));
+  ASSERT_VALUE(Damage, (*S)->coverageDamage());
+  EXPECT_TRUE(Damage->empty());
+  // A test leaving the key rebuilds it too.
+  std::string Again = std::string(DamageBitmapOfA);
+  S->reset();
+  {
+    auto Raw = Database::open(Path, Database::OpenMode::ReadWrite);
+    ASSERT_TRUE(static_cast<bool>(Raw)) << llvm::toString(Raw.takeError());
+    ASSERT_OK((*Raw)->exec(Again));
+  }
+  auto S2 = Store::open(Path, Store::Mode::ReadWrite);
+  ASSERT_TRUE(static_cast<bool>(S2)) << llvm::toString(S2.takeError());
+  ASSERT_OK((*S2)->removeTest("t1"));
+  ASSERT_VALUE(A2, (*S2)->testsCovering("a"));
+  EXPECT_EQ(*A2, (Strings{"t4"}));
+  ASSERT_VALUE(Damage2, (*S2)->coverageDamage());
+  EXPECT_TRUE(Damage2->empty());
+}
+
+/// The repair makes every bitmap again and drops what cannot be read.
+TEST_F(DamagedCoverageTest, RepairRebuildsTheBitmapsAndDropsBadLists) {
+  std::string Path = make(std::string(DamageBitmapOfA) + DamageListOfT3);
+  auto S = Store::open(Path, Store::Mode::ReadWrite);
+  ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
+  ASSERT_VALUE(R, (*S)->repairCoverage());
+  EXPECT_EQ(R->DamagedBitmaps, 1u);
+  EXPECT_EQ(R->DroppedTests, (Strings{"t3"}));
+  EXPECT_EQ(R->Tests, 2u);
+  EXPECT_EQ(R->Bitmaps, 2u); // a and b
+  ASSERT_VALUE(A, (*S)->testsCovering("a"));
+  EXPECT_EQ(*A, (Strings{"t1"}));
+  ASSERT_VALUE(C, (*S)->testsCovering("c"));
+  EXPECT_TRUE(C->empty());
+  ASSERT_VALUE(Damage, (*S)->coverageDamage());
+  EXPECT_TRUE(Damage->empty());
+  ASSERT_VALUE(Tests, (*S)->tests());
+  ASSERT_EQ(Tests->size(), 3u);
+  EXPECT_EQ((*Tests)[2].Id, "t3");
+  EXPECT_EQ((*Tests)[2].CoveredElements, 0u);
+  // The dropped test can be collected again.
+  ASSERT_OK((*S)->putCoverage("t3", "c2", {"c"}));
+  ASSERT_VALUE(C2, (*S)->testsCovering("c"));
+  EXPECT_EQ(*C2, (Strings{"t3"}));
+  // A sound database: nothing damaged, the same bitmaps.
+  ASSERT_VALUE(Again, (*S)->repairCoverage());
+  EXPECT_EQ(Again->DamagedBitmaps, 0u);
+  EXPECT_TRUE(Again->DroppedTests.empty());
+  EXPECT_EQ(Again->Bitmaps, 3u);
 }
 
 } // namespace
