@@ -152,7 +152,11 @@ llvm::Error Store::putCoverage(llvm::StringRef Id, llvm::StringRef Commit,
     auto Test = testId(*DB, Id);
     if (!Test)
       return Test.takeError();
-    auto Snapshot = store::beforeCoverageReplaced(*DB, *Test, Commit);
+    // Read once: the snapshots keep it, the bitmaps change by it.
+    auto Old = store::coveredKeyIds(*DB, *Test, Id);
+    if (!Old)
+      return Old.takeError();
+    auto Snapshot = store::beforeCoverageReplaced(*DB, *Test, Commit, *Old);
     if (!Snapshot)
       return Snapshot.takeError();
     auto Update =
@@ -164,9 +168,6 @@ llvm::Error Store::putCoverage(llvm::StringRef Id, llvm::StringRef Commit,
     if (llvm::Error E = Update->run())
       return E;
 
-    auto Old = store::coveredKeyIds(*DB, *Test, Id);
-    if (!Old)
-      return Old.takeError();
     std::vector<int64_t> New;
     New.reserve(Keys.size());
     for (const std::string &Key : Keys) {

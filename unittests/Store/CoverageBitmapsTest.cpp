@@ -13,6 +13,7 @@
 #include <map>
 
 using namespace tia;
+using tia::testing::errorText;
 
 namespace {
 
@@ -445,6 +446,32 @@ TEST_F(DamagedCoverageTest, RepairRebuildsTheBitmapsAndDropsBadLists) {
   EXPECT_EQ(Again->DamagedBitmaps, 0u);
   EXPECT_TRUE(Again->DroppedTests.empty());
   EXPECT_EQ(Again->Bitmaps, 3u);
+}
+
+/// Re-importing a test reads its old key list once, through the parser
+/// that names the problem, before the snapshots keep it: an unreadable list
+/// fails with what to do, not with SQLite's "malformed JSON" from a second
+/// read, and changes nothing.
+TEST_F(DamagedCoverageTest, ReimportReadsTheOldListOnceAndSaysWhatToDo) {
+  std::string Path = make(DamageListOfT3);
+  auto S = Store::open(Path, Store::Mode::ReadWrite);
+  ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ(errorText((*S)->putCoverage("t3", "c2", {"a"})),
+            "the coverage of test t3 is not a list of element ids: the "
+            "database is damaged (run 'tia coverage repair', then collect "
+            "that test again)");
+  ASSERT_VALUE(A, (*S)->testsCovering("a"));
+  EXPECT_EQ(*A, (Strings{"t1"}));
+  ASSERT_VALUE(Snapshots, (*S)->coverageSnapshots());
+  EXPECT_EQ(Snapshots->size(), 1u);
+  // A sound test keeps its replaced keys for the snapshot as before.
+  ASSERT_OK((*S)->putCoverage("t1", "c2", {"c"}));
+  ASSERT_VALUE(Again, (*S)->coverageSnapshots());
+  ASSERT_EQ(Again->size(), 2u);
+  ASSERT_VALUE(OfT1AtC1, (*S)->coverageOf("t1", (*Again)[1].Id));
+  EXPECT_EQ(*OfT1AtC1, (Strings{"a", "b"}));
+  ASSERT_VALUE(OfT1, (*S)->coverageOf("t1"));
+  EXPECT_EQ(*OfT1, (Strings{"c"}));
 }
 
 } // namespace
