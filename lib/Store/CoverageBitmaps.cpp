@@ -404,6 +404,15 @@ llvm::Expected<IdSet> CoverageIndex::testsCovering(Database &DB,
   return std::move(Out);
 }
 
+llvm::Expected<IdSet> CoverageIndex::testsCoveringKey(Database &DB,
+                                                      llvm::StringRef Key) {
+  auto Keys = DB.statement("SELECT id FROM element_keys WHERE key = ?");
+  if (!Keys)
+    return Keys.takeError();
+  Keys->bindText(0, Key);
+  return testsCovering(DB, *Keys);
+}
+
 llvm::Expected<IdSet>
 CoverageIndex::testsCoveringFile(Database &DB, llvm::StringRef Path,
                                  llvm::StringRef ContentHash) {

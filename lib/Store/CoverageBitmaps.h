@@ -108,6 +108,9 @@ public:
   /// from the key lists of test_coverage, counting a test whose list is
   /// unreadable as covering it, and is noted (damagedKeys()).
   llvm::Expected<IdSet> testsCovering(Database &DB, Statement &Keys);
+  /// The tests covering element key \p Key, as testsCovering; none when
+  /// the key is unknown (it is not interned).
+  llvm::Expected<IdSet> testsCoveringKey(Database &DB, llvm::StringRef Key);
   /// The tests covering any element of the file version \p Path,
   /// \p ContentHash.
   llvm::Expected<IdSet> testsCoveringFile(Database &DB, llvm::StringRef Path,

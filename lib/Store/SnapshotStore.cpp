@@ -162,11 +162,7 @@ llvm::Expected<std::vector<CoverageSnapshot>> Store::coverageSnapshots() {
 
 llvm::Expected<std::vector<std::string>>
 Store::testsCovering(llvm::StringRef Key, int64_t Snapshot) {
-  auto Keys = DB->statement("SELECT id FROM element_keys WHERE key = ?");
-  if (!Keys)
-    return Keys.takeError();
-  Keys->bindText(0, Key);
-  auto Current = Coverage->testsCovering(*DB, *Keys);
+  auto Current = Coverage->testsCoveringKey(*DB, Key);
   if (!Current)
     return Current.takeError();
   // The key's current tests whose latest coverage the snapshot holds, and

@@ -218,11 +218,7 @@ llvm::Expected<std::vector<TestRecord>> Store::tests() {
 
 llvm::Expected<std::vector<std::string>>
 Store::testsCovering(llvm::StringRef Key) {
-  auto Keys = DB->statement("SELECT id FROM element_keys WHERE key = ?");
-  if (!Keys)
-    return Keys.takeError();
-  Keys->bindText(0, Key);
-  auto Ids = Coverage->testsCovering(*DB, *Keys);
+  auto Ids = Coverage->testsCoveringKey(*DB, Key);
   if (!Ids)
     return Ids.takeError();
   return store::testNames(*DB, *Ids);

@@ -142,6 +142,32 @@ TEST(CoverageBitmapsTest, RemovedTestLeavesTheBitmaps) {
   EXPECT_EQ(*B, (Strings{"t3"}));
 }
 
+/// One key to the ids of its tests: pending changes included, an unknown
+/// key neither found nor interned.
+TEST(CoverageBitmapsTest, TestsCoveringOneKey) {
+  auto DB = Database::open(":memory:", Database::OpenMode::ReadWrite);
+  ASSERT_TRUE(static_cast<bool>(DB)) << llvm::toString(DB.takeError());
+  ASSERT_OK(schema::migrate(**DB, schema::migrations()));
+  store::CoverageIndex Index;
+  ASSERT_VALUE(A, Index.keyId(**DB, "a"));
+  ASSERT_VALUE(B, Index.keyId(**DB, "b"));
+  ASSERT_OK(Index.add(*A, 7));
+  ASSERT_OK(Index.add(*A, 3));
+  ASSERT_OK(Index.add(*B, 7));
+  ASSERT_VALUE(OfA, Index.testsCoveringKey(**DB, "a"));
+  EXPECT_EQ(OfA->ids(), (std::vector<uint32_t>{3, 7}));
+  ASSERT_OK(Index.remove(*A, 7));
+  ASSERT_VALUE(Again, Index.testsCoveringKey(**DB, "a"));
+  EXPECT_EQ(Again->ids(), (std::vector<uint32_t>{3}));
+  ASSERT_VALUE(None, Index.testsCoveringKey(**DB, "unknown"));
+  EXPECT_TRUE(None->empty());
+  auto Count = (*DB)->statement("SELECT count(*) FROM element_keys");
+  ASSERT_TRUE(static_cast<bool>(Count)) << llvm::toString(Count.takeError());
+  ASSERT_VALUE(Row, Count->step());
+  ASSERT_TRUE(*Row);
+  EXPECT_EQ(Count->columnInt64(0), 2);
+}
+
 class CoverageMigrationTest : public ::testing::Test {
 protected:
   void SetUp() override {
