@@ -86,6 +86,11 @@ std::optional<IdSet> IdSet::deserialize(llvm::StringRef Bytes) {
                     static_cast<unsigned char>(Bytes[1]) << 8;
   if (Cookie != 12346 && Cookie != 12347)
     return std::nullopt;
+  // So does the safe reader when the bytes end too soon; measuring the
+  // serialization first is silent, and refuses trailing bytes too.
+  if (roaring_bitmap_portable_deserialize_size(Bytes.data(), Bytes.size()) !=
+      Bytes.size())
+    return std::nullopt;
   roaring_bitmap_t *Read =
       roaring_bitmap_portable_deserialize_safe(Bytes.data(), Bytes.size());
   if (!Read)
@@ -110,8 +115,8 @@ llvm::Expected<std::vector<int64_t>> parseKeyIds(llvm::StringRef Json,
                                                  llvm::StringRef What) {
   auto Bad = [&] {
     return makeErrorf("the coverage of {0} is not a list of element ids: "
-                      "the database is damaged (run 'tia collect' again "
-                      "or pass another --db)",
+                      "the database is damaged (run 'tia coverage repair', "
+                      "then collect that test again)",
                       What);
   };
   Json = Json.trim();
@@ -208,8 +213,9 @@ llvm::Expected<uint32_t> bitmapId(int64_t Test) {
   return static_cast<uint32_t>(Test);
 }
 
-/// Reads the bitmap of key \p Key; an empty one when it has none.
-llvm::Expected<IdSet> readBitmap(Database &DB, int64_t Key) {
+/// Reads the bitmap of key \p Key: an empty one when it has none,
+/// std::nullopt when its blob is not a bitmap (damaged).
+llvm::Expected<std::optional<IdSet>> readBitmap(Database &DB, int64_t Key) {
   auto S = DB.statement("SELECT tests FROM coverage_keys WHERE key_id = ?");
   if (!S)
     return S.takeError();
@@ -218,14 +224,45 @@ llvm::Expected<IdSet> readBitmap(Database &DB, int64_t Key) {
   if (!Row)
     return Row.takeError();
   if (!*Row)
-    return IdSet();
-  std::optional<IdSet> Read = IdSet::deserialize(S->columnBlob(0));
-  if (!Read)
-    return makeErrorf("the tests covering element key {0} are not a bitmap: "
-                      "the database {1} is damaged (run 'tia collect' "
-                      "again or pass another --db)",
-                      Key, DB.path());
-  return std::move(*Read);
+    return std::optional<IdSet>(IdSet());
+  return IdSet::deserialize(S->columnBlob(0));
+}
+
+/// For each key of \p Keys (sorted, unique), the tests whose key list in
+/// test_coverage holds it: what its bitmap must be. Reads every list once.
+/// A list that is not a list of ids adds its test to \p Unreadable when
+/// given (it may cover any key), else fails.
+llvm::Expected<std::vector<IdSet>>
+testsFromKeyLists(Database &DB, const std::vector<int64_t> &Keys,
+                  IdSet *Unreadable) {
+  std::vector<IdSet> Out(Keys.size());
+  auto S = DB.statement("SELECT tc.test_id, t.name, tc.keys "
+                        "FROM test_coverage tc JOIN tests t ON t.id = "
+                        "tc.test_id ORDER BY tc.test_id");
+  if (!S)
+    return S.takeError();
+  if (llvm::Error E = S->forEachRow([&]() -> llvm::Error {
+        auto Test = bitmapId(S->columnInt64(0));
+        if (!Test)
+          return Test.takeError();
+        auto Ids = parseKeyIds(S->columnText(2), "test " + S->columnText(1));
+        if (!Ids) {
+          if (!Unreadable)
+            return Ids.takeError();
+          // Counted as covering every key asked for: selection runs it.
+          llvm::consumeError(Ids.takeError());
+          Unreadable->add(*Test);
+          return llvm::Error::success();
+        }
+        for (int64_t Id : *Ids) {
+          auto It = std::lower_bound(Keys.begin(), Keys.end(), Id);
+          if (It != Keys.end() && *It == Id)
+            Out[It - Keys.begin()].add(*Test);
+        }
+        return llvm::Error::success();
+      }))
+    return std::move(E);
+  return std::move(Out);
 }
 
 llvm::Error writeBitmap(Database &DB, int64_t Key, IdSet &Tests) {
@@ -278,16 +315,31 @@ llvm::Error CoverageIndex::flush(Database &DB) {
     Keys.push_back(Key);
   std::sort(Keys.begin(), Keys.end());
   llvm::Error E = inTransaction(DB, [&]() -> llvm::Error {
+    std::vector<int64_t> Damaged;
     for (int64_t Key : Keys) {
       auto Tests = readBitmap(DB, Key);
       if (!Tests)
         return Tests.takeError();
+      if (!*Tests) {
+        Damaged.push_back(Key);
+        continue;
+      }
       const Change &C = Pending[Key];
-      Tests->subtract(C.Removed);
-      Tests->merge(C.Added);
-      if (llvm::Error E = writeBitmap(DB, Key, *Tests))
+      (*Tests)->subtract(C.Removed);
+      (*Tests)->merge(C.Added);
+      if (llvm::Error E = writeBitmap(DB, Key, **Tests))
         return E;
     }
+    if (Damaged.empty())
+      return llvm::Error::success();
+    // A damaged bitmap cannot be changed, but it can be made again: the
+    // key lists already hold this transaction's coverage.
+    auto Rebuilt = testsFromKeyLists(DB, Damaged, /*Unreadable=*/nullptr);
+    if (!Rebuilt)
+      return Rebuilt.takeError();
+    for (size_t I = 0; I < Damaged.size(); ++I)
+      if (llvm::Error E = writeBitmap(DB, Damaged[I], (*Rebuilt)[I]))
+        return E;
     return llvm::Error::success();
   });
   Pending.clear();
@@ -314,21 +366,51 @@ llvm::Expected<int64_t> CoverageIndex::keyId(Database &DB,
 llvm::Expected<IdSet> CoverageIndex::testsCovering(Database &DB,
                                                    Statement &Keys) {
   if (llvm::Error E = flush(DB))
-    return E;
+    return std::move(E);
   std::vector<int64_t> Ids;
   if (llvm::Error E =
           Keys.forEachRow([&] { Ids.push_back(Keys.columnInt64(0)); }))
-    return E;
+    return std::move(E);
   IdSet Out;
+  std::vector<int64_t> Damaged;
   for (int64_t Key : Ids) {
     auto Tests = readBitmap(DB, Key);
     if (!Tests)
       return Tests.takeError();
+    if (!*Tests) {
+      Damaged.push_back(Key);
+      continue;
+    }
     if (Ids.size() == 1)
-      return std::move(*Tests);
-    Out.merge(*Tests);
+      return std::move(**Tests);
+    Out.merge(**Tests);
   }
-  return Out;
+  if (Damaged.empty())
+    return std::move(Out);
+  // The key lists are what the bitmaps are made from: answer from them
+  // (the database may be open only to read), and count a test whose list
+  // is unreadable too as covering the key, so that selection runs it.
+  llvm::sort(Damaged);
+  Damaged.erase(std::unique(Damaged.begin(), Damaged.end()), Damaged.end());
+  IdSet Unreadable;
+  auto FromLists = testsFromKeyLists(DB, Damaged, &Unreadable);
+  if (!FromLists)
+    return FromLists.takeError();
+  for (const IdSet &Tests : *FromLists)
+    Out.merge(Tests);
+  Out.merge(Unreadable);
+  DamagedKeys.insert(Damaged.begin(), Damaged.end());
+  UnreadableTests.merge(Unreadable);
+  return std::move(Out);
+}
+
+llvm::Expected<IdSet> CoverageIndex::testsCoveringKey(Database &DB,
+                                                      llvm::StringRef Key) {
+  auto Keys = DB.statement("SELECT id FROM element_keys WHERE key = ?");
+  if (!Keys)
+    return Keys.takeError();
+  Keys->bindText(0, Key);
+  return testsCovering(DB, *Keys);
 }
 
 llvm::Expected<IdSet>
@@ -345,6 +427,11 @@ CoverageIndex::testsCoveringFile(Database &DB, llvm::StringRef Path,
 }
 
 llvm::Error buildCoverageBitmaps(Database &DB) {
+  // One pass over the rows in key order (the index coverage_by_key), writing
+  // each key's bitmap as soon as its last row is read: memory holds one
+  // bitmap, not the table. Writing coverage_keys while reading coverage is
+  // safe in SQLite: the statement reads another table's B-tree. The caller's
+  // transaction keeps the migration all-or-nothing.
   auto S = DB.statement("SELECT key_id, test_id FROM coverage "
                         "ORDER BY key_id, test_id");
   if (!S)
@@ -358,23 +445,85 @@ llvm::Error buildCoverageBitmaps(Database &DB) {
     Tests = IdSet();
     return E;
   };
-  // Rows are read to the end before writing: one statement at a time.
-  std::vector<std::pair<int64_t, int64_t>> Rows;
-  if (llvm::Error E = S->forEachRow(
-          [&] { Rows.emplace_back(S->columnInt64(0), S->columnInt64(1)); }))
+  if (llvm::Error E = S->forEachRow([&]() -> llvm::Error {
+        int64_t RowKey = S->columnInt64(0);
+        if (RowKey != Key) {
+          if (llvm::Error E = Write())
+            return E;
+          Key = RowKey;
+        }
+        auto Id = bitmapId(S->columnInt64(1));
+        if (!Id)
+          return Id.takeError();
+        Tests.add(*Id);
+        return llvm::Error::success();
+      }))
     return E;
-  for (auto [RowKey, Test] : Rows) {
-    if (RowKey != Key) {
-      if (llvm::Error E = Write())
-        return E;
-      Key = RowKey;
-    }
-    auto Id = bitmapId(Test);
-    if (!Id)
-      return Id.takeError();
-    Tests.add(*Id);
-  }
   return Write();
+}
+
+llvm::Expected<CoverageRepair> repairCoverageBitmaps(Database &DB) {
+  CoverageRepair Out;
+  auto Blobs = DB.statement("SELECT tests FROM coverage_keys");
+  if (!Blobs)
+    return Blobs.takeError();
+  if (llvm::Error E = Blobs->forEachRow([&] {
+        if (!IdSet::deserialize(Blobs->columnBlob(0)))
+          ++Out.DamagedBitmaps;
+      }))
+    return std::move(E);
+
+  // A key list that is not one cannot be read back: the test's coverage is
+  // dropped, so that selection runs it as never covered until it is
+  // collected again.
+  std::vector<int64_t> Unreadable;
+  auto Lists = DB.statement("SELECT tc.test_id, t.name, tc.keys FROM "
+                            "test_coverage tc JOIN tests t ON t.id = "
+                            "tc.test_id ORDER BY t.name");
+  if (!Lists)
+    return Lists.takeError();
+  if (llvm::Error E = Lists->forEachRow([&] {
+        ++Out.Tests;
+        auto Ids = parseKeyIds(Lists->columnText(2), "");
+        if (Ids)
+          return;
+        llvm::consumeError(Ids.takeError()); // counted and reported instead
+        Unreadable.push_back(Lists->columnInt64(0));
+        Out.DroppedTests.push_back(Lists->columnText(1));
+      }))
+    return std::move(E);
+  Out.Tests -= Unreadable.size();
+  // Out of the snapshots too, with the replaced coverage they kept: the
+  // test is then one with no coverage recorded, which selection runs.
+  for (int64_t Test : Unreadable)
+    for (const char *SQL :
+         {"DELETE FROM test_coverage WHERE test_id = ?",
+          "DELETE FROM snapshot_tests WHERE test_id = ?",
+          "DELETE FROM coverage_history WHERE test_id = ?",
+          "UPDATE tests SET coverage_commit = '' WHERE id = ?"}) {
+      auto Drop = DB.statement(SQL);
+      if (!Drop)
+        return Drop.takeError();
+      Drop->bindInt64(0, Test);
+      if (llvm::Error E = Drop->run())
+        return std::move(E);
+    }
+
+  // Every bitmap made again from the lists, in key order through the
+  // `coverage` view (SQLite sorts on disk past its cache): bounded memory,
+  // and bitmaps that read well but disagree with the lists are fixed too.
+  if (llvm::Error E = DB.exec("DELETE FROM coverage_keys"))
+    return std::move(E);
+  if (llvm::Error E = buildCoverageBitmaps(DB))
+    return std::move(E);
+  auto Count = DB.statement("SELECT count(*) FROM coverage_keys");
+  if (!Count)
+    return Count.takeError();
+  auto Written = queryOptionalInt(*Count);
+  if (!Written)
+    return Written.takeError();
+  Out.Bitmaps = static_cast<unsigned>(Written->value_or(0));
+  return Out;
 }
 
 } // namespace store

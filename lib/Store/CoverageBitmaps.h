@@ -18,11 +18,13 @@
 #define TIA_LIB_STORE_COVERAGEBITMAPS_H
 
 #include "Database.h"
+#include "tia/Store/Store.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -102,12 +104,22 @@ public:
   llvm::Expected<int64_t> keyId(Database &DB, llvm::StringRef Key);
 
   /// The tests covering any key whose id \p Keys returns (one integer
-  /// column), after flushing.
+  /// column), after flushing. A key whose bitmap is damaged is answered
+  /// from the key lists of test_coverage, counting a test whose list is
+  /// unreadable as covering it, and is noted (damagedKeys()).
   llvm::Expected<IdSet> testsCovering(Database &DB, Statement &Keys);
+  /// The tests covering element key \p Key, as testsCovering; none when
+  /// the key is unknown (it is not interned).
+  llvm::Expected<IdSet> testsCoveringKey(Database &DB, llvm::StringRef Key);
   /// The tests covering any element of the file version \p Path,
   /// \p ContentHash.
   llvm::Expected<IdSet> testsCoveringFile(Database &DB, llvm::StringRef Path,
                                           llvm::StringRef ContentHash);
+
+  /// The damaged bitmaps queries met since the store was opened.
+  const std::set<int64_t> &damagedKeys() const { return DamagedKeys; }
+  /// The tests whose unreadable key list those queries counted as covering.
+  const IdSet &unreadableTests() const { return UnreadableTests; }
 
 private:
   struct Change {
@@ -115,11 +127,18 @@ private:
   };
   std::unordered_map<int64_t, Change> Pending;
   llvm::StringMap<int64_t> KeyIds;
+  std::set<int64_t> DamagedKeys;
+  IdSet UnreadableTests;
 };
 
 /// Schema step 8's data migration: fills coverage_keys from the rows of
-/// the `coverage` table.
+/// the `coverage` table (later, the view over test_coverage), one key at a
+/// time in key order.
 llvm::Error buildCoverageBitmaps(Database &DB);
+
+/// Store::repairCoverage in the caller's transaction: drops the key lists
+/// that are not lists of ids and makes every bitmap again from the others.
+llvm::Expected<CoverageRepair> repairCoverageBitmaps(Database &DB);
 
 } // namespace store
 } // namespace tia

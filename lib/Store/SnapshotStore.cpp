@@ -70,22 +70,23 @@ llvm::Expected<int64_t> startSnapshot(Database &DB, llvm::StringRef Commit) {
 
 } // namespace
 
-llvm::Expected<int64_t> beforeCoverageReplaced(Database &DB, int64_t TestId,
-                                               llvm::StringRef Commit) {
-  // The rows being replaced stay for the snapshots that hold them.
+llvm::Expected<int64_t>
+beforeCoverageReplaced(Database &DB, int64_t TestId, llvm::StringRef Commit,
+                       const std::vector<int64_t> &OldKeys) {
+  // The keys being replaced stay for the snapshots that hold them.
   auto Keep = DB.statement(
       "INSERT OR IGNORE INTO coverage_history(test_id, commit_id, key_id) "
-      "SELECT c.test_id, t.coverage_commit, c.key_id FROM coverage c "
-      "JOIN tests t ON t.id = c.test_id "
-      "WHERE c.test_id = ?1 AND t.coverage_commit != ?2 AND EXISTS (SELECT 1 "
+      "SELECT t.id, t.coverage_commit, j.value FROM tests t, json_each(?3) j "
+      "WHERE t.id = ?1 AND t.coverage_commit != ?2 AND EXISTS (SELECT 1 "
       "FROM snapshot_tests st WHERE st.test_id = ?1 AND "
       "st.coverage_commit = t.coverage_commit)");
   if (!Keep)
     return Keep.takeError();
   Keep->bindInt64(0, TestId);
   Keep->bindText(1, Commit);
+  Keep->bindText(2, keyIdsJson(OldKeys));
   if (llvm::Error E = Keep->run())
-    return E;
+    return std::move(E);
   // Older rows at the same commit are replaced too.
   auto Forget = DB.statement(
       "DELETE FROM coverage_history WHERE test_id = ? AND commit_id = ?");
@@ -161,11 +162,7 @@ llvm::Expected<std::vector<CoverageSnapshot>> Store::coverageSnapshots() {
 
 llvm::Expected<std::vector<std::string>>
 Store::testsCovering(llvm::StringRef Key, int64_t Snapshot) {
-  auto Keys = DB->statement("SELECT id FROM element_keys WHERE key = ?");
-  if (!Keys)
-    return Keys.takeError();
-  Keys->bindText(0, Key);
-  auto Current = Coverage->testsCovering(*DB, *Keys);
+  auto Current = Coverage->testsCoveringKey(*DB, Key);
   if (!Current)
     return Current.takeError();
   // The key's current tests whose latest coverage the snapshot holds, and

@@ -56,11 +56,13 @@ llvm::Error insertReferencesAndIncludes(Database &DB, int64_t FileVersionId,
 /// into \p F.
 llvm::Error readReferencesAndIncludes(Database &DB, int64_t FileVersionId,
                                       FileIndex &F);
-/// Before test \p TestId's coverage is replaced by coverage collected at
-/// \p Commit: keeps its current rows for the snapshots that still hold them
-/// and finds (or starts) the snapshot of \p Commit. Returns its id.
-llvm::Expected<int64_t> beforeCoverageReplaced(Database &DB, int64_t TestId,
-                                               llvm::StringRef Commit);
+/// Before test \p TestId's coverage, the keys \p OldKeys, is replaced by
+/// coverage collected at \p Commit: keeps \p OldKeys for the snapshots that
+/// still hold them and finds (or starts) the snapshot of \p Commit. Returns
+/// its id.
+llvm::Expected<int64_t>
+beforeCoverageReplaced(Database &DB, int64_t TestId, llvm::StringRef Commit,
+                       const std::vector<int64_t> &OldKeys);
 
 /// After the replacement: records \p TestId at \p Commit in \p Snapshot.
 llvm::Error afterCoverageReplaced(Database &DB, int64_t Snapshot,

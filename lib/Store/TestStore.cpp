@@ -152,7 +152,11 @@ llvm::Error Store::putCoverage(llvm::StringRef Id, llvm::StringRef Commit,
     auto Test = testId(*DB, Id);
     if (!Test)
       return Test.takeError();
-    auto Snapshot = store::beforeCoverageReplaced(*DB, *Test, Commit);
+    // Read once: the snapshots keep it, the bitmaps change by it.
+    auto Old = store::coveredKeyIds(*DB, *Test, Id);
+    if (!Old)
+      return Old.takeError();
+    auto Snapshot = store::beforeCoverageReplaced(*DB, *Test, Commit, *Old);
     if (!Snapshot)
       return Snapshot.takeError();
     auto Update =
@@ -164,9 +168,6 @@ llvm::Error Store::putCoverage(llvm::StringRef Id, llvm::StringRef Commit,
     if (llvm::Error E = Update->run())
       return E;
 
-    auto Old = store::coveredKeyIds(*DB, *Test, Id);
-    if (!Old)
-      return Old.takeError();
     std::vector<int64_t> New;
     New.reserve(Keys.size());
     for (const std::string &Key : Keys) {
@@ -217,11 +218,7 @@ llvm::Expected<std::vector<TestRecord>> Store::tests() {
 
 llvm::Expected<std::vector<std::string>>
 Store::testsCovering(llvm::StringRef Key) {
-  auto Keys = DB->statement("SELECT id FROM element_keys WHERE key = ?");
-  if (!Keys)
-    return Keys.takeError();
-  Keys->bindText(0, Key);
-  auto Ids = Coverage->testsCovering(*DB, *Keys);
+  auto Ids = Coverage->testsCoveringKey(*DB, Key);
   if (!Ids)
     return Ids.takeError();
   return store::testNames(*DB, *Ids);
@@ -236,6 +233,43 @@ llvm::Expected<std::vector<std::string>> Store::coverageOf(llvm::StringRef Id) {
     return S.takeError();
   S->bindText(0, Id);
   return collectText(*S);
+}
+
+llvm::Expected<CoverageDamage> Store::coverageDamage() {
+  CoverageDamage Out;
+  if (!Coverage->damagedKeys().empty()) {
+    auto Keys = DB->statement("SELECT k.key FROM json_each(?) j CROSS JOIN "
+                              "element_keys k ON k.id = j.value ORDER BY 1");
+    if (!Keys)
+      return Keys.takeError();
+    Keys->bindText(0, store::keyIdsJson(
+                          std::vector<int64_t>(Coverage->damagedKeys().begin(),
+                                               Coverage->damagedKeys().end())));
+    auto Names = collectText(*Keys);
+    if (!Names)
+      return Names.takeError();
+    Out.Keys = std::move(*Names);
+  }
+  auto Tests = store::testNames(*DB, Coverage->unreadableTests());
+  if (!Tests)
+    return Tests.takeError();
+  Out.UnreadableTests = std::move(*Tests);
+  return Out;
+}
+
+llvm::Expected<CoverageRepair> Store::repairCoverage() {
+  CoverageRepair Out;
+  if (llvm::Error E = inTransaction(*DB, [&]() -> llvm::Error {
+        if (llvm::Error E = Coverage->flush(*DB))
+          return E;
+        auto R = store::repairCoverageBitmaps(*DB);
+        if (!R)
+          return R.takeError();
+        Out = std::move(*R);
+        return llvm::Error::success();
+      }))
+    return std::move(E);
+  return Out;
 }
 
 //===----------------------------------------------------------------------===//

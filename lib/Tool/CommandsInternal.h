@@ -76,6 +76,11 @@ llvm::Expected<Planned> makePlan(const GlobalOptions &G,
                                  const SelectCommandOptions &O,
                                  llvm::StringRef DefaultBase = "");
 
+/// Warns on \p Err (one line) when the queries made of \p S read around
+/// damaged coverage (Store::coverageDamage), naming the repair.
+llvm::Error warnAboutDamagedCoverage(Store &S, const Context &Ctx,
+                                     llvm::raw_ostream &Err);
+
 /// The commit results or coverage are recorded at: \p Rev resolved, or
 /// HEAD (empty on an unborn branch or outside git). Fails for an unknown
 /// \p Rev, and for one given outside git.

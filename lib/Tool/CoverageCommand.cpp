@@ -1,4 +1,4 @@
-//===- CoverageCommand.cpp - tia coverage import --------------------------===//
+//===- CoverageCommand.cpp - tia coverage import / repair -----------------===//
 
 #include "CommandsInternal.h"
 #include "tia/Support/Error.h"
@@ -62,6 +62,30 @@ llvm::Error runCoverageImport(const GlobalOptions &G,
   return llvm::Error::success();
 }
 
+llvm::Error runCoverageRepair(const GlobalOptions &G, llvm::raw_ostream &Out,
+                              llvm::raw_ostream &Err) {
+  auto Ctx = makeContext(G, /*NeedGit=*/false);
+  if (!Ctx)
+    return Ctx.takeError();
+  auto S = openForUpdate(*Ctx);
+  if (!S)
+    return S.takeError();
+  auto R = (*S)->repairCoverage();
+  if (!R)
+    return R.takeError();
+  for (const std::string &Id : R->DroppedTests)
+    Err << "tia: warning: the coverage of " << Id
+        << " could not be read and is dropped: the test has no coverage "
+           "recorded until it is collected again\n";
+  if (!G.Quiet)
+    Err << llvm::formatv("rebuilt {0} coverage bitmap{1} from the coverage "
+                         "of {2} test{3}; {4} {5} damaged\n",
+                         R->Bitmaps, R->Bitmaps == 1 ? "" : "s", R->Tests,
+                         R->Tests == 1 ? "" : "s", R->DamagedBitmaps,
+                         R->DamagedBitmaps == 1 ? "was" : "were");
+  return llvm::Error::success();
+}
+
 //===----------------------------------------------------------------------===//
 // Command line
 //===----------------------------------------------------------------------===//
@@ -69,7 +93,10 @@ llvm::Error runCoverageImport(const GlobalOptions &G,
 llvm::cl::SubCommand
     CoverageSubcommand("coverage",
                        "'tia coverage import FILE...': import per-test "
-                       "coverage (lcov, llvm-cov export JSON, coverage.py)");
+                       "coverage (lcov, llvm-cov export JSON, coverage.py); "
+                       "'tia coverage repair': rebuild the tests-per-element "
+                       "bitmaps of a damaged database from each test's "
+                       "coverage");
 
 namespace {
 llvm::cl::opt<coverage::Format> Format(
@@ -98,15 +125,22 @@ llvm::cl::opt<std::string>
            llvm::cl::value_desc("rev"), llvm::cl::init(""),
            llvm::cl::cat(tiaCategory()), llvm::cl::sub(CoverageSubcommand));
 llvm::cl::list<std::string> Args(llvm::cl::Positional,
-                                 llvm::cl::desc("import FILE..."),
+                                 llvm::cl::desc("import FILE... | repair"),
                                  llvm::cl::cat(tiaCategory()),
                                  llvm::cl::sub(CoverageSubcommand));
 } // namespace
 
 int coverageMain(const GlobalOptions &G) {
+  if (!Args.empty() && Args[0] == "repair") {
+    if (Args.size() > 1)
+      return usageError("'tia coverage repair' takes no files: it rebuilds "
+                        "the database's coverage bitmaps");
+    return exitCode(runCoverageRepair(G, llvm::outs(), llvm::errs()));
+  }
   if (Args.empty() || Args[0] != "import")
     return usageError("'tia coverage' needs a subcommand: tia coverage import "
-                      "--format lcov|llvm-cov-json|coverage.py FILE...");
+                      "--format lcov|llvm-cov-json|coverage.py FILE..., or "
+                      "tia coverage repair");
   CoverageImportOptions O;
   O.Fmt = Format;
   O.TestId = Test;

@@ -103,6 +103,8 @@ llvm::Error runExplain(const GlobalOptions &G, const ExplainOptions &O,
   auto Made = makePlan(G, O.Select, "HEAD");
   if (!Made)
     return Made.takeError();
+  if (llvm::Error E = warnAboutDamagedCoverage(*Made->DB, Made->Ctx, Err))
+    return E;
   const Plan &P = Made->Plan;
   auto Id = findTest(P, O.Test);
   if (!Id)

@@ -164,6 +164,37 @@ llvm::Expected<Planned> makePlan(const GlobalOptions &G,
   return Planned{std::move(Ctx), std::move(*S), std::move(*P)};
 }
 
+llvm::Error warnAboutDamagedCoverage(Store &S, const Context &Ctx,
+                                     llvm::raw_ostream &Err) {
+  auto D = S.coverageDamage();
+  if (!D)
+    return D.takeError();
+  if (D->empty())
+    return llvm::Error::success();
+  // Up to three names, then how many more.
+  auto Names = [](const std::vector<std::string> &All) {
+    std::string Out;
+    for (size_t I = 0; I < All.size() && I < 3; ++I)
+      Out += (I ? ", " : "") + All[I];
+    if (All.size() > 3)
+      Out += llvm::formatv(" and {0} more", All.size() - 3).str();
+    return Out;
+  };
+  Err << llvm::formatv("tia: warning: {0} is damaged: the tests covering {1} "
+                       "element key{2} ({3}) were read from each test's "
+                       "coverage instead",
+                       Ctx.DbPath, D->Keys.size(),
+                       D->Keys.size() == 1 ? "" : "s", Names(D->Keys));
+  if (!D->UnreadableTests.empty())
+    Err << llvm::formatv(", and {0} test{1} whose coverage is unreadable "
+                         "({2}) selected as covering them",
+                         D->UnreadableTests.size(),
+                         D->UnreadableTests.size() == 1 ? "" : "s",
+                         Names(D->UnreadableTests));
+  Err << "; run 'tia coverage repair'\n";
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::string> recordedCommit(const Context &Ctx,
                                            llvm::StringRef Rev) {
   if (!Rev.empty()) {

@@ -145,6 +145,8 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
     return Made.takeError();
   const select::Plan &P = Made->Plan;
   const Context &Ctx = Made->Ctx;
+  if (llvm::Error E = warnAboutDamagedCoverage(*Made->DB, Ctx, Err))
+    return std::move(E);
   // Results are written later, with the database opened for writing.
   Made->DB.reset();
 

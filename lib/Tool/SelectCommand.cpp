@@ -47,6 +47,8 @@ llvm::Expected<int> runSelect(const GlobalOptions &G,
   auto P = makePlan(G, O);
   if (!P)
     return P.takeError();
+  if (llvm::Error E = warnAboutDamagedCoverage(*P->DB, P->Ctx, Err))
+    return std::move(E);
   const select::Plan &Plan = P->Plan;
   const config::OutputConfig &Defaults = P->Ctx.Config.Output;
 

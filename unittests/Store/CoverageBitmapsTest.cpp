@@ -10,8 +10,10 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "gtest/gtest.h"
+#include <map>
 
 using namespace tia;
+using tia::testing::errorText;
 
 namespace {
 
@@ -68,8 +70,8 @@ TEST(CoverageBitmapsTest, KeyIdListsParse) {
   ASSERT_FALSE(static_cast<bool>(Bad));
   EXPECT_EQ(llvm::toString(Bad.takeError()),
             "the coverage of test t is not a list of element ids: the "
-            "database is damaged (run 'tia collect' again or pass another "
-            "--db)");
+            "database is damaged (run 'tia coverage repair', then collect "
+            "that test again)");
 }
 
 TEST(CoverageBitmapsTest, ReimportMovesTheTestBetweenBitmaps) {
@@ -138,6 +140,32 @@ TEST(CoverageBitmapsTest, RemovedTestLeavesTheBitmaps) {
   EXPECT_EQ(*A, (Strings{"t2"}));
   ASSERT_VALUE(B, S->testsCovering("b"));
   EXPECT_EQ(*B, (Strings{"t3"}));
+}
+
+/// One key to the ids of its tests: pending changes included, an unknown
+/// key neither found nor interned.
+TEST(CoverageBitmapsTest, TestsCoveringOneKey) {
+  auto DB = Database::open(":memory:", Database::OpenMode::ReadWrite);
+  ASSERT_TRUE(static_cast<bool>(DB)) << llvm::toString(DB.takeError());
+  ASSERT_OK(schema::migrate(**DB, schema::migrations()));
+  store::CoverageIndex Index;
+  ASSERT_VALUE(A, Index.keyId(**DB, "a"));
+  ASSERT_VALUE(B, Index.keyId(**DB, "b"));
+  ASSERT_OK(Index.add(*A, 7));
+  ASSERT_OK(Index.add(*A, 3));
+  ASSERT_OK(Index.add(*B, 7));
+  ASSERT_VALUE(OfA, Index.testsCoveringKey(**DB, "a"));
+  EXPECT_EQ(OfA->ids(), (std::vector<uint32_t>{3, 7}));
+  ASSERT_OK(Index.remove(*A, 7));
+  ASSERT_VALUE(Again, Index.testsCoveringKey(**DB, "a"));
+  EXPECT_EQ(Again->ids(), (std::vector<uint32_t>{3}));
+  ASSERT_VALUE(None, Index.testsCoveringKey(**DB, "unknown"));
+  EXPECT_TRUE(None->empty());
+  auto Count = (*DB)->statement("SELECT count(*) FROM element_keys");
+  ASSERT_TRUE(static_cast<bool>(Count)) << llvm::toString(Count.takeError());
+  ASSERT_VALUE(Row, Count->step());
+  ASSERT_TRUE(*Row);
+  EXPECT_EQ(Count->columnInt64(0), 2);
 }
 
 class CoverageMigrationTest : public ::testing::Test {
@@ -213,6 +241,263 @@ TEST_F(CoverageMigrationTest, Version7CoverageBecomesBitmaps) {
   Strings Out;
   ASSERT_OK(Rows->forEachRow([&] { Out.push_back(Rows->columnText(0)); }));
   EXPECT_EQ(Out, (Strings{"1:2", "1:3", "2:3"}));
+}
+
+/// Reads every "test:key" row of the `coverage` table (or view) of \p Path.
+Strings coverageRows(llvm::StringRef Path) {
+  Strings Out;
+  auto Raw = Database::open(Path, Database::OpenMode::ReadOnly);
+  if (!Raw) {
+    ADD_FAILURE() << llvm::toString(Raw.takeError());
+    return Out;
+  }
+  auto Rows = (*Raw)->statement("SELECT test_id || ':' || key_id FROM "
+                                "coverage ORDER BY test_id, key_id");
+  if (!Rows) {
+    ADD_FAILURE() << llvm::toString(Rows.takeError());
+    return Out;
+  }
+  if (llvm::Error E =
+          Rows->forEachRow([&] { Out.push_back(Rows->columnText(0)); }))
+    ADD_FAILURE() << llvm::toString(std::move(E));
+  return Out;
+}
+
+/// A version-7 database whose 40 tests cover 300 keys in a pattern (test t
+/// covers key k when (k * 7 + t * 3) % 11 < 4 or k % 40 == t): many
+/// bitmaps of various sizes, written one after another by the migration,
+/// give the same answers as the rows they came from.
+TEST_F(CoverageMigrationTest, Version7ManyKeysMigrateToTheSameCoverage) {
+  llvm::SmallString<128> Path(Dir);
+  llvm::sys::path::append(Path, "tia.db");
+  const int Tests = 40, Keys = 300;
+  std::map<std::string, Strings> Expected; // key -> test names, sorted
+  {
+    auto Raw = Database::open(Path, Database::OpenMode::ReadWrite);
+    ASSERT_TRUE(static_cast<bool>(Raw)) << llvm::toString(Raw.takeError());
+    ASSERT_OK(schema::migrate(**Raw, schema::migrations().take_front(7)));
+    std::string SQL = "BEGIN;";
+    for (int T = 1; T <= Tests; ++T)
+      SQL += "INSERT INTO tests(id, name, coverage_commit) VALUES(" +
+             std::to_string(T) + ", 't" + std::to_string(100 + T) + "', 'c1');";
+    for (int K = 1; K <= Keys; ++K) {
+      std::string Key = "k" + std::to_string(1000 + K);
+      SQL += "INSERT INTO element_keys(id, key) VALUES(" + std::to_string(K) +
+             ", '" + Key + "');";
+      Expected[Key]; // keys no test covers stay empty
+      for (int T = 1; T <= Tests; ++T)
+        if ((K * 7 + T * 3) % 11 < 4 || K % 40 == T) {
+          SQL += "INSERT INTO coverage(test_id, key_id) VALUES(" +
+                 std::to_string(T) + ", " + std::to_string(K) + ");";
+          Expected[Key].push_back("t" + std::to_string(100 + T));
+        }
+    }
+    ASSERT_OK((*Raw)->exec(SQL + "COMMIT;"));
+  }
+  Strings Before = coverageRows(Path);
+  ASSERT_GT(Before.size(), 4000u);
+
+  auto S = Store::open(Path, Store::Mode::ReadWrite);
+  ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ((*S)->schemaVersion(), 8);
+  for (const auto &[Key, Names] : Expected) {
+    ASSERT_VALUE(Covering, (*S)->testsCovering(Key));
+    EXPECT_EQ(*Covering, Names) << Key;
+  }
+  S->reset();
+  EXPECT_EQ(coverageRows(Path), Before);
+}
+
+/// A migration that fails after it wrote some bitmaps (a test id too large
+/// for them, on the last key) leaves the database at version 7 as it was.
+TEST_F(CoverageMigrationTest, FailedVersion8MigrationLeavesVersion7) {
+  llvm::SmallString<128> Path(Dir);
+  llvm::sys::path::append(Path, "tia.db");
+  {
+    auto Raw = Database::open(Path, Database::OpenMode::ReadWrite);
+    ASSERT_TRUE(static_cast<bool>(Raw)) << llvm::toString(Raw.takeError());
+    ASSERT_OK(schema::migrate(**Raw, schema::migrations().take_front(7)));
+    ASSERT_OK((*Raw)->exec(
+        "INSERT INTO element_keys(id, key) VALUES(1, 'k1'), (2, 'k2'), "
+        "(3, 'k3');"
+        "INSERT INTO tests(id, name) VALUES(1, 'a'), (2, 'b'), "
+        "(5000000000, 'huge');"
+        "INSERT INTO coverage(test_id, key_id) VALUES(1, 1), (2, 1), "
+        "(1, 2), (5000000000, 3);"));
+  }
+  Strings Before = coverageRows(Path);
+  auto S = Store::open(Path, Store::Mode::ReadWrite);
+  ASSERT_FALSE(static_cast<bool>(S));
+  EXPECT_EQ(llvm::toString(S.takeError()),
+            "cannot upgrade database " + std::string(Path) +
+                " from schema 7 to 8: test id 5000000000 does not fit the "
+                "coverage bitmaps (ids up to 4294967295): export the "
+                "coverage and start a new database");
+  auto Raw = Database::open(Path, Database::OpenMode::ReadOnly);
+  ASSERT_TRUE(static_cast<bool>(Raw)) << llvm::toString(Raw.takeError());
+  ASSERT_VALUE(V, schema::readVersions(**Raw));
+  ASSERT_TRUE(V->has_value());
+  EXPECT_EQ((*V)->Schema, 7);
+  ASSERT_VALUE(HasBitmaps, (*Raw)->hasTable("coverage_keys"));
+  EXPECT_FALSE(*HasBitmaps);
+  ASSERT_VALUE(HasRows, (*Raw)->hasTable("coverage"));
+  EXPECT_TRUE(*HasRows);
+  Raw->reset();
+  EXPECT_EQ(coverageRows(Path), Before);
+}
+
+/// A store file where t1 covers a and b, t2 covers b and t3 covers c, with
+/// \p Damage (SQL) applied to it afterwards, outside tia.
+class DamagedCoverageTest : public CoverageMigrationTest {
+protected:
+  std::string make(llvm::StringRef Damage) {
+    llvm::SmallString<128> Path(Dir);
+    llvm::sys::path::append(Path, "tia.db");
+    {
+      auto S = Store::open(Path, Store::Mode::ReadWrite);
+      if (!S) {
+        ADD_FAILURE() << llvm::toString(S.takeError());
+        return "";
+      }
+      check((*S)->putCoverage("t1", "c1", {"a", "b"}));
+      check((*S)->putCoverage("t2", "c1", {"b"}));
+      check((*S)->putCoverage("t3", "c1", {"c"}));
+    }
+    auto Raw = Database::open(Path, Database::OpenMode::ReadWrite);
+    if (!Raw) {
+      ADD_FAILURE() << llvm::toString(Raw.takeError());
+      return "";
+    }
+    check((*Raw)->exec(Damage));
+    return std::string(Path);
+  }
+  static void check(llvm::Error E) {
+    if (E)
+      ADD_FAILURE() << llvm::toString(std::move(E));
+  }
+};
+
+const char DamageBitmapOfA[] =
+    "UPDATE coverage_keys SET tests = x'3a30000001' WHERE key_id = "
+    "(SELECT id FROM element_keys WHERE key = 'a');";
+const char DamageListOfT3[] =
+    "UPDATE test_coverage SET keys = '[1,' WHERE test_id = "
+    "(SELECT id FROM tests WHERE name = 't3');";
+
+/// Reading a damaged bitmap answers from the key lists and says so.
+TEST_F(DamagedCoverageTest, SelectionReadsTheKeyListsInstead) {
+  std::string Path = make(DamageBitmapOfA);
+  auto S = Store::open(Path, Store::Mode::ReadOnly);
+  ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
+  ASSERT_VALUE(A, (*S)->testsCovering("a"));
+  EXPECT_EQ(*A, (Strings{"t1"}));
+  ASSERT_VALUE(Snapshots, (*S)->coverageSnapshots());
+  ASSERT_EQ(Snapshots->size(), 1u);
+  ASSERT_VALUE(AAtC1, (*S)->testsCovering("a", (*Snapshots)[0].Id));
+  EXPECT_EQ(*AAtC1, (Strings{"t1"}));
+  ASSERT_VALUE(B, (*S)->testsCovering("b"));
+  EXPECT_EQ(*B, (Strings{"t1", "t2"}));
+  ASSERT_VALUE(Damage, (*S)->coverageDamage());
+  EXPECT_EQ(Damage->Keys, (Strings{"a"}));
+  EXPECT_TRUE(Damage->UnreadableTests.empty());
+}
+
+/// A test whose key list cannot be read either may cover the key: it is
+/// counted as covering it (selected), and named.
+TEST_F(DamagedCoverageTest, AnUnreadableKeyListCountsAsCovering) {
+  std::string Path = make(std::string(DamageBitmapOfA) + DamageListOfT3);
+  auto S = Store::open(Path, Store::Mode::ReadOnly);
+  ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
+  ASSERT_VALUE(A, (*S)->testsCovering("a"));
+  EXPECT_EQ(*A, (Strings{"t1", "t3"}));
+  ASSERT_VALUE(Damage, (*S)->coverageDamage());
+  EXPECT_EQ(Damage->Keys, (Strings{"a"}));
+  EXPECT_EQ(Damage->UnreadableTests, (Strings{"t3"}));
+}
+
+/// New coverage of a key whose bitmap is damaged makes the bitmap again
+/// from the key lists, instead of failing every later import.
+TEST_F(DamagedCoverageTest, AnImportRebuildsTheBitmapItChanges) {
+  std::string Path = make(DamageBitmapOfA);
+  auto S = Store::open(Path, Store::Mode::ReadWrite);
+  ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
+  ASSERT_OK((*S)->putCoverage("t4", "c2", {"a"}));
+  ASSERT_VALUE(A, (*S)->testsCovering("a"));
+  EXPECT_EQ(*A, (Strings{"t1", "t4"}));
+  ASSERT_VALUE(Damage, (*S)->coverageDamage());
+  EXPECT_TRUE(Damage->empty());
+  // A test leaving the key rebuilds it too.
+  std::string Again = std::string(DamageBitmapOfA);
+  S->reset();
+  {
+    auto Raw = Database::open(Path, Database::OpenMode::ReadWrite);
+    ASSERT_TRUE(static_cast<bool>(Raw)) << llvm::toString(Raw.takeError());
+    ASSERT_OK((*Raw)->exec(Again));
+  }
+  auto S2 = Store::open(Path, Store::Mode::ReadWrite);
+  ASSERT_TRUE(static_cast<bool>(S2)) << llvm::toString(S2.takeError());
+  ASSERT_OK((*S2)->removeTest("t1"));
+  ASSERT_VALUE(A2, (*S2)->testsCovering("a"));
+  EXPECT_EQ(*A2, (Strings{"t4"}));
+  ASSERT_VALUE(Damage2, (*S2)->coverageDamage());
+  EXPECT_TRUE(Damage2->empty());
+}
+
+/// The repair makes every bitmap again and drops what cannot be read.
+TEST_F(DamagedCoverageTest, RepairRebuildsTheBitmapsAndDropsBadLists) {
+  std::string Path = make(std::string(DamageBitmapOfA) + DamageListOfT3);
+  auto S = Store::open(Path, Store::Mode::ReadWrite);
+  ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
+  ASSERT_VALUE(R, (*S)->repairCoverage());
+  EXPECT_EQ(R->DamagedBitmaps, 1u);
+  EXPECT_EQ(R->DroppedTests, (Strings{"t3"}));
+  EXPECT_EQ(R->Tests, 2u);
+  EXPECT_EQ(R->Bitmaps, 2u); // a and b
+  ASSERT_VALUE(A, (*S)->testsCovering("a"));
+  EXPECT_EQ(*A, (Strings{"t1"}));
+  ASSERT_VALUE(C, (*S)->testsCovering("c"));
+  EXPECT_TRUE(C->empty());
+  ASSERT_VALUE(Damage, (*S)->coverageDamage());
+  EXPECT_TRUE(Damage->empty());
+  ASSERT_VALUE(Tests, (*S)->tests());
+  ASSERT_EQ(Tests->size(), 3u);
+  EXPECT_EQ((*Tests)[2].Id, "t3");
+  EXPECT_EQ((*Tests)[2].CoveredElements, 0u);
+  // The dropped test can be collected again.
+  ASSERT_OK((*S)->putCoverage("t3", "c2", {"c"}));
+  ASSERT_VALUE(C2, (*S)->testsCovering("c"));
+  EXPECT_EQ(*C2, (Strings{"t3"}));
+  // A sound database: nothing damaged, the same bitmaps.
+  ASSERT_VALUE(Again, (*S)->repairCoverage());
+  EXPECT_EQ(Again->DamagedBitmaps, 0u);
+  EXPECT_TRUE(Again->DroppedTests.empty());
+  EXPECT_EQ(Again->Bitmaps, 3u);
+}
+
+/// Re-importing a test reads its old key list once, through the parser
+/// that names the problem, before the snapshots keep it: an unreadable list
+/// fails with what to do, not with SQLite's "malformed JSON" from a second
+/// read, and changes nothing.
+TEST_F(DamagedCoverageTest, ReimportReadsTheOldListOnceAndSaysWhatToDo) {
+  std::string Path = make(DamageListOfT3);
+  auto S = Store::open(Path, Store::Mode::ReadWrite);
+  ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ(errorText((*S)->putCoverage("t3", "c2", {"a"})),
+            "the coverage of test t3 is not a list of element ids: the "
+            "database is damaged (run 'tia coverage repair', then collect "
+            "that test again)");
+  ASSERT_VALUE(A, (*S)->testsCovering("a"));
+  EXPECT_EQ(*A, (Strings{"t1"}));
+  ASSERT_VALUE(Snapshots, (*S)->coverageSnapshots());
+  EXPECT_EQ(Snapshots->size(), 1u);
+  // A sound test keeps its replaced keys for the snapshot as before.
+  ASSERT_OK((*S)->putCoverage("t1", "c2", {"c"}));
+  ASSERT_VALUE(Again, (*S)->coverageSnapshots());
+  ASSERT_EQ(Again->size(), 2u);
+  ASSERT_VALUE(OfT1AtC1, (*S)->coverageOf("t1", (*Again)[1].Id));
+  EXPECT_EQ(*OfT1AtC1, (Strings{"a", "b"}));
+  ASSERT_VALUE(OfT1, (*S)->coverageOf("t1"));
+  EXPECT_EQ(*OfT1, (Strings{"c"}));
 }
 
 } // namespace

@@ -116,6 +116,30 @@ struct StoredModel {
   std::string Booster;   ///< the booster as XGBoost's JSON text
 };
 
+/// What queries of the current coverage met that the database should not
+/// hold (docs/Reliability.md, "Damaged coverage").
+struct CoverageDamage {
+  /// Element keys whose bitmap of tests (coverage_keys) could not be read,
+  /// sorted: their tests were read from the per-test key lists instead.
+  std::vector<std::string> Keys;
+  /// Tests whose key list could not be read either, sorted: counted as
+  /// covering each of those keys.
+  std::vector<std::string> UnreadableTests;
+
+  bool empty() const { return Keys.empty() && UnreadableTests.empty(); }
+};
+
+/// What Store::repairCoverage did.
+struct CoverageRepair {
+  unsigned DamagedBitmaps = 0; ///< bitmaps that could not be read
+  unsigned Bitmaps = 0;        ///< bitmaps written, one per covered key
+  unsigned Tests = 0;          ///< tests whose key lists they were made from
+  /// Tests whose key list could not be read, sorted: their coverage is
+  /// gone, from the snapshots too (selection treats them as tests with no
+  /// coverage recorded until they are collected again).
+  std::vector<std::string> DroppedTests;
+};
+
 /// An element key together with the file it lives in.
 struct KeyInFile {
   std::string Key;
@@ -338,6 +362,14 @@ public:
   llvm::Expected<std::vector<std::string>> testsCovering(llvm::StringRef Key);
   /// The element keys test \p Id covers, sorted.
   llvm::Expected<std::vector<std::string>> coverageOf(llvm::StringRef Id);
+  /// The damaged coverage the queries since the store was opened met and
+  /// read around; empty for a sound database.
+  llvm::Expected<CoverageDamage> coverageDamage();
+  /// Makes the tests-per-key bitmaps again from the per-test key lists,
+  /// which are the source of truth, in one transaction; a key list that is
+  /// not readable is dropped with its test's coverage. Memory stays
+  /// bounded (SQLite sorts on disk).
+  llvm::Expected<CoverageRepair> repairCoverage();
 
   // --- Coverage snapshots ---
 

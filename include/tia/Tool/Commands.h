@@ -234,6 +234,10 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
 llvm::Error runCoverageImport(const GlobalOptions &G,
                               const CoverageImportOptions &O,
                               llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+/// `tia coverage repair`: Store::repairCoverage on the database, a warning
+/// per test whose coverage was dropped and a one-line summary on \p Err.
+llvm::Error runCoverageRepair(const GlobalOptions &G, llvm::raw_ostream &Out,
+                              llvm::raw_ostream &Err);
 llvm::Error runCollectPytest(const GlobalOptions &G,
                              const CollectPytestOptions &O,
                              llvm::raw_ostream &Out, llvm::raw_ostream &Err);
