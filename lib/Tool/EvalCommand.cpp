@@ -23,13 +23,18 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Signals.h"
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <fcntl.h>
 #include <map>
 #include <set>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 namespace tia {
 namespace tool {
@@ -57,12 +62,25 @@ void removeScratch() {
   }
 }
 
+/// The process group of the build or test command running now (0: none),
+/// for the interrupt handlers.
+std::atomic<pid_t> RunningShell{0};
+
+/// Ends the running build or test command, whole process group, so that it
+/// does not write into the scratch directory after it is removed; then
+/// removes it. Async-signal-safe.
+void endShellAndRemoveScratch() {
+  if (pid_t P = RunningShell.load())
+    ::kill(-P, SIGKILL);
+  removeScratch();
+}
+
 /// The interrupt handler between collections; during one (and after the
 /// first: it keeps its handler) collect's handler ends the tests and calls
-/// removeScratch.
+/// endShellAndRemoveScratch.
 void removeScratchOnSignal() {
   collect::killRunningTests();
-  removeScratch();
+  endShellAndRemoveScratch();
   _exit(130);
 }
 
@@ -152,17 +170,46 @@ public:
     return git({"checkout", "-q", "--force", "--detach", Commit.str()});
   }
 
-  /// Runs \p Cmd with /bin/sh at the tree's root; returns its exit code
-  /// (-1 when it could not start or was killed) and leaves its output in
+  /// Runs \p Cmd with /bin/sh at the tree's root, in a process group of
+  /// its own that an interrupt of tia ends; returns its exit code (-1 when
+  /// it could not start or was killed) and leaves its output in
   /// DIR/<Name>.log.
   int shell(llvm::StringRef Cmd, llvm::StringRef Name) {
     std::string Log = Dir + "/" + Name.str() + ".log";
-    std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef("/dev/null"),
-                                                  llvm::StringRef(Log),
-                                                  llvm::StringRef(Log)};
-    llvm::StringRef Argv[] = {"sh", "-c", "cd \"$1\" && eval \"$2\"",
-                              "sh", Tree, Cmd};
-    return llvm::sys::ExecuteAndWait("/bin/sh", Argv, std::nullopt, Redirects);
+    std::string Script = "cd \"$1\" && eval \"$2\"", CmdText = Cmd.str();
+    char *Argv[] = {const_cast<char *>("sh"),
+                    const_cast<char *>("-c"),
+                    Script.data(),
+                    const_cast<char *>("sh"),
+                    Tree.data(),
+                    CmdText.data(),
+                    nullptr};
+    posix_spawn_file_actions_t Actions;
+    posix_spawnattr_t Attr;
+    posix_spawn_file_actions_init(&Actions);
+    posix_spawnattr_init(&Attr);
+    posix_spawn_file_actions_addopen(&Actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&Actions, 1, Log.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&Actions, 1, 2);
+    posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&Attr, 0);
+    pid_t Pid = 0;
+    int Rc = posix_spawn(&Pid, "/bin/sh", &Actions, &Attr, Argv, environ);
+    posix_spawn_file_actions_destroy(&Actions);
+    posix_spawnattr_destroy(&Attr);
+    if (Rc != 0)
+      return -1;
+    RunningShell.store(Pid);
+    int Status = 0;
+    pid_t Got;
+    do
+      Got = waitpid(Pid, &Status, 0);
+    while (Got < 0 && errno == EINTR);
+    RunningShell.store(0);
+    if (Got < 0 || !WIFEXITED(Status))
+      return -1;
+    return WEXITSTATUS(Status);
   }
 
   std::string logLine(llvm::StringRef Name) {
@@ -175,7 +222,7 @@ private:
     size_t N = std::min(Dir.size(), sizeof(InterruptedScratch) - 1);
     memcpy(InterruptedScratch, Dir.data(), N);
     InterruptedScratch[N] = 0;
-    collect::setInterruptCleanup(removeScratch);
+    collect::setInterruptCleanup(endShellAndRemoveScratch);
     llvm::sys::SetInterruptFunction(removeScratchOnSignal);
     // The steps' own temporary files (collect's, pytest's, the build's) go
     // into the scratch directory too, and leave with it.
