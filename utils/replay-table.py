@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""The tables of docs/Benchmarks.md from a `tia eval replay --format json`
-report with several modes (--modes): per commit, the tests each mode
+"""The tables of docs/Benchmarks.md from `tia eval replay --format json`
+reports with several modes (--modes): per commit, the tests each mode
 selected and missed against the shared ground truth; each mode's totals;
-the missed tests with their reasons; the time of each step.
+the missed tests with their reasons; the time of each step. Several reports
+(of consecutive ranges, oldest first) make one table, the totals over all
+their commits.
 
-  utils/replay-table.py REPLAY.json
+  utils/replay-table.py REPLAY.json [REPLAY.json ...]
 """
 import json
 import sys
@@ -14,11 +16,44 @@ def pct(v):
     return "-" if v is None else f"{v * 100:.1f}%"
 
 
-def main():
-    report = json.load(open(sys.argv[1]))
-    modes = report.get("modes") or [
+def modes_of(report):
+    return report.get("modes") or [
         {"mode": report.get("mode", "combined"),
          "commits": report["commits"], "total": report["total"]}]
+
+
+def total(commits):
+    """The "total" object of the JSON report, over these commits."""
+    t = {"commits": len(commits)}
+    for key in ("tests", "selected", "affected", "affected_selected"):
+        t[key] = sum(c[key] for c in commits)
+    t["missed"] = sum(len(c["missed"]) for c in commits)
+    t["safe_commits"] = sum(1 for c in commits if c["safe"])
+    t["test_reduction"] = (1 - t["selected"] / t["tests"]) if t["tests"] else 0
+    t["precision"] = (t["affected_selected"] / t["selected"]
+                      if t["selected"] else None)
+    t["safe_reduction"] = (t["safe_commits"] / len(commits)) if commits else None
+    all_s = sum(c["seconds"]["all_tests"] for c in commits)
+    spent = sum(c["seconds"]["selected_tests"] + c["seconds"]["overhead"]
+                for c in commits)
+    lean = sum(c["seconds"]["selected_tests"] + c["seconds"]["index"]
+               + c["seconds"]["select"] for c in commits)
+    t["time_reduction"] = (1 - spent / all_s) if all_s > 0 else None
+    t["time_reduction_without_collection"] = (1 - lean / all_s
+                                              if all_s > 0 else None)
+    return t
+
+
+def main():
+    reports = [json.load(open(f)) for f in sys.argv[1:]]
+    modes = modes_of(reports[0])
+    if len(reports) > 1:
+        for r in reports[1:]:
+            for m, more in zip(modes, modes_of(r)):
+                assert m["mode"] == more["mode"], "the same --modes in each"
+                m["commits"] = m["commits"] + more["commits"]
+        for m in modes:
+            m["total"] = total(m["commits"])
     names = [m["mode"] for m in modes]
     first = modes[0]["commits"]
 
@@ -88,7 +123,8 @@ def main():
                   f"{m['commits'][i]['seconds']['selected_tests']:.1f}"
                   for m in modes) + " |")
     print()
-    print(f"Whole replay: {report['seconds'] / 60:.0f} minutes.")
+    print("Whole replay: " + ", ".join(f"{r['seconds'] / 60:.0f} minutes"
+                                       for r in reports) + ".")
 
 
 if __name__ == "__main__":
