@@ -303,6 +303,86 @@ double rounded(double Seconds) { return std::round(Seconds * 1000) / 1000; }
 
 } // namespace
 
+namespace {
+
+void commitJson(llvm::json::OStream &J, const CommitMeasure &M) {
+  J.object([&] {
+    J.attribute("commit", M.Commit);
+    J.attribute("parent", M.Parent);
+    J.attribute("summary", M.Summary);
+    J.attribute("tests", M.Tests);
+    J.attribute("test_files", M.TestFiles);
+    J.attribute("selected", M.Selected);
+    J.attribute("selected_files", M.SelectedFiles);
+    J.attribute("affected", M.Affected);
+    J.attribute("affected_files", M.AffectedFiles);
+    J.attribute("affected_selected", M.AffectedSelected);
+    J.attribute("test_reduction", M.testReduction());
+    optionalNumber(J, "precision", M.precision());
+    J.attribute("safe", M.safe());
+    J.attribute("selected_all", M.SelectedAll);
+    J.attribute("changed_elements", M.ChangedElements);
+    J.attributeArray("fallbacks", [&] {
+      for (const std::string &F : M.Fallbacks)
+        J.value(F);
+    });
+    J.attributeArray("affected_tests", [&] {
+      for (const std::string &T : M.AffectedTests)
+        J.value(T);
+    });
+    J.attributeArray("missed", [&] {
+      for (const MissedTest &T : M.Missed)
+        J.object([&] {
+          J.attribute("test", T.Test);
+          J.attribute("reason", T.Reason);
+        });
+    });
+    J.attributeObject("seconds", [&] {
+      J.attribute("build", rounded(M.BuildSeconds));
+      J.attribute("index", rounded(M.IndexSeconds));
+      J.attribute("select", rounded(M.SelectSeconds));
+      J.attribute("collect", rounded(M.CollectSeconds));
+      J.attribute("all_tests", rounded(M.AllTestsSeconds));
+      J.attribute("selected_tests", rounded(M.SelectedTestsSeconds));
+      J.attribute("overhead", rounded(M.overheadSeconds()));
+    });
+    optionalNumber(J, "time_reduction", M.timeReduction());
+    optionalNumber(J, "time_reduction_without_collection",
+                   M.timeReductionWithoutCollection());
+    if (M.TestCommandRan)
+      J.attribute("test_command_exit", M.TestCommandExit);
+    else
+      J.attribute("test_command_exit", nullptr);
+  });
+}
+
+void commitsAndTotalJson(llvm::json::OStream &J, const ReplayReport &R) {
+  J.attributeArray("commits", [&] {
+    for (const CommitMeasure &M : R.Commits)
+      commitJson(J, M);
+  });
+  J.attributeObject("total", [&] {
+    J.attribute("commits", static_cast<int64_t>(R.Commits.size()));
+    J.attribute("tests", R.tests());
+    J.attribute("test_files", R.testFiles());
+    J.attribute("selected", R.selected());
+    J.attribute("selected_files", R.selectedFiles());
+    J.attribute("affected", R.affected());
+    J.attribute("affected_files", R.affectedFiles());
+    J.attribute("affected_selected", R.affectedSelected());
+    J.attribute("missed", R.missed());
+    J.attribute("safe_commits", R.safeCommits());
+    J.attribute("test_reduction", R.testReduction());
+    optionalNumber(J, "precision", R.precision());
+    optionalNumber(J, "safe_reduction", R.safeReduction());
+    optionalNumber(J, "time_reduction", R.timeReduction());
+    optionalNumber(J, "time_reduction_without_collection",
+                   R.timeReductionWithoutCollection());
+  });
+}
+
+} // namespace
+
 void writeReplayJson(const ReplayReport &R, llvm::raw_ostream &OS) {
   llvm::json::OStream J(OS, 2);
   J.object([&] {
@@ -315,75 +395,21 @@ void writeReplayJson(const ReplayReport &R, llvm::raw_ostream &OS) {
       J.attribute("test_command", nullptr);
     else
       J.attribute("test_command", R.TestCommand);
+    J.attribute("mode", R.Mode);
     J.attribute("seconds", rounded(R.Seconds));
-    J.attributeArray("commits", [&] {
-      for (const CommitMeasure &M : R.Commits)
+    commitsAndTotalJson(J, R);
+    if (R.Others.empty())
+      return;
+    J.attributeArray("modes", [&] {
+      auto Mode = [&](const ReplayReport &M) {
         J.object([&] {
-          J.attribute("commit", M.Commit);
-          J.attribute("parent", M.Parent);
-          J.attribute("summary", M.Summary);
-          J.attribute("tests", M.Tests);
-          J.attribute("test_files", M.TestFiles);
-          J.attribute("selected", M.Selected);
-          J.attribute("selected_files", M.SelectedFiles);
-          J.attribute("affected", M.Affected);
-          J.attribute("affected_files", M.AffectedFiles);
-          J.attribute("affected_selected", M.AffectedSelected);
-          J.attribute("test_reduction", M.testReduction());
-          optionalNumber(J, "precision", M.precision());
-          J.attribute("safe", M.safe());
-          J.attribute("selected_all", M.SelectedAll);
-          J.attribute("changed_elements", M.ChangedElements);
-          J.attributeArray("fallbacks", [&] {
-            for (const std::string &F : M.Fallbacks)
-              J.value(F);
-          });
-          J.attributeArray("affected_tests", [&] {
-            for (const std::string &T : M.AffectedTests)
-              J.value(T);
-          });
-          J.attributeArray("missed", [&] {
-            for (const MissedTest &T : M.Missed)
-              J.object([&] {
-                J.attribute("test", T.Test);
-                J.attribute("reason", T.Reason);
-              });
-          });
-          J.attributeObject("seconds", [&] {
-            J.attribute("build", rounded(M.BuildSeconds));
-            J.attribute("index", rounded(M.IndexSeconds));
-            J.attribute("select", rounded(M.SelectSeconds));
-            J.attribute("collect", rounded(M.CollectSeconds));
-            J.attribute("all_tests", rounded(M.AllTestsSeconds));
-            J.attribute("selected_tests", rounded(M.SelectedTestsSeconds));
-            J.attribute("overhead", rounded(M.overheadSeconds()));
-          });
-          optionalNumber(J, "time_reduction", M.timeReduction());
-          optionalNumber(J, "time_reduction_without_collection",
-                         M.timeReductionWithoutCollection());
-          if (M.TestCommandRan)
-            J.attribute("test_command_exit", M.TestCommandExit);
-          else
-            J.attribute("test_command_exit", nullptr);
+          J.attribute("mode", M.Mode);
+          commitsAndTotalJson(J, M);
         });
-    });
-    J.attributeObject("total", [&] {
-      J.attribute("commits", static_cast<int64_t>(R.Commits.size()));
-      J.attribute("tests", R.tests());
-      J.attribute("test_files", R.testFiles());
-      J.attribute("selected", R.selected());
-      J.attribute("selected_files", R.selectedFiles());
-      J.attribute("affected", R.affected());
-      J.attribute("affected_files", R.affectedFiles());
-      J.attribute("affected_selected", R.affectedSelected());
-      J.attribute("missed", R.missed());
-      J.attribute("safe_commits", R.safeCommits());
-      J.attribute("test_reduction", R.testReduction());
-      optionalNumber(J, "precision", R.precision());
-      optionalNumber(J, "safe_reduction", R.safeReduction());
-      optionalNumber(J, "time_reduction", R.timeReduction());
-      optionalNumber(J, "time_reduction_without_collection",
-                     R.timeReductionWithoutCollection());
+      };
+      Mode(R);
+      for (const ReplayReport &O : R.Others)
+        Mode(O);
     });
   });
   OS << "\n";
@@ -401,7 +427,8 @@ std::string cell(llvm::StringRef Text) {
 }
 } // namespace
 
-void writeReplayMarkdown(const ReplayReport &R, llvm::raw_ostream &OS) {
+namespace {
+void oneModeMarkdown(const ReplayReport &R, llvm::raw_ostream &OS) {
   OS << "| commit | summary | tests (files) | selected (files) | affected | "
         "missed | TestR | precision | safe | TimeR | TimeR without collection "
         "|\n"
@@ -436,16 +463,115 @@ void writeReplayMarkdown(const ReplayReport &R, llvm::raw_ostream &OS) {
          << "`: " << T.Reason << "\n";
 }
 
-std::string replaySummary(const ReplayReport &R) {
-  return llvm::formatv("replayed {0} commit{1} in {2:f1}s: TestR {3}, "
-                       "precision {4}, SafeR {5} ({6}/{0}), TimeR {7}; {8} "
-                       "missed test{9}",
-                       R.Commits.size(), R.Commits.size() == 1 ? "" : "s",
-                       R.Seconds, percent(R.testReduction()),
-                       percent(R.precision()), percent(R.safeReduction()),
-                       R.safeCommits(), percent(R.timeReduction()), R.missed(),
+/// "12 (3)", with " all" when a fallback selected every test.
+std::string selectedCell(const CommitMeasure &M) {
+  return std::to_string(M.Selected) + " (" + std::to_string(M.SelectedFiles) +
+         ")" + (M.SelectedAll ? " all" : "");
+}
+
+/// Several modes against the same ground truth: one table of the
+/// selections and misses per commit, one of the totals per mode, then the
+/// missed tests of each mode.
+void modesMarkdown(const ReplayReport &R, llvm::raw_ostream &OS) {
+  std::vector<const ReplayReport *> Modes = {&R};
+  for (const ReplayReport &O : R.Others)
+    Modes.push_back(&O);
+  OS << "| commit | summary | tests (files) | affected |";
+  for (const ReplayReport *M : Modes)
+    OS << " selected: " << M->Mode << " |";
+  for (const ReplayReport *M : Modes)
+    OS << " missed: " << M->Mode << " |";
+  OS << "\n|---|---|--:|--:|";
+  for (size_t I = 0; I < 2 * Modes.size(); ++I)
+    OS << "--:|";
+  OS << "\n";
+  for (size_t C = 0; C < R.Commits.size(); ++C) {
+    const CommitMeasure &First = R.Commits[C];
+    OS << "| `" << llvm::StringRef(First.Commit).take_front(7) << "` | "
+       << cell(First.Summary) << " | " << First.Tests << " (" << First.TestFiles
+       << ") | " << First.Affected << " |";
+    for (const ReplayReport *M : Modes)
+      OS << " " << (C < M->Commits.size() ? selectedCell(M->Commits[C]) : "-")
+         << " |";
+    for (const ReplayReport *M : Modes) {
+      if (C >= M->Commits.size()) {
+        OS << " - |";
+        continue;
+      }
+      size_t N = M->Commits[C].Missed.size();
+      OS << " " << (N ? "**" + std::to_string(N) + "**" : std::string("0"))
+         << " |";
+    }
+    OS << "\n";
+  }
+  OS << "| **total** | " << R.Commits.size() << " commit"
+     << (R.Commits.size() == 1 ? "" : "s") << " | " << R.tests() << " ("
+     << R.testFiles() << ") | " << R.affected() << " |";
+  for (const ReplayReport *M : Modes)
+    OS << " " << M->selected() << " (" << M->selectedFiles() << ") |";
+  for (const ReplayReport *M : Modes)
+    OS << " " << M->missed() << " |";
+  OS << "\n\n";
+
+  OS << "| mode | selected | affected and selected | missed | TestR | "
+        "precision | SafeR | TimeR | TimeR without collection |\n"
+     << "|---|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+  for (const ReplayReport *M : Modes)
+    OS << "| " << M->Mode << " | " << M->selected() << " | "
+       << M->affectedSelected() << " | " << M->missed() << " | "
+       << percent(M->testReduction()) << " | " << percent(M->precision())
+       << " | " << percent(M->safeReduction()) << " (" << M->safeCommits()
+       << "/" << M->Commits.size() << ") | " << percent(M->timeReduction())
+       << " | " << percent(M->timeReductionWithoutCollection()) << " |\n";
+  OS << "\nSafeR: commits where every affected test was selected. The "
+        "ground truth is the same for every mode.\n";
+  unsigned Missed = 0;
+  for (const ReplayReport *M : Modes)
+    Missed += M->missed();
+  if (!Missed) {
+    OS << "No affected test was missed.\n";
+    return;
+  }
+  OS << "\nMissed tests:\n\n";
+  for (const ReplayReport *M : Modes)
+    for (const CommitMeasure &C : M->Commits)
+      for (const MissedTest &T : C.Missed)
+        OS << "- " << M->Mode << ", `"
+           << llvm::StringRef(C.Commit).take_front(7) << "` `" << T.Test
+           << "`: " << T.Reason << "\n";
+}
+} // namespace
+
+void writeReplayMarkdown(const ReplayReport &R, llvm::raw_ostream &OS) {
+  if (R.Others.empty())
+    oneModeMarkdown(R, OS);
+  else
+    modesMarkdown(R, OS);
+}
+
+namespace {
+std::string modeFigures(const ReplayReport &R) {
+  return llvm::formatv("TestR {0}, precision {1}, SafeR {2} ({3}/{4}), "
+                       "TimeR {5}; {6} missed test{7}",
+                       percent(R.testReduction()), percent(R.precision()),
+                       percent(R.safeReduction()), R.safeCommits(),
+                       R.Commits.size(), percent(R.timeReduction()), R.missed(),
                        R.missed() == 1 ? "" : "s")
       .str();
+}
+} // namespace
+
+std::string replaySummary(const ReplayReport &R) {
+  std::string Out =
+      llvm::formatv("replayed {0} commit{1} in {2:f1}s: ", R.Commits.size(),
+                    R.Commits.size() == 1 ? "" : "s", R.Seconds)
+          .str();
+  if (R.Others.empty())
+    return Out + modeFigures(R);
+  Out += R.Mode + ": " + modeFigures(R);
+  for (const ReplayReport &O : R.Others)
+    Out += "; " + O.Mode + ": " + modeFigures(O);
+  return Out;
 }
 
 } // namespace eval

@@ -23,13 +23,18 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Signals.h"
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <fcntl.h>
 #include <map>
 #include <set>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 namespace tia {
 namespace tool {
@@ -57,12 +62,25 @@ void removeScratch() {
   }
 }
 
+/// The process group of the build or test command running now (0: none),
+/// for the interrupt handlers.
+std::atomic<pid_t> RunningShell{0};
+
+/// Ends the running build or test command, whole process group, so that it
+/// does not write into the scratch directory after it is removed; then
+/// removes it. Async-signal-safe.
+void endShellAndRemoveScratch() {
+  if (pid_t P = RunningShell.load())
+    ::kill(-P, SIGKILL);
+  removeScratch();
+}
+
 /// The interrupt handler between collections; during one (and after the
 /// first: it keeps its handler) collect's handler ends the tests and calls
-/// removeScratch.
+/// endShellAndRemoveScratch.
 void removeScratchOnSignal() {
   collect::killRunningTests();
-  removeScratch();
+  endShellAndRemoveScratch();
   _exit(130);
 }
 
@@ -152,17 +170,46 @@ public:
     return git({"checkout", "-q", "--force", "--detach", Commit.str()});
   }
 
-  /// Runs \p Cmd with /bin/sh at the tree's root; returns its exit code
-  /// (-1 when it could not start or was killed) and leaves its output in
+  /// Runs \p Cmd with /bin/sh at the tree's root, in a process group of
+  /// its own that an interrupt of tia ends; returns its exit code (-1 when
+  /// it could not start or was killed) and leaves its output in
   /// DIR/<Name>.log.
   int shell(llvm::StringRef Cmd, llvm::StringRef Name) {
     std::string Log = Dir + "/" + Name.str() + ".log";
-    std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef("/dev/null"),
-                                                  llvm::StringRef(Log),
-                                                  llvm::StringRef(Log)};
-    llvm::StringRef Argv[] = {"sh", "-c", "cd \"$1\" && eval \"$2\"",
-                              "sh", Tree, Cmd};
-    return llvm::sys::ExecuteAndWait("/bin/sh", Argv, std::nullopt, Redirects);
+    std::string Script = "cd \"$1\" && eval \"$2\"", CmdText = Cmd.str();
+    char *Argv[] = {const_cast<char *>("sh"),
+                    const_cast<char *>("-c"),
+                    Script.data(),
+                    const_cast<char *>("sh"),
+                    Tree.data(),
+                    CmdText.data(),
+                    nullptr};
+    posix_spawn_file_actions_t Actions;
+    posix_spawnattr_t Attr;
+    posix_spawn_file_actions_init(&Actions);
+    posix_spawnattr_init(&Attr);
+    posix_spawn_file_actions_addopen(&Actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&Actions, 1, Log.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&Actions, 1, 2);
+    posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&Attr, 0);
+    pid_t Pid = 0;
+    int Rc = posix_spawn(&Pid, "/bin/sh", &Actions, &Attr, Argv, environ);
+    posix_spawn_file_actions_destroy(&Actions);
+    posix_spawnattr_destroy(&Attr);
+    if (Rc != 0)
+      return -1;
+    RunningShell.store(Pid);
+    int Status = 0;
+    pid_t Got;
+    do
+      Got = waitpid(Pid, &Status, 0);
+    while (Got < 0 && errno == EINTR);
+    RunningShell.store(0);
+    if (Got < 0 || !WIFEXITED(Status))
+      return -1;
+    return WEXITSTATUS(Status);
   }
 
   std::string logLine(llvm::StringRef Name) {
@@ -175,7 +222,7 @@ private:
     size_t N = std::min(Dir.size(), sizeof(InterruptedScratch) - 1);
     memcpy(InterruptedScratch, Dir.data(), N);
     InterruptedScratch[N] = 0;
-    collect::setInterruptCleanup(removeScratch);
+    collect::setInterruptCleanup(endShellAndRemoveScratch);
     llvm::sys::SetInterruptFunction(removeScratchOnSignal);
     // The steps' own temporary files (collect's, pytest's, the build's) go
     // into the scratch directory too, and leave with it.
@@ -256,6 +303,7 @@ public:
       CollectCommandOptions C;
       C.BuildDir = buildDir();
       C.Jobs = O.Jobs;
+      C.Only = O.Only;
       if (llvm::Error E = runCollect(G, C, llvm::nulls(), llvm::nulls()))
         return makeErrorf("cannot collect coverage at {0}: {1}",
                           shortId(Commit), llvm::toString(std::move(E)));
@@ -296,9 +344,10 @@ public:
 
   /// The selection for \p Base..\p Head with the clone's database (or
   /// \p Db).
-  llvm::Expected<select::Plan> select(llvm::StringRef Base,
-                                      llvm::StringRef Head, double &Seconds,
-                                      llvm::StringRef Db = "") {
+  llvm::Expected<select::Plan>
+  select(llvm::StringRef Base, llvm::StringRef Head, double &Seconds,
+         llvm::StringRef Db = "",
+         select::SelectionMode Mode = select::SelectionMode::Combined) {
     auto Start = std::chrono::steady_clock::now();
     GlobalOptions G = In;
     if (!Db.empty())
@@ -306,6 +355,7 @@ public:
     SelectCommandOptions Sel;
     Sel.Base = Base.str();
     Sel.Head = Head.str();
+    Sel.Mode = Mode;
     auto P = makePlan(G, Sel);
     if (!P)
       return P.takeError();
@@ -420,12 +470,29 @@ llvm::Error runEvalReplay(const GlobalOptions &G, const EvalReplayOptions &O,
     return S.takeError();
   Steps St(G, O.Run, **S);
 
+  std::vector<select::SelectionMode> Modes = O.Modes;
+  if (Modes.empty())
+    Modes.push_back(select::SelectionMode::Combined);
   eval::ReplayReport R;
   R.From = O.From;
   R.To = O.To;
   R.FirstParent = O.FirstParent;
   R.Build = O.Run.Build;
   R.TestCommand = O.TestCommand;
+  R.Mode = select::modeName(Modes.front()).str();
+  for (size_t I = 1; I < Modes.size(); ++I) {
+    eval::ReplayReport Other;
+    Other.From = R.From;
+    Other.To = R.To;
+    Other.FirstParent = R.FirstParent;
+    Other.Build = R.Build;
+    Other.TestCommand = R.TestCommand;
+    Other.Mode = select::modeName(Modes[I]).str();
+    R.Others.push_back(std::move(Other));
+  }
+  auto ReportOf = [&](size_t I) -> eval::ReplayReport & {
+    return I ? R.Others[I - 1] : R;
+  };
   std::map<std::string, std::vector<TestResult>> ResultsAt;
   Progress P("replaying", Commits->size(), Err, G.Quiet);
   for (const git::CommitInfo &C : *Commits) {
@@ -455,9 +522,16 @@ llvm::Error runEvalReplay(const GlobalOptions &G, const EvalReplayOptions &O,
     if (!Built)
       return Built.takeError();
     M.BuildSeconds = *Built;
-    auto Plan = St.select(Parent, C.Id, M.SelectSeconds);
-    if (!Plan)
-      return Plan.takeError();
+    // Each mode selects against the parent's index and coverage, before the
+    // commit is indexed and collected.
+    std::vector<select::Plan> Plans;
+    std::vector<double> SelectSeconds(Modes.size(), 0.0);
+    for (size_t I = 0; I < Modes.size(); ++I) {
+      auto Plan = St.select(Parent, C.Id, SelectSeconds[I], "", Modes[I]);
+      if (!Plan)
+        return Plan.takeError();
+      Plans.push_back(std::move(*Plan));
+    }
     auto Indexed = St.index();
     if (!Indexed)
       return Indexed.takeError();
@@ -489,12 +563,18 @@ llvm::Error runEvalReplay(const GlobalOptions &G, const EvalReplayOptions &O,
     auto DB = Store::open((*S)->Db, Store::Mode::ReadOnly);
     if (!DB)
       return DB.takeError();
-    if (llvm::Error E = eval::measure(**DB, *Plan, Obs, *Files, M))
-      return E;
+    for (size_t I = 0; I < Modes.size(); ++I) {
+      eval::CommitMeasure Mode = M;
+      Mode.SelectSeconds = SelectSeconds[I];
+      if (llvm::Error E = eval::measure(**DB, Plans[I], Obs, *Files, Mode))
+        return E;
+      ReportOf(I).Commits.push_back(std::move(Mode));
+    }
     ResultsAt[C.Id] = std::move(*Results);
-    R.Commits.push_back(std::move(M));
     P.step(shortId(C.Id) + " " + C.Summary);
   }
+  for (eval::ReplayReport &Other : R.Others)
+    Other.Seconds = secondsSince(Start);
   P.finish();
   R.Seconds = secondsSince(Start);
 
@@ -780,6 +860,21 @@ llvm::cl::opt<unsigned>
                         "one per core; pytest: 1)"),
          llvm::cl::init(0), llvm::cl::cat(tiaCategory()),
          llvm::cl::sub(EvalSubcommand));
+llvm::cl::opt<std::string> ModesOpt(
+    "modes",
+    llvm::cl::desc("replay: the selection modes to measure, comma-separated "
+                   "(static, coverage, combined), each against the same "
+                   "builds, collections and ground truth (default: "
+                   "combined)"),
+    llvm::cl::value_desc("m1,m2"), llvm::cl::init(""),
+    llvm::cl::cat(tiaCategory()), llvm::cl::sub(EvalSubcommand));
+llvm::cl::list<std::string> Only(
+    "only",
+    llvm::cl::desc("Collect only the ctest tests whose ids match this glob "
+                   "(repeatable; for example 'gtest:*' to leave out tests "
+                   "that are no GoogleTest case)"),
+    llvm::cl::value_desc("glob"), llvm::cl::cat(tiaCategory()),
+    llvm::cl::sub(EvalSubcommand));
 enum class EvalFormat { Markdown, Json };
 llvm::cl::opt<EvalFormat> Format(
     "format", llvm::cl::desc("Report format"),
@@ -816,6 +911,7 @@ int evalMain(const GlobalOptions &G) {
   if (!Python.empty() && !Pytest)
     return usageError("--python goes with --pytest");
   B.Jobs = Jobs;
+  B.Only.assign(Only.begin(), Only.end());
   B.Format =
       Format == EvalFormat::Json ? ReportFormat::Json : ReportFormat::Text;
   std::optional<std::pair<std::string, std::string>> Range;
@@ -837,10 +933,25 @@ int evalMain(const GlobalOptions &G) {
     O.To = Range->second;
     O.FirstParent = FirstParent;
     O.TestCommand = TestCmd;
+    if (ModesOpt.getNumOccurrences()) {
+      llvm::SmallVector<llvm::StringRef, 4> Names;
+      llvm::StringRef(ModesOpt).split(Names, ',');
+      for (llvm::StringRef Name : Names) {
+        std::optional<select::SelectionMode> M = select::parseMode(Name.trim());
+        if (!M)
+          return usageError("--modes takes static, coverage and combined, "
+                            "comma-separated, not '" +
+                            Name.trim().str() + "'");
+        if (llvm::is_contained(O.Modes, *M))
+          return usageError("--modes names '" + Name.trim().str() + "' twice");
+        O.Modes.push_back(*M);
+      }
+    }
     return exitCode(runEvalReplay(G, O, llvm::outs(), llvm::errs()));
   }
-  if (FirstParent || !TestCmd.empty())
-    return usageError("--first-parent and --test-cmd are for tia eval replay");
+  if (FirstParent || !TestCmd.empty() || ModesOpt.getNumOccurrences())
+    return usageError(
+        "--first-parent, --test-cmd and --modes are for tia eval replay");
   EvalMutantsOptions O;
   O.Run = B;
   if (Range) {

@@ -3,6 +3,7 @@
 #include "tia/Eval/Mutants.h"
 #include "tia/Eval/Replay.h"
 #include "tia/Store/Store.h"
+#include "llvm/Support/JSON.h"
 #include "gtest/gtest.h"
 
 using namespace tia;
@@ -169,6 +170,65 @@ TEST(Figures, PerCommitAndTotal) {
   EXPECT_EQ(R.missed(), 1u);
   EXPECT_EQ(percent(R.safeReduction()), "50.0%");
   EXPECT_EQ(percent(std::nullopt), "-");
+}
+
+TEST(Reports, SeveralModesAgainstOneGroundTruth) {
+  CommitMeasure C;
+  C.Commit = "0123456789abcdef0123456789abcdef01234567";
+  C.Summary = "change";
+  C.Tests = 4;
+  C.TestFiles = 2;
+  C.Affected = 1;
+  C.AffectedTests = {"gtest:t:A.B"};
+  CommitMeasure Static = C;
+  Static.Selected = 3;
+  Static.SelectedFiles = 2;
+  Static.AffectedSelected = 1;
+  CommitMeasure Coverage = C;
+  Coverage.Missed.push_back({"gtest:t:A.B", "a reason"});
+
+  ReplayReport R;
+  R.Mode = "static";
+  R.Commits = {Static};
+  std::string One;
+  llvm::raw_string_ostream OneOS(One);
+  writeReplayJson(R, OneOS);
+  EXPECT_NE(One.find("\"mode\": \"static\""), std::string::npos);
+  EXPECT_EQ(One.find("\"modes\""), std::string::npos);
+
+  ReplayReport Other = R;
+  Other.Mode = "coverage";
+  Other.Commits = {Coverage};
+  R.Others.push_back(Other);
+  std::string Json;
+  llvm::raw_string_ostream JsonOS(Json);
+  writeReplayJson(R, JsonOS);
+  auto Parsed = llvm::json::parse(Json);
+  ASSERT_TRUE(bool(Parsed)) << llvm::toString(Parsed.takeError());
+  const llvm::json::Object &Top = *Parsed->getAsObject();
+  EXPECT_EQ(*Top.getString("mode"), "static");
+  EXPECT_EQ(*Top.getObject("total")->getInteger("selected"), 3);
+  const llvm::json::Array &Modes = *Top.getArray("modes");
+  ASSERT_EQ(Modes.size(), 2u);
+  EXPECT_EQ(*Modes[0].getAsObject()->getString("mode"), "static");
+  const llvm::json::Object &Cov = *Modes[1].getAsObject();
+  EXPECT_EQ(*Cov.getString("mode"), "coverage");
+  EXPECT_EQ(*Cov.getObject("total")->getInteger("missed"), 1);
+  EXPECT_EQ(*Cov.getObject("total")->getInteger("affected"), 1);
+
+  std::string Md;
+  llvm::raw_string_ostream MdOS(Md);
+  writeReplayMarkdown(R, MdOS);
+  EXPECT_NE(Md.find("| `0123456` | change | 4 (2) | 1 | 3 (2) | 0 (0) | 0 | "
+                    "**1** |"),
+            std::string::npos)
+      << Md;
+  EXPECT_NE(Md.find("- coverage, `0123456` `gtest:t:A.B`: a reason"),
+            std::string::npos)
+      << Md;
+  EXPECT_NE(replaySummary(R).find("; coverage: TestR 100.0%"),
+            std::string::npos)
+      << replaySummary(R);
 }
 
 Element function(llvm::StringRef Key) {

@@ -87,13 +87,19 @@ struct CommitMeasure {
   std::optional<double> timeReductionWithoutCollection() const;
 };
 
-/// Every commit's measure and the totals.
+/// Every commit's measure and the totals, for one selection mode.
 struct ReplayReport {
   std::string From, To; ///< as given
   bool FirstParent = false;
   std::string Build, TestCommand;
+  /// The selection mode measured ("combined", "coverage", "static").
+  std::string Mode = "combined";
   std::vector<CommitMeasure> Commits;
   double Seconds = 0; ///< the whole replay, set-up included
+  /// With several modes (--modes): the report of each mode after the first
+  /// (which is this one), measured against the same builds, collections and
+  /// ground truth. Their own Others are empty.
+  std::vector<ReplayReport> Others;
 
   unsigned tests() const;
   unsigned selected() const;
@@ -148,12 +154,16 @@ llvm::Error measure(Store &S, const select::Plan &P, const Observed &O,
                     const llvm::StringMap<std::string> &TestFiles,
                     CommitMeasure &M);
 
-/// The report as JSON (docs/Formats.md, "tia eval replay").
+/// The report as JSON (docs/Formats.md, "tia eval replay"); with several
+/// modes, the first mode's report with a "modes" array of every mode's.
 void writeReplayJson(const ReplayReport &R, llvm::raw_ostream &OS);
-/// The report as a Markdown table, then the missed tests.
+/// The report as a Markdown table, then the missed tests; with several
+/// modes, a table comparing them per commit, their totals, then the missed
+/// tests of each.
 void writeReplayMarkdown(const ReplayReport &R, llvm::raw_ostream &OS);
 /// "replayed 3 commits in 12.0s: TestR 55.6%, precision 40.0%, SafeR 100.0%
-/// (3/3), TimeR -12.0%; 0 missed tests".
+/// (3/3), TimeR -12.0%; 0 missed tests"; with several modes, the figures of
+/// each ("static: TestR ..., coverage: ...").
 std::string replaySummary(const ReplayReport &R);
 
 /// \p V as a percentage with one decimal ("55.6%"), "-" for none.

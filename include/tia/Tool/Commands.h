@@ -201,6 +201,9 @@ struct EvalBuildOptions {
   std::string Python;
   /// Test processes at once in each collection (0: one per core).
   unsigned Jobs = 0;
+  /// Collect only the ctest tests whose ids match one of these globs
+  /// ("gtest:*"); empty: every test.
+  std::vector<std::string> Only;
   ReportFormat Format = ReportFormat::Text; ///< Text: Markdown
 };
 
@@ -211,6 +214,9 @@ struct EvalReplayOptions {
   /// Shell command that runs the whole test suite: the retest-all time;
   /// empty: the sum of the collected tests' durations.
   std::string TestCommand;
+  /// The selection modes to measure, each against the same ground truth;
+  /// empty: combined only.
+  std::vector<select::SelectionMode> Modes;
 };
 
 struct EvalMutantsOptions {
