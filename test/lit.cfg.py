@@ -61,7 +61,9 @@ config.substitutions.append(("%bounded", os.path.join(config.test_source_root, "
 if config.tia_sanitize.upper() in ("ON", "1", "TRUE", "YES"):
     config.environment["TIA_TEST_SANITIZED"] = "1"
 
-# Sanitizer builds: the runtime options reach tia through the tests.
+# Sanitizer builds: every binary carries its runtime options and
+# suppressions (utils/sanitizers/Options.cpp); a caller's ASAN_OPTIONS,
+# UBSAN_OPTIONS and LSAN_OPTIONS still reach tia and override them.
 for var in ["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]

@@ -17,6 +17,17 @@
 #include "tia/Support/Error.h"
 #include <mutex>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define TIA_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TIA_ADDRESS_SANITIZER 1
+#endif
+#endif
+#ifndef TIA_ADDRESS_SANITIZER
+#define TIA_ADDRESS_SANITIZER 0
+#endif
+
 namespace tia {
 namespace python {
 
@@ -86,6 +97,19 @@ private:
   std::string start() {
     if (Py_IsInitialized())
       return "another Python is already running in this process";
+#if TIA_ADDRESS_SANITIZER
+    // Under AddressSanitizer (the sanitize build) Python allocates with
+    // malloc rather than in its own mmap'd arenas, which LeakSanitizer does
+    // not scan: whatever is reachable only through a Python object would
+    // be reported as leaked. It also lets ASan check accesses to Python's
+    // memory. (The isolated configuration ignores PYTHONMALLOC.)
+    PyPreConfig Pre;
+    PyPreConfig_InitIsolatedConfig(&Pre);
+    Pre.allocator = PYMEM_ALLOCATOR_MALLOC;
+    PyStatus PreStatus = Py_PreInitialize(&Pre);
+    if (PyStatus_Exception(PreStatus))
+      return PreStatus.err_msg ? PreStatus.err_msg : "unknown failure";
+#endif
     PyConfig Config;
     PyConfig_InitIsolatedConfig(&Config);
     Config.install_signal_handlers = 0;
