@@ -160,14 +160,14 @@ private:
     if (!AtBase)
       return AtBase.takeError();
     std::map<std::string, std::string> Base(AtBase->begin(), AtBase->end());
+    // The index's commit's tree, when it is another commit than the base
+    // (at the base, a file the base lacks was not in that tree either).
     std::map<std::string, std::string> AtIndex;
     if (!IndexedAt.empty() && IndexedAt != Sel.DiffBase) {
       auto Files = Repo.treeFiles(IndexedAt);
       if (!Files)
         return Files.takeError();
       AtIndex.insert(Files->begin(), Files->end());
-    } else if (IndexedAt == Sel.DiffBase) {
-      AtIndex = Base;
     }
     std::set<std::string> Differ;
     std::set<std::string> Seen;
