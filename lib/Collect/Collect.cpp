@@ -105,6 +105,390 @@ struct Unit {
   bool Listener = false;
 };
 
+using BinaryMap = std::map<std::string, Binary>;
+
+/// The clang-instrumented libraries of the build, found on first use only:
+/// finding them walks the whole build tree.
+class LibraryList {
+public:
+  explicit LibraryList(llvm::StringRef BuildDir) : BuildDir(BuildDir) {}
+  const std::vector<std::string> &get() {
+    if (!Found)
+      Found = instrumentedLibraries(BuildDir);
+    return *Found;
+  }
+
+private:
+  std::string BuildDir;
+  std::optional<std::vector<std::string>> Found;
+};
+
+llvm::Error requireIndex(Store &S) {
+  auto Files = S.currentFiles();
+  if (!Files)
+    return Files.takeError();
+  if (Files->empty())
+    return makeError("no index in the database: run 'tia index' before "
+                     "'tia collect'");
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::string> makeScratchDir() {
+  llvm::SmallString<256> Dir;
+  if (std::error_code EC =
+          llvm::sys::fs::createUniqueDirectory("tia-collect", Dir))
+    return makeErrorf("cannot make a scratch folder: {0}", EC.message());
+  return std::string(Dir);
+}
+
+/// The tests ctest lists in the build, narrowed by --only; warns of what
+/// discovery could not read.
+llvm::Expected<std::vector<DiscoveredTest>>
+discoverChosenTests(const CollectOptions &O, llvm::StringRef Scratch,
+                    llvm::raw_ostream &Err) {
+  auto Found = discoverTests(O.BuildDir, O.CTest, Scratch);
+  if (!Found)
+    return Found.takeError();
+  if (!O.Quiet)
+    for (const std::string &P : Found->Problems)
+      Err << "tia: warning: " << P << "\n";
+  if (Found->Tests.empty())
+    return makeErrorf("ctest lists no tests in {0}: build the tests (and "
+                      "add_test or gtest_discover_tests them) first",
+                      O.BuildDir);
+  return selectOnly(std::move(Found->Tests), O.Only, Err, O.Quiet);
+}
+
+/// Looks at the executable \p B.Path and reads its clang mappings (with
+/// the build's instrumented libraries'). Returns false when it is a script
+/// or an uninstrumented program, which may start instrumented ones.
+bool probeExecutable(Binary &B, LibraryList &Libraries) {
+  auto P = coverage::probeBinary(B.Path);
+  if (!P) {
+    // A script: the programs it starts are among the build's.
+    llvm::consumeError(P.takeError());
+    return false;
+  }
+  B.Probe = *P;
+  if (B.Probe.Kind == coverage::Instrumentation::Clang) {
+    std::vector<std::string> Objects = {B.Path};
+    llvm::append_range(Objects, Libraries.get());
+    auto C = coverage::ClangCoverage::open(Objects);
+    if (C)
+      B.Clang = std::move(*C);
+    else
+      B.Problem = llvm::toString(C.takeError());
+  } else if (B.Probe.Kind == coverage::Instrumentation::ClangNoMapping) {
+    B.Problem = B.Path + " was built with -fprofile-instr-generate but "
+                         "without -fcoverage-mapping: add -fcoverage-mapping "
+                         "to its compile and link flags";
+  }
+  return B.Probe.Kind != coverage::Instrumentation::None;
+}
+
+/// Profiles written by the programs an uninstrumented executable (a
+/// script, a shell, a runner) starts are read against every instrumented
+/// test binary and library.
+void readScriptsAgainstBuild(BinaryMap &Binaries,
+                             const std::vector<Binary *> &Scripts,
+                             LibraryList &Libraries) {
+  if (Scripts.empty())
+    return;
+  std::vector<std::string> Objects;
+  for (auto &[Path, B] : Binaries)
+    if (B.Probe.Kind == coverage::Instrumentation::Clang)
+      Objects.push_back(Path);
+  llvm::append_range(Objects, Libraries.get());
+  if (Objects.empty())
+    return;
+  for (Binary *B : Scripts) {
+    auto C = coverage::ClangCoverage::open(Objects);
+    if (C)
+      B->Clang = std::move(*C);
+    else
+      B->Problem = llvm::toString(C.takeError());
+  }
+}
+
+/// Every executable the tests run, each looked at once, clang's mappings
+/// read once.
+BinaryMap probeExecutables(const std::vector<DiscoveredTest> &Tests,
+                           llvm::StringRef BuildDir) {
+  BinaryMap Binaries;
+  LibraryList Libraries(BuildDir);
+  std::vector<Binary *> Scripts;
+  for (const DiscoveredTest &T : Tests) {
+    const std::string &Path = T.Command.Executable;
+    if (Binaries.count(Path))
+      continue;
+    Binary &B = Binaries[Path];
+    B.Path = Path;
+    if (!probeExecutable(B, Libraries))
+      Scripts.push_back(&B);
+  }
+  readScriptsAgainstBuild(Binaries, Scripts, Libraries);
+  return Binaries;
+}
+
+/// The cases of one binary that run through one listener process share
+/// this key: the command but for --gtest_filter.
+std::string listenerKey(const TestCommand &C) {
+  std::string Key = C.Executable + "\n" + C.WorkingDir + "\n" +
+                    llvm::join(C.Environment, "\n");
+  for (const std::string &A : C.Arguments)
+    if (!llvm::StringRef(A).starts_with("--gtest_filter="))
+      Key += "\n" + A;
+  return Key;
+}
+
+/// Splits each group of listener cases into shards, so that a few binaries
+/// still use every job.
+std::vector<Unit>
+shardListenerGroups(const std::map<std::string, std::vector<size_t>> &Groups,
+                    unsigned Jobs) {
+  size_t Shards =
+      Groups.empty()
+          ? 1
+          : std::max<size_t>(1, (Jobs + Groups.size() - 1) / Groups.size());
+  std::vector<Unit> Units;
+  for (auto &[Key, Group] : Groups) {
+    size_t N = std::min(Shards, Group.size());
+    for (size_t K = 0; K < N; ++K) {
+      Unit U{{}, true};
+      for (size_t I = Group.size() * K / N; I < Group.size() * (K + 1) / N; ++I)
+        U.Tests.push_back(Group[I]);
+      Units.push_back(std::move(U));
+    }
+  }
+  return Units;
+}
+
+/// The work of \p Jobs threads: the listener shards first, then every
+/// other enabled test alone.
+std::vector<Unit> planUnits(const std::vector<DiscoveredTest> &Tests,
+                            const BinaryMap &Binaries, const CollectOptions &O,
+                            unsigned Jobs) {
+  std::vector<Unit> Alone;
+  std::map<std::string, std::vector<size_t>> ListenerGroups;
+  for (size_t I = 0; I < Tests.size(); ++I) {
+    const DiscoveredTest &T = Tests[I];
+    if (T.Disabled)
+      continue;
+    const Binary &B = Binaries.at(T.Command.Executable);
+    if (!T.Case.empty() && B.Probe.HasListener && !O.ProcessPerTest)
+      ListenerGroups[listenerKey(T.Command)].push_back(I);
+    else
+      Alone.push_back({{I}, false});
+  }
+  std::vector<Unit> Units = shardListenerGroups(ListenerGroups, Jobs);
+  llvm::append_range(Units, Alone);
+  return Units;
+}
+
+unsigned countTests(const std::vector<Unit> &Units) {
+  unsigned N = 0;
+  for (const Unit &U : Units)
+    N += U.Tests.size();
+  return N;
+}
+
+/// Runs \p Units on \p Jobs threads; one TestRun per test, a disabled one
+/// skipped.
+std::vector<TestRun> runUnits(const std::vector<Unit> &Units,
+                              const std::vector<DiscoveredTest> &Tests,
+                              const BinaryMap &Binaries, RunContext &Ctx,
+                              unsigned Jobs) {
+  std::vector<TestRun> Runs(Tests.size());
+  for (size_t I = 0; I < Tests.size(); ++I)
+    if (Tests[I].Disabled) {
+      Runs[I].Result.TestId = Tests[I].Id;
+      Runs[I].Result.Result = Outcome::Skipped;
+      Runs[I].Result.Message = "disabled";
+    }
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
+  for (const Unit &U : Units)
+    Pool.async([&, U] {
+      const Binary &B = Binaries.at(Tests[U.Tests.front()].Command.Executable);
+      if (!U.Listener) {
+        Runs[U.Tests.front()] = runAlone(Ctx, Tests[U.Tests.front()], B);
+        return;
+      }
+      std::vector<const DiscoveredTest *> Cases;
+      for (size_t I : U.Tests)
+        Cases.push_back(&Tests[I]);
+      std::vector<TestRun> Got = runWithListener(Ctx, Cases, B);
+      for (size_t K = 0; K < U.Tests.size(); ++K)
+        Runs[U.Tests[K]] = std::move(Got[K]);
+    });
+  Pool.wait();
+  return Runs;
+}
+
+/// Removes "\p Root/" from \p Text: messages name files relative to the
+/// repository.
+void dropRoot(std::string &Text, const std::string &Root) {
+  if (Root.empty())
+    return;
+  std::string Prefix = Root + "/";
+  for (size_t At; (At = Text.find(Prefix)) != std::string::npos;)
+    Text.erase(At, Prefix.size());
+}
+
+void countOutcome(CollectSummary &Sum, Outcome R) {
+  switch (R) {
+  case Outcome::Passed:
+    ++Sum.Passed;
+    break;
+  case Outcome::Failed:
+    ++Sum.Failed;
+    break;
+  case Outcome::Error:
+    ++Sum.Errored;
+    break;
+  case Outcome::TimedOut:
+    ++Sum.TimedOut;
+    break;
+  case Outcome::Crashed:
+    ++Sum.Crashed;
+    break;
+  case Outcome::Skipped:
+    ++Sum.Skipped;
+    break;
+  }
+}
+
+/// What a collection stores: every test's outcome, the coverage of those
+/// that left some.
+struct Collected {
+  std::vector<TestResult> Results;
+  std::vector<coverage::TestCoverage> Reports;
+};
+
+/// Turns \p Runs into what to store, counting outcomes and coverage
+/// problems into \p Sum; warns of the tests whose earlier coverage stays.
+Collected gatherRuns(std::vector<TestRun> &Runs, const CollectOptions &O,
+                     CollectSummary &Sum, llvm::raw_ostream &Err) {
+  Collected Out;
+  std::map<std::string, unsigned> Problems; // message -> tests it hit
+  for (TestRun &R : Runs) {
+    countOutcome(Sum, R.Result.Result);
+    if (!O.Quiet && (R.Result.Result == Outcome::Crashed ||
+                     R.Result.Result == Outcome::TimedOut ||
+                     R.Result.Result == Outcome::Error))
+      Err << "tia: warning: " << R.Result.TestId << " "
+          << outcomeName(R.Result.Result) << " (" << R.Result.Message
+          << "): its earlier coverage is kept\n";
+    dropRoot(R.Result.Message, O.ProjectRoot);
+    dropRoot(R.CoverageProblem, O.ProjectRoot);
+    if (!R.CoverageProblem.empty())
+      ++Problems[R.CoverageProblem];
+    if (R.Hits) {
+      coverage::TestCoverage C;
+      C.TestId = R.Result.TestId;
+      C.Functions = std::move(*R.Hits);
+      Out.Reports.push_back(std::move(C));
+    }
+    Out.Results.push_back(std::move(R.Result));
+  }
+  Sum.Tests = Out.Results.size();
+  for (auto &[Message, Count] : Problems)
+    Sum.Problems.push_back(
+        llvm::formatv("{0} ({1} test{2} ran without their coverage being "
+                      "collected)",
+                      Message, Count, Count == 1 ? "" : "s")
+            .str());
+  return Out;
+}
+
+/// Where each GoogleTest test is defined ("Suite.Name" -> file, line), for
+/// the tests the store does not place yet.
+using DefinitionMap = std::map<std::string, std::pair<std::string, unsigned>>;
+
+llvm::Expected<DefinitionMap> gtestDefinitions(Store &S) {
+  auto Definitions = S.currentTestDefinitions();
+  if (!Definitions)
+    return Definitions.takeError();
+  DefinitionMap DefinedAt;
+  for (auto &[Path, Def] : *Definitions)
+    if (Def.Framework == "gtest")
+      DefinedAt.try_emplace(Def.Name, Path, Def.BeginLine);
+  return DefinedAt;
+}
+
+/// Stores each test's command, keeping where it is defined (or finding it
+/// in \p DefinedAt).
+llvm::Error putTestInfos(Store &S, const std::vector<DiscoveredTest> &Tests,
+                         const DefinitionMap &DefinedAt) {
+  for (const DiscoveredTest &T : Tests) {
+    auto Old = S.testInfo(T.Id);
+    if (!Old)
+      return Old.takeError();
+    TestInfo Info;
+    Info.Id = T.Id;
+    if (*Old) {
+      Info.File = (*Old)->File;
+      Info.Line = (*Old)->Line;
+    }
+    if (Info.File.empty() && !T.Case.empty()) {
+      auto It = DefinedAt.find(definitionName(T.Case));
+      if (It != DefinedAt.end()) {
+        Info.File = It->second.first;
+        Info.Line = It->second.second;
+      }
+    }
+    Info.Command = T.Command;
+    if (llvm::Error E = S.putTestInfo(Info))
+      return E;
+  }
+  return llvm::Error::success();
+}
+
+/// Writes the run, the outcomes, the tests' commands and the coverage in
+/// one transaction.
+llvm::Expected<coverage::ImportSummary>
+storeCollection(Store &S, const std::vector<DiscoveredTest> &Tests,
+                const Collected &C, const CollectOptions &O,
+                CollectSummary &Sum) {
+  auto DefinedAt = gtestDefinitions(S);
+  if (!DefinedAt)
+    return DefinedAt.takeError();
+  coverage::ImportOptions Import;
+  Import.ProjectRoot = O.ProjectRoot;
+  Import.Commit = O.Commit;
+  coverage::ImportSummary Imported;
+  llvm::Error E = S.transaction([&]() -> llvm::Error {
+    auto Run = S.addRun(O.Commit, "collect");
+    if (!Run)
+      return Run.takeError();
+    Sum.RunId = *Run;
+    if (llvm::Error E = S.putResults(*Run, C.Results))
+      return E;
+    if (llvm::Error E = putTestInfos(S, Tests, *DefinedAt))
+      return E;
+    if (C.Reports.empty())
+      return llvm::Error::success();
+    auto Got = coverage::importReports(S, C.Reports, Import);
+    if (!Got)
+      return Got.takeError();
+    Imported = std::move(*Got);
+    return llvm::Error::success();
+  });
+  if (E)
+    return std::move(E);
+  return Imported;
+}
+
+void warnUnlinked(const coverage::ImportSummary &Imported,
+                  llvm::raw_ostream &Err) {
+  if (Imported.Unlinked.empty())
+    return;
+  Err << "tia: warning: the coverage of " << Imported.Unlinked.size() << " test"
+      << (Imported.Unlinked.size() == 1 ? "" : "s")
+      << " matched no indexed element (" << Imported.Unlinked.front()
+      << (Imported.Unlinked.size() > 1 ? ", ..." : "")
+      << "): check that 'tia index' ran on this build's sources\n";
+}
+
 } // namespace
 
 std::string summaryLine(const CollectSummary &Sum) {
@@ -128,291 +512,40 @@ std::string summaryLine(const CollectSummary &Sum) {
 llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
                                        llvm::raw_ostream &Err) {
   auto Start = std::chrono::steady_clock::now();
-  auto Files = S.currentFiles();
-  if (!Files)
-    return Files.takeError();
-  if (Files->empty())
-    return makeError("no index in the database: run 'tia index' before "
-                     "'tia collect'");
+  if (llvm::Error E = requireIndex(S))
+    return std::move(E);
+  auto ScratchPath = makeScratchDir();
+  if (!ScratchPath)
+    return ScratchPath.takeError();
+  ScratchDir Scratch{*ScratchPath};
+  auto Tests = discoverChosenTests(O, Scratch.Path, Err);
+  if (!Tests)
+    return Tests.takeError();
 
-  ScratchDir Scratch;
-  {
-    llvm::SmallString<256> Dir;
-    if (std::error_code EC =
-            llvm::sys::fs::createUniqueDirectory("tia-collect", Dir))
-      return makeErrorf("cannot make a scratch folder: {0}", EC.message());
-    Scratch.Path = std::string(Dir);
-  }
-
-  auto Found = discoverTests(O.BuildDir, O.CTest, Scratch.Path);
-  if (!Found)
-    return Found.takeError();
-  if (!O.Quiet)
-    for (const std::string &P : Found->Problems)
-      Err << "tia: warning: " << P << "\n";
-  if (Found->Tests.empty())
-    return makeErrorf("ctest lists no tests in {0}: build the tests (and "
-                      "add_test or gtest_discover_tests them) first",
-                      O.BuildDir);
-  auto Chosen = selectOnly(std::move(Found->Tests), O.Only, Err, O.Quiet);
-  if (!Chosen)
-    return Chosen.takeError();
-  std::vector<DiscoveredTest> &Tests = *Chosen;
-
-  // Look at every executable once; read clang's mappings once.
-  CoverageReader Reader(O.Gcov, Scratch.Path);
-  std::map<std::string, Binary> Binaries;
-  std::map<std::string, unsigned> Problems; // message -> tests it hit
-  std::optional<std::vector<std::string>> Libraries;
-  std::vector<Binary *> Scripts;
-  for (const DiscoveredTest &T : Tests) {
-    const std::string &Path = T.Command.Executable;
-    if (Binaries.count(Path))
-      continue;
-    Binary &B = Binaries[Path];
-    B.Path = Path;
-    auto P = coverage::probeBinary(Path);
-    if (!P) {
-      // A script: the programs it starts are among the build's.
-      llvm::consumeError(P.takeError());
-      Scripts.push_back(&B);
-      continue;
-    }
-    B.Probe = *P;
-    if (B.Probe.Kind == coverage::Instrumentation::None)
-      Scripts.push_back(&B); // A shell or a runner may start instrumented ones.
-    if (B.Probe.Kind == coverage::Instrumentation::Clang) {
-      if (!Libraries)
-        Libraries = instrumentedLibraries(O.BuildDir);
-      std::vector<std::string> Objects = {Path};
-      llvm::append_range(Objects, *Libraries);
-      auto C = coverage::ClangCoverage::open(Objects);
-      if (C)
-        B.Clang = std::move(*C);
-      else
-        B.Problem = llvm::toString(C.takeError());
-    } else if (B.Probe.Kind == coverage::Instrumentation::ClangNoMapping) {
-      B.Problem = Path + " was built with -fprofile-instr-generate but "
-                         "without -fcoverage-mapping: add -fcoverage-mapping "
-                         "to its compile and link flags";
-    }
-  }
-
-  // Profiles written by the programs an uninstrumented executable (a
-  // script, a shell, a runner) starts are read against every instrumented
-  // test binary and library.
-  if (!Scripts.empty()) {
-    std::vector<std::string> Objects;
-    for (auto &[Path, B] : Binaries)
-      if (B.Probe.Kind == coverage::Instrumentation::Clang)
-        Objects.push_back(Path);
-    if (!Libraries)
-      Libraries = instrumentedLibraries(O.BuildDir);
-    llvm::append_range(Objects, *Libraries);
-    for (Binary *B : Scripts) {
-      if (Objects.empty())
-        continue;
-      auto C = coverage::ClangCoverage::open(Objects);
-      if (C)
-        B->Clang = std::move(*C);
-      else
-        B->Problem = llvm::toString(C.takeError());
-    }
-  }
-
-  // Group the work.
-  std::vector<TestRun> Runs(Tests.size());
-  std::vector<Unit> Units;
-  std::map<std::string, std::vector<size_t>> ListenerGroups;
-  for (size_t I = 0; I < Tests.size(); ++I) {
-    const DiscoveredTest &T = Tests[I];
-    if (T.Disabled) {
-      Runs[I].Result.TestId = T.Id;
-      Runs[I].Result.Result = Outcome::Skipped;
-      Runs[I].Result.Message = "disabled";
-      continue;
-    }
-    const Binary &B = Binaries.at(T.Command.Executable);
-    if (!T.Case.empty() && B.Probe.HasListener && !O.ProcessPerTest) {
-      std::string Key = T.Command.Executable + "\n" + T.Command.WorkingDir +
-                        "\n" + llvm::join(T.Command.Environment, "\n");
-      for (const std::string &A : T.Command.Arguments)
-        if (!llvm::StringRef(A).starts_with("--gtest_filter="))
-          Key += "\n" + A;
-      ListenerGroups[Key].push_back(I);
-      continue;
-    }
-    Units.push_back({{I}, false});
-  }
+  BinaryMap Binaries = probeExecutables(*Tests, O.BuildDir);
   unsigned Jobs = llvm::hardware_concurrency(O.Jobs).compute_thread_count();
-  // Split a binary's cases so that a few binaries still use every job.
-  size_t Shards = ListenerGroups.empty()
-                      ? 1
-                      : std::max<size_t>(1, (Jobs + ListenerGroups.size() - 1) /
-                                                ListenerGroups.size());
-  std::vector<Unit> ListenerUnits;
-  for (auto &[Key, Group] : ListenerGroups) {
-    size_t N = std::min(Shards, Group.size());
-    for (size_t K = 0; K < N; ++K) {
-      Unit U{{}, true};
-      for (size_t I = Group.size() * K / N; I < Group.size() * (K + 1) / N; ++I)
-        U.Tests.push_back(Group[I]);
-      ListenerUnits.push_back(std::move(U));
-    }
-  }
-  Units.insert(Units.begin(), ListenerUnits.begin(), ListenerUnits.end());
-
-  unsigned ToRun = 0;
-  for (const Unit &U : Units)
-    ToRun += U.Tests.size();
-  Progress Prog("running", ToRun, Err, O.Quiet);
+  std::vector<Unit> Units = planUnits(*Tests, Binaries, O, Jobs);
+  CoverageReader Reader(O.Gcov, Scratch.Path);
+  Progress Prog("running", countTests(Units), Err, O.Quiet);
   RunContext Ctx(O, Scratch.Path, Reader, Prog);
-  {
-    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
-    for (const Unit &U : Units)
-      Pool.async([&, U] {
-        const Binary &B =
-            Binaries.at(Tests[U.Tests.front()].Command.Executable);
-        if (!U.Listener) {
-          Runs[U.Tests.front()] = runAlone(Ctx, Tests[U.Tests.front()], B);
-          return;
-        }
-        std::vector<const DiscoveredTest *> Cases;
-        for (size_t I : U.Tests)
-          Cases.push_back(&Tests[I]);
-        std::vector<TestRun> Got = runWithListener(Ctx, Cases, B);
-        for (size_t K = 0; K < U.Tests.size(); ++K)
-          Runs[U.Tests[K]] = std::move(Got[K]);
-      });
-    Pool.wait();
-  }
+  std::vector<TestRun> Runs = runUnits(Units, *Tests, Binaries, Ctx, Jobs);
   Prog.finish();
-  // Messages name files relative to the repository.
-  std::string Root = O.ProjectRoot + "/";
-  auto Relative = [&](std::string &Text) {
-    for (size_t At;
-         !O.ProjectRoot.empty() && (At = Text.find(Root)) != std::string::npos;)
-      Text.erase(At, Root.size());
-  };
   if (!O.Quiet)
     for (std::string Note : Ctx.Notes) {
-      Relative(Note);
+      dropRoot(Note, O.ProjectRoot);
       Err << "tia: warning: " << Note << "\n";
     }
 
-  // What to store.
   CollectSummary Sum;
   Sum.Processes = Ctx.Processes;
-  std::vector<TestResult> Results;
-  std::vector<coverage::TestCoverage> Reports;
-  for (size_t I = 0; I < Tests.size(); ++I) {
-    TestRun &R = Runs[I];
-    switch (R.Result.Result) {
-    case Outcome::Passed:
-      ++Sum.Passed;
-      break;
-    case Outcome::Failed:
-      ++Sum.Failed;
-      break;
-    case Outcome::Error:
-      ++Sum.Errored;
-      break;
-    case Outcome::TimedOut:
-      ++Sum.TimedOut;
-      break;
-    case Outcome::Crashed:
-      ++Sum.Crashed;
-      break;
-    case Outcome::Skipped:
-      ++Sum.Skipped;
-      break;
-    }
-    if (!O.Quiet && (R.Result.Result == Outcome::Crashed ||
-                     R.Result.Result == Outcome::TimedOut ||
-                     R.Result.Result == Outcome::Error))
-      Err << "tia: warning: " << R.Result.TestId << " "
-          << outcomeName(R.Result.Result) << " (" << R.Result.Message
-          << "): its earlier coverage is kept\n";
-    Relative(R.Result.Message);
-    Relative(R.CoverageProblem);
-    if (!R.CoverageProblem.empty())
-      ++Problems[R.CoverageProblem];
-    if (R.Hits) {
-      coverage::TestCoverage C;
-      C.TestId = R.Result.TestId;
-      C.Functions = std::move(*R.Hits);
-      Reports.push_back(std::move(C));
-    }
-    Results.push_back(std::move(R.Result));
-  }
-  Sum.Tests = Results.size();
-  for (auto &[Message, Count] : Problems)
-    Sum.Problems.push_back(
-        llvm::formatv("{0} ({1} test{2} ran without their coverage being "
-                      "collected)",
-                      Message, Count, Count == 1 ? "" : "s")
-            .str());
-
-  // Where each test is defined, for tests the store does not place yet.
-  auto Definitions = S.currentTestDefinitions();
-  if (!Definitions)
-    return Definitions.takeError();
-  std::map<std::string, std::pair<std::string, unsigned>> DefinedAt;
-  for (auto &[Path, Def] : *Definitions)
-    if (Def.Framework == "gtest")
-      DefinedAt.try_emplace(Def.Name, Path, Def.BeginLine);
-
-  coverage::ImportOptions Import;
-  Import.ProjectRoot = O.ProjectRoot;
-  Import.Commit = O.Commit;
-  coverage::ImportSummary Imported;
-  llvm::Error E = S.transaction([&]() -> llvm::Error {
-    auto Run = S.addRun(O.Commit, "collect");
-    if (!Run)
-      return Run.takeError();
-    Sum.RunId = *Run;
-    if (llvm::Error E = S.putResults(*Run, Results))
-      return E;
-    for (const DiscoveredTest &T : Tests) {
-      auto Old = S.testInfo(T.Id);
-      if (!Old)
-        return Old.takeError();
-      TestInfo Info;
-      Info.Id = T.Id;
-      if (*Old) {
-        Info.File = (*Old)->File;
-        Info.Line = (*Old)->Line;
-      }
-      if (Info.File.empty() && !T.Case.empty()) {
-        auto It = DefinedAt.find(definitionName(T.Case));
-        if (It != DefinedAt.end()) {
-          Info.File = It->second.first;
-          Info.Line = It->second.second;
-        }
-      }
-      Info.Command = T.Command;
-      if (llvm::Error E = S.putTestInfo(Info))
-        return E;
-    }
-    if (Reports.empty())
-      return llvm::Error::success();
-    auto Got = coverage::importReports(S, Reports, Import);
-    if (!Got)
-      return Got.takeError();
-    Imported = std::move(*Got);
-    return llvm::Error::success();
-  });
-  if (E)
-    return std::move(E);
-  Sum.WithCoverage = Imported.Tests;
-  Sum.Links = Imported.Links;
-  if (!O.Quiet && !Imported.Unlinked.empty()) {
-    Err << "tia: warning: the coverage of " << Imported.Unlinked.size()
-        << " test" << (Imported.Unlinked.size() == 1 ? "" : "s")
-        << " matched no indexed element (" << Imported.Unlinked.front()
-        << (Imported.Unlinked.size() > 1 ? ", ..." : "")
-        << "): check that 'tia index' ran on this build's sources\n";
-  }
+  Collected C = gatherRuns(Runs, O, Sum, Err);
+  auto Imported = storeCollection(S, *Tests, C, O, Sum);
+  if (!Imported)
+    return Imported.takeError();
+  Sum.WithCoverage = Imported->Tests;
+  Sum.Links = Imported->Links;
+  if (!O.Quiet)
+    warnUnlinked(*Imported, Err);
   Sum.Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
           .count();
