@@ -207,41 +207,22 @@ llvm::Error mergeJunit(const std::vector<std::string> &Parts,
                        Suites + "</testsuites>");
 }
 
-} // namespace
-
-llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
-                                            llvm::raw_ostream &Err) {
-  auto Start = std::chrono::steady_clock::now();
-  auto Python = choosePython(O.Python);
-  if (!Python)
-    return Python.takeError();
-  auto Tmp = TempDir::make();
-  if (!Tmp)
-    return Tmp.takeError();
-  if (llvm::Error E = writeFile(Tmp->file("tia_pytest_plugin.py"),
-                                embedded(PytestPluginSource)))
-    return std::move(E);
-  if (llvm::Error E =
-          writeFile(Tmp->file("tia_evidence.py"), embedded(EvidenceSource)))
-    return std::move(E);
-  std::string Plan = Tmp->file("plan.json");
-  if (O.Plan)
-    if (llvm::Error E = writeFile(Plan, planJson(*O.Plan, O.Root, O.Isolate)))
-      return std::move(E);
-
-  std::vector<std::string> Args = {*Python,
-                                   "-m",
-                                   "pytest",
-                                   "-p",
-                                   "tia_pytest_plugin",
-                                   "--cov=" + O.Root,
-                                   "--cov-context=test",
-                                   "--cov-report="};
-
-  // The caller's environment, with the plugin importable and coverage.py's
-  // data file in the temporary directory.
+/// The scratch folder of one collection, and the pytest command and
+/// environment every process of it starts from.
+struct PytestSetup {
+  std::string Python;
+  TempDir Tmp;
+  std::string PlanFile; ///< the probe plan; empty without one
+  std::vector<std::string> Args;
   std::vector<std::string> Env;
-  std::string PythonPath = Tmp->path();
+};
+
+/// The caller's environment, with the plugin importable from \p PluginDir
+/// and coverage.py's data file left to each job.
+std::vector<std::string> pytestEnvironment(const std::string &PluginDir,
+                                           const std::string &Root) {
+  std::vector<std::string> Env;
+  std::string PythonPath = PluginDir;
   for (char **E = environ; *E; ++E) {
     llvm::StringRef Var = *E;
     if (Var.starts_with("PYTHONPATH=")) {
@@ -255,227 +236,362 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
     Env.push_back(Var.str());
   }
   Env.push_back("PYTHONPATH=" + PythonPath);
-  Env.push_back("TIA_PYTEST_ROOT=" + O.Root);
+  Env.push_back("TIA_PYTEST_ROOT=" + Root);
+  return Env;
+}
 
-  // One job, or one per test file after a job that lists them.
-  std::vector<PytestJob> Jobs;
-  auto MakeJob = [&](const std::string &Name, llvm::ArrayRef<std::string> Extra,
-                     llvm::ArrayRef<std::string> ExtraEnv) {
-    PytestJob J;
-    J.Args = Args;
-    J.Args.insert(J.Args.end(), Extra.begin(), Extra.end());
-    J.Args.insert(J.Args.end(), O.PytestArgs.begin(), O.PytestArgs.end());
-    J.Env = Env;
-    J.Env.insert(J.Env.end(), ExtraEnv.begin(), ExtraEnv.end());
-    J.ResultsLog = Tmp->file(Name + ".jsonl");
-    J.Env.push_back("TIA_PYTEST_RESULTS=" + J.ResultsLog);
-    J.Out = Tmp->file(Name + ".out");
-    J.Err = Tmp->file(Name + ".err");
-    return J;
-  };
-  auto Failure = [&](const PytestJob &J) -> llvm::Error {
-    int Code = J.ReturnCode;
-    static const char *const Why[] = {"",
-                                      "",
-                                      "was interrupted",
-                                      "hit an internal error",
-                                      "was called wrongly (usage error)",
-                                      "collected no tests"};
-    std::string What =
-        Code < 6 ? Why[Code] : "failed with exit code " + std::to_string(Code);
-    std::string ErrTail = tail(J.Err, 3), OutTail = tail(J.Out, 5);
-    std::string Detail = !ErrTail.empty() ? ErrTail : OutTail;
-    return makeErrorf("pytest {0}: {1}", What,
-                      Detail.empty() ? std::string("no output") : Detail);
-  };
-  auto Failed = [](const PytestJob &J) {
-    return !J.Crashed && J.ReturnCode != 0 && J.ReturnCode != 1;
-  };
-
-  std::vector<std::string> TestFiles;
-  unsigned Total = 0;
-  if (O.Isolate) {
-    std::vector<PytestJob> List = {MakeJob(
-        "list", {"--collect-only", "-q", "--no-cov"}, {"TIA_PYTEST_LIST=1"})};
-    if (llvm::Error E = runJobs(List, 1, O.Root, 0, /*Quiet=*/true,
-                                /*StopOnFailure=*/true, Err))
+/// Chooses the Python and writes the plugin, the evidence recorder and
+/// the probe plan into a fresh temporary folder.
+llvm::Expected<PytestSetup> setUp(const PytestOptions &O) {
+  auto Python = choosePython(O.Python);
+  if (!Python)
+    return Python.takeError();
+  auto Tmp = TempDir::make();
+  if (!Tmp)
+    return Tmp.takeError();
+  PytestSetup Setup{*Python, std::move(*Tmp), "", {}, {}};
+  const TempDir &Dir = Setup.Tmp;
+  if (llvm::Error E = writeFile(Dir.file("tia_pytest_plugin.py"),
+                                embedded(PytestPluginSource)))
+    return std::move(E);
+  if (llvm::Error E =
+          writeFile(Dir.file("tia_evidence.py"), embedded(EvidenceSource)))
+    return std::move(E);
+  if (O.Plan) {
+    Setup.PlanFile = Dir.file("plan.json");
+    if (llvm::Error E =
+            writeFile(Setup.PlanFile, planJson(*O.Plan, O.Root, O.Isolate)))
       return std::move(E);
-    if (List[0].Crashed || Failed(List[0]))
-      return Failure(List[0]);
-    std::set<std::string> Seen;
-    for (auto &[Item, Path] : List[0].Log.Items)
-      if (Seen.insert(Path).second)
-        TestFiles.push_back(Path);
-    Total = List[0].Log.Items.size();
-    for (size_t I = 0; I < TestFiles.size(); ++I) {
-      std::string Name = "file" + std::to_string(I);
-      std::vector<std::string> Extra;
-      if (!O.JunitXml.empty())
-        Extra.push_back("--junitxml=" + Tmp->file(Name + ".xml"));
-      std::vector<std::string> ExtraEnv = {
-          "TIA_PYTEST_ONLY=" + TestFiles[I],
-          "COVERAGE_FILE=" + Tmp->file(Name + ".coverage"),
-          "TIA_PYTEST_EVIDENCE=" + Tmp->file(Name + ".evidence")};
-      if (O.Plan)
-        ExtraEnv.push_back("TIA_PYTEST_PROBES=" + Plan);
-      Jobs.push_back(MakeJob(Name, Extra, ExtraEnv));
-    }
-  } else {
+  }
+  Setup.Args = {*Python,
+                "-m",
+                "pytest",
+                "-p",
+                "tia_pytest_plugin",
+                "--cov=" + O.Root,
+                "--cov-context=test",
+                "--cov-report="};
+  Setup.Env = pytestEnvironment(Dir.path(), O.Root);
+  return std::move(Setup);
+}
+
+/// One pytest process named \p Name (its files in the temporary folder):
+/// tia's arguments, \p Extra, then the user's; \p ExtraEnv added.
+PytestJob makeJob(const PytestSetup &Setup, const PytestOptions &O,
+                  const std::string &Name, llvm::ArrayRef<std::string> Extra,
+                  llvm::ArrayRef<std::string> ExtraEnv) {
+  PytestJob J;
+  J.Args = Setup.Args;
+  J.Args.insert(J.Args.end(), Extra.begin(), Extra.end());
+  J.Args.insert(J.Args.end(), O.PytestArgs.begin(), O.PytestArgs.end());
+  J.Env = Setup.Env;
+  J.Env.insert(J.Env.end(), ExtraEnv.begin(), ExtraEnv.end());
+  J.ResultsLog = Setup.Tmp.file(Name + ".jsonl");
+  J.Env.push_back("TIA_PYTEST_RESULTS=" + J.ResultsLog);
+  J.Out = Setup.Tmp.file(Name + ".out");
+  J.Err = Setup.Tmp.file(Name + ".err");
+  return J;
+}
+
+/// The name of the \p Index-th test job: its files' stem.
+std::string jobName(const PytestOptions &O, size_t Index) {
+  return O.Isolate ? "file" + std::to_string(Index) : "all";
+}
+
+/// True when pytest could not run the tests (not: some failed).
+bool pytestFailed(const PytestJob &J) {
+  return !J.Crashed && J.ReturnCode != 0 && J.ReturnCode != 1;
+}
+
+/// Why \p J failed, with the end of its output.
+llvm::Error pytestFailure(const PytestJob &J) {
+  int Code = J.ReturnCode;
+  static const char *const Why[] = {"",
+                                    "",
+                                    "was interrupted",
+                                    "hit an internal error",
+                                    "was called wrongly (usage error)",
+                                    "collected no tests"};
+  std::string What =
+      Code < 6 ? Why[Code] : "failed with exit code " + std::to_string(Code);
+  std::string ErrTail = tail(J.Err, 3), OutTail = tail(J.Out, 5);
+  std::string Detail = !ErrTail.empty() ? ErrTail : OutTail;
+  return makeErrorf("pytest {0}: {1}", What,
+                    Detail.empty() ? std::string("no output") : Detail);
+}
+
+/// The environment of a test job named \p Name: where its coverage and
+/// evidence go, and the probe plan.
+std::vector<std::string> recordingEnv(const PytestSetup &Setup,
+                                      const std::string &Name) {
+  std::vector<std::string> Env = {
+      "COVERAGE_FILE=" + Setup.Tmp.file(Name + ".coverage"),
+      "TIA_PYTEST_EVIDENCE=" + Setup.Tmp.file(Name + ".evidence")};
+  if (!Setup.PlanFile.empty())
+    Env.push_back("TIA_PYTEST_PROBES=" + Setup.PlanFile);
+  return Env;
+}
+
+/// The jobs to run and the test files they cover.
+struct JobPlan {
+  std::vector<PytestJob> Jobs;
+  std::vector<std::string> TestFiles;
+  unsigned Total = 0; ///< tests listed; 0: the first job's count
+};
+
+/// Isolated: a process that only lists the tests, then one job per test
+/// file, in the order pytest listed them.
+llvm::Expected<JobPlan> planIsolatedJobs(const PytestSetup &Setup,
+                                         const PytestOptions &O,
+                                         llvm::raw_ostream &Err) {
+  std::vector<PytestJob> List = {makeJob(Setup, O, "list",
+                                         {"--collect-only", "-q", "--no-cov"},
+                                         {"TIA_PYTEST_LIST=1"})};
+  if (llvm::Error E = runJobs(List, 1, O.Root, 0, /*Quiet=*/true,
+                              /*StopOnFailure=*/true, Err))
+    return std::move(E);
+  if (List[0].Crashed || pytestFailed(List[0]))
+    return pytestFailure(List[0]);
+  JobPlan Plan;
+  std::set<std::string> Seen;
+  for (auto &[Item, Path] : List[0].Log.Items)
+    if (Seen.insert(Path).second)
+      Plan.TestFiles.push_back(Path);
+  Plan.Total = List[0].Log.Items.size();
+  for (size_t I = 0; I < Plan.TestFiles.size(); ++I) {
+    std::string Name = jobName(O, I);
     std::vector<std::string> Extra;
     if (!O.JunitXml.empty())
-      Extra.push_back("--junitxml=" + O.JunitXml);
-    std::vector<std::string> ExtraEnv = {
-        "COVERAGE_FILE=" + Tmp->file("all.coverage"),
-        "TIA_PYTEST_EVIDENCE=" + Tmp->file("all.evidence"),
-        "TIA_PYTEST_LIST=1"};
-    if (O.Plan)
-      ExtraEnv.push_back("TIA_PYTEST_PROBES=" + Plan);
-    Jobs.push_back(MakeJob("all", Extra, ExtraEnv));
+      Extra.push_back("--junitxml=" + Setup.Tmp.file(Name + ".xml"));
+    std::vector<std::string> Env = {"TIA_PYTEST_ONLY=" + Plan.TestFiles[I]};
+    llvm::append_range(Env, recordingEnv(Setup, Name));
+    Plan.Jobs.push_back(makeJob(Setup, O, Name, Extra, Env));
   }
-  if (llvm::Error E = runJobs(Jobs, O.Isolate ? O.Jobs : 1, O.Root, Total,
-                              O.Quiet, /*StopOnFailure=*/true, Err))
-    return std::move(E);
+  return std::move(Plan);
+}
 
-  std::string CrashedIn, CrashTail;
+/// Not isolated: one job runs (and lists) every test.
+JobPlan planSharedJob(const PytestSetup &Setup, const PytestOptions &O) {
+  std::vector<std::string> Extra;
+  if (!O.JunitXml.empty())
+    Extra.push_back("--junitxml=" + O.JunitXml);
+  std::vector<std::string> Env = recordingEnv(Setup, jobName(O, 0));
+  Env.push_back("TIA_PYTEST_LIST=1");
+  JobPlan Plan;
+  Plan.Jobs.push_back(makeJob(Setup, O, jobName(O, 0), Extra, Env));
+  return Plan;
+}
+
+/// Where pytest crashed first: the test running then ("-": none known)
+/// and the end of its error output.
+struct Crash {
+  std::string In, Tail;
+};
+
+/// The first crash among \p Jobs; fails when a job could not run its tests
+/// (a test file whose tests were all deselected collects nothing: that is
+/// no failure when isolated).
+llvm::Expected<std::optional<Crash>>
+firstCrash(const std::vector<PytestJob> &Jobs, const PytestOptions &O) {
+  std::optional<Crash> First;
   for (const PytestJob &J : Jobs) {
     if (J.Crashed) {
-      if (CrashedIn.empty()) {
-        CrashedIn = J.Log.Running.empty() ? "-" : J.Log.Running;
-        CrashTail = tail(J.Err, 3);
-      }
+      if (!First)
+        First =
+            Crash{J.Log.Running.empty() ? "-" : J.Log.Running, tail(J.Err, 3)};
       continue;
     }
-    // A test file whose tests were all deselected collects nothing.
-    if (Failed(J) && !(O.Isolate && J.ReturnCode == 5))
-      return Failure(J);
+    if (pytestFailed(J) && !(O.Isolate && J.ReturnCode == 5))
+      return pytestFailure(J);
   }
-  if (!O.Isolate)
-    for (auto &[Item, Path] : Jobs[0].Log.Items)
-      if (!llvm::is_contained(TestFiles, Path))
-        TestFiles.push_back(Path);
+  return First;
+}
 
-  PytestSummary Sum;
-  Sum.Python = *Python;
-  Sum.Isolated = O.Isolate;
-  Sum.TestFiles = TestFiles.size();
-  std::vector<TestResult> TestResults;
+/// What the jobs leave to store, and the files to read it from.
+struct Gathered {
+  std::vector<TestResult> Results;
   std::vector<TestInfo> Infos;
   coverage::ImportOptions Import;
-  Import.Fmt = coverage::Format::CoveragePy;
-  Import.ProjectRoot = O.Root;
-  Import.Commit = O.Commit;
   std::vector<std::string> DataFiles, EvidenceFiles, JunitParts;
   RuntimeEvidence Evidence;
-  Evidence.Commit = O.Commit;
-  Evidence.Isolated = O.Isolate;
+};
+
+void countOutcome(PytestSummary &Sum, Outcome R) {
+  switch (R) {
+  case Outcome::Passed:
+    ++Sum.Passed;
+    break;
+  case Outcome::Failed:
+    ++Sum.Failed;
+    break;
+  case Outcome::Skipped:
+    ++Sum.Skipped;
+    break;
+  default:
+    ++Sum.Errors;
+  }
+}
+
+/// The fixtures' definitions (file, line) the plugin reports for a test,
+/// relative to \p Root.
+std::vector<std::pair<std::string, unsigned>>
+fixtureLocations(const llvm::json::Object &R, llvm::StringRef Root) {
+  std::vector<std::pair<std::string, unsigned>> Out;
+  if (const llvm::json::Array *F = R.getArray("fixtures"))
+    for (const llvm::json::Value &V : *F)
+      if (const llvm::json::Array *Pair = V.getAsArray();
+          Pair && Pair->size() == 2) {
+        std::string File =
+            relativeTo((*Pair)[0].getAsString().value_or(""), Root);
+        if (!File.empty())
+          Out.emplace_back(File, static_cast<unsigned>(
+                                     (*Pair)[1].getAsInteger().value_or(0)));
+      }
+  return Out;
+}
+
+/// Adds the outcome, the rerun command and the fixtures of one result line
+/// \p R of the plugin's log.
+void addResult(const llvm::json::Object &R, const std::string &Python,
+               const PytestOptions &O, Gathered &G, PytestSummary &Sum) {
+  std::string NodeId = R.getString("id").value_or("").str();
+  std::string Id = "pytest:" + NodeId;
+  TestResult T;
+  T.TestId = Id;
+  std::string Outcome = R.getString("outcome").value_or("error").str();
+  T.Result = parseOutcome(Outcome).value_or(Outcome::Error);
+  T.Seconds = R.getNumber("duration").value_or(0);
+  T.Message = R.getString("message").value_or("").str();
+  countOutcome(Sum, T.Result);
+  G.Results.push_back(std::move(T));
+
+  TestInfo Info;
+  Info.Id = Id;
+  Info.File = R.getString("file").value_or("").str();
+  Info.Line = static_cast<unsigned>(R.getInteger("line").value_or(0));
+  TestCommand Cmd;
+  Cmd.Executable = Python;
+  Cmd.WorkingDir = O.Root;
+  Cmd.Arguments = {"-m", "pytest", NodeId};
+  Info.Command = std::move(Cmd);
+  G.Infos.push_back(std::move(Info));
+
+  auto &Locations = G.Import.ExtraLocations[Id];
+  llvm::append_range(Locations, fixtureLocations(R, O.Root));
+}
+
+/// Reads every job's results, and lists the data files of the jobs that
+/// did not crash (the test running in one that did is recorded crashed).
+Gathered gatherJobs(const std::vector<PytestJob> &Jobs,
+                    const PytestSetup &Setup, const PytestOptions &O,
+                    const std::vector<std::string> &TestFiles,
+                    PytestSummary &Sum) {
+  Gathered G;
+  G.Import.Fmt = coverage::Format::CoveragePy;
+  G.Import.ProjectRoot = O.Root;
+  G.Import.Commit = O.Commit;
+  G.Evidence.Commit = O.Commit;
+  G.Evidence.Isolated = O.Isolate;
   for (size_t JI = 0; JI < Jobs.size(); ++JI) {
     const PytestJob &J = Jobs[JI];
-    for (const llvm::json::Object &R : J.Log.Results) {
-      std::string NodeId = R.getString("id").value_or("").str();
-      TestResult T;
-      T.TestId = "pytest:" + NodeId;
-      std::string Outcome = R.getString("outcome").value_or("error").str();
-      T.Result = parseOutcome(Outcome).value_or(Outcome::Error);
-      T.Seconds = R.getNumber("duration").value_or(0);
-      T.Message = R.getString("message").value_or("").str();
-      switch (T.Result) {
-      case Outcome::Passed:
-        ++Sum.Passed;
-        break;
-      case Outcome::Failed:
-        ++Sum.Failed;
-        break;
-      case Outcome::Skipped:
-        ++Sum.Skipped;
-        break;
-      default:
-        ++Sum.Errors;
-      }
-      TestResults.push_back(std::move(T));
-
-      TestInfo Info;
-      Info.Id = "pytest:" + NodeId;
-      Info.File = R.getString("file").value_or("").str();
-      Info.Line = static_cast<unsigned>(R.getInteger("line").value_or(0));
-      TestCommand Cmd;
-      Cmd.Executable = *Python;
-      Cmd.WorkingDir = O.Root;
-      Cmd.Arguments = {"-m", "pytest", NodeId};
-      Info.Command = std::move(Cmd);
-      Infos.push_back(std::move(Info));
-
-      auto &Locations = Import.ExtraLocations["pytest:" + NodeId];
-      if (const llvm::json::Array *F = R.getArray("fixtures"))
-        for (const llvm::json::Value &V : *F)
-          if (const llvm::json::Array *Pair = V.getAsArray();
-              Pair && Pair->size() == 2) {
-            std::string File =
-                relativeTo((*Pair)[0].getAsString().value_or(""), O.Root);
-            if (!File.empty())
-              Locations.emplace_back(
-                  File,
-                  static_cast<unsigned>((*Pair)[1].getAsInteger().value_or(0)));
-          }
-    }
+    for (const llvm::json::Object &R : J.Log.Results)
+      addResult(R, Setup.Python, O, G, Sum);
     if (J.Crashed && !J.Log.Running.empty()) {
       TestResult T;
       T.TestId = "pytest:" + J.Log.Running;
       T.Result = Outcome::Crashed;
       T.Message = "pytest ended by a signal while this test ran";
-      TestResults.push_back(std::move(T));
+      G.Results.push_back(std::move(T));
       ++Sum.Crashed;
     }
     if (J.Crashed)
       continue;
-    std::string Name = O.Isolate ? "file" + std::to_string(JI) : "all";
-    if (llvm::sys::fs::exists(Tmp->file(Name + ".coverage")))
-      DataFiles.push_back(Tmp->file(Name + ".coverage"));
-    EvidenceFiles.push_back(Tmp->file(Name + ".evidence"));
+    std::string Name = jobName(O, JI);
+    if (llvm::sys::fs::exists(Setup.Tmp.file(Name + ".coverage")))
+      G.DataFiles.push_back(Setup.Tmp.file(Name + ".coverage"));
+    G.EvidenceFiles.push_back(Setup.Tmp.file(Name + ".evidence"));
     if (O.Isolate) {
-      Evidence.TestFiles.push_back(TestFiles[JI]);
-      JunitParts.push_back(Tmp->file(Name + ".xml"));
+      G.Evidence.TestFiles.push_back(TestFiles[JI]);
+      G.JunitParts.push_back(Setup.Tmp.file(Name + ".xml"));
     }
   }
   if (!O.Isolate)
-    Evidence.TestFiles = TestFiles;
-  readEvidence(EvidenceFiles, Evidence);
-  Sum.Probed = Evidence.Probed.size();
-  Sum.Accesses = Evidence.Accesses.size();
+    G.Evidence.TestFiles = TestFiles;
+  return G;
+}
 
-  bool Crashed = !CrashedIn.empty();
-  if (!Crashed && DataFiles.empty())
-    return makeErrorf("pytest wrote no coverage data: check that pytest-cov "
-                      "is active for {0} (pytest -p pytest_cov)",
-                      *Python);
-  if (O.Isolate && !O.JunitXml.empty())
-    if (llvm::Error E = mergeJunit(JunitParts, O.JunitXml))
-      return std::move(E);
-  llvm::Error E = S.transaction([&]() -> llvm::Error {
+/// Writes the coverage and the runtime evidence (unless pytest crashed),
+/// the tests' commands, and a "collect" run with the outcomes, in one
+/// transaction.
+llvm::Error storePytest(Store &S, const Gathered &G, const PytestOptions &O,
+                        bool Crashed, PytestSummary &Sum) {
+  return S.transaction([&]() -> llvm::Error {
     if (!Crashed) {
-      auto Cov = coverage::importCoveragePy(S, DataFiles, Import);
+      auto Cov = coverage::importCoveragePy(S, G.DataFiles, G.Import);
       if (!Cov)
         return Cov.takeError();
       Sum.Coverage = std::move(*Cov);
       if (O.Plan)
-        if (llvm::Error E = S.putRuntimeEvidence(Evidence))
+        if (llvm::Error E = S.putRuntimeEvidence(G.Evidence))
           return E;
     }
-    for (const TestInfo &I : Infos)
+    for (const TestInfo &I : G.Infos)
       if (llvm::Error E = S.putTestInfo(I))
         return E;
     auto Run = S.addRun(O.Commit, "collect");
     if (!Run)
       return Run.takeError();
-    return S.putResults(*Run, TestResults);
+    return S.putResults(*Run, G.Results);
   });
-  if (E)
+}
+
+} // namespace
+
+llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
+                                            llvm::raw_ostream &Err) {
+  auto Start = std::chrono::steady_clock::now();
+  auto Setup = setUp(O);
+  if (!Setup)
+    return Setup.takeError();
+  llvm::Expected<JobPlan> Plan =
+      O.Isolate ? planIsolatedJobs(*Setup, O, Err) : planSharedJob(*Setup, O);
+  if (!Plan)
+    return Plan.takeError();
+  std::vector<PytestJob> &Jobs = Plan->Jobs;
+  if (llvm::Error E =
+          runJobs(Jobs, O.Isolate ? O.Jobs : 1, O.Root, Plan->Total, O.Quiet,
+                  /*StopOnFailure=*/true, Err))
     return std::move(E);
-  if (Crashed)
-    return makeErrorf(
-        "pytest crashed{0}: the outcomes so far are recorded, "
-        "no coverage{1}",
-        CrashedIn == "-" ? std::string() : " while running " + CrashedIn,
-        CrashTail.empty() ? std::string() : " (" + CrashTail + ")");
+  auto Crashed = firstCrash(Jobs, O);
+  if (!Crashed)
+    return Crashed.takeError();
+  if (!O.Isolate)
+    for (auto &[Item, Path] : Jobs[0].Log.Items)
+      if (!llvm::is_contained(Plan->TestFiles, Path))
+        Plan->TestFiles.push_back(Path);
+
+  PytestSummary Sum;
+  Sum.Python = Setup->Python;
+  Sum.Isolated = O.Isolate;
+  Sum.TestFiles = Plan->TestFiles.size();
+  Gathered G = gatherJobs(Jobs, *Setup, O, Plan->TestFiles, Sum);
+  readEvidence(G.EvidenceFiles, G.Evidence);
+  Sum.Probed = G.Evidence.Probed.size();
+  Sum.Accesses = G.Evidence.Accesses.size();
+  if (!*Crashed && G.DataFiles.empty())
+    return makeErrorf("pytest wrote no coverage data: check that pytest-cov "
+                      "is active for {0} (pytest -p pytest_cov)",
+                      Setup->Python);
+  if (O.Isolate && !O.JunitXml.empty())
+    if (llvm::Error E = mergeJunit(G.JunitParts, O.JunitXml))
+      return std::move(E);
+  if (llvm::Error E = storePytest(S, G, O, Crashed->has_value(), Sum))
+    return std::move(E);
+  if (const std::optional<Crash> &C = *Crashed)
+    return makeErrorf("pytest crashed{0}: the outcomes so far are recorded, "
+                      "no coverage{1}",
+                      C->In == "-" ? std::string() : " while running " + C->In,
+                      C->Tail.empty() ? std::string() : " (" + C->Tail + ")");
   Sum.Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
           .count();
