@@ -356,14 +356,29 @@ CREATE VIEW coverage(test_id, key_id) AS
 )sql");
 }
 
+/// Version 9: observed runs (`tia run --observe`). An observed run is a run
+/// of the whole suite, its results in `results`; the record keeps the
+/// selection tia would have made for it in each mode (tests, rules,
+/// fallbacks, the budget's cut) and why each failing test was not
+/// selected, as JSON whose shape lib/Observe owns and versions
+/// (format_version), as lib/Predict does for models. The record goes with
+/// its run.
+llvm::Error addObservations(Database &DB) {
+  return DB.exec(R"sql(
+CREATE TABLE observations(
+  run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  format_version INTEGER NOT NULL,
+  record TEXT NOT NULL);
+)sql");
+}
+
 // A tia that knows version 1 can still read and write version 2: it ignores
 // the new columns and tables. Version 3 holds element kinds (module, class,
 // variable) that older tias reject; version 4 adds more (enum, alias, macro,
 // conditional, declaration). From version 5 on, coverage writes must keep the
 // snapshots, which older code does not. A version 5 tia can use version 6: a
 // Python version it stores has no name graph, which tia parses again when it
-// needs one. Version 7 adds a table that older tias
-// ignore.
+// needs one. Versions 7 and 9 add a table that older tias ignore.
 const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/1, createVersion1},
     {/*CompatibleVersion=*/1, addTestInfoAndResults},
@@ -373,6 +388,7 @@ const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/5, addNameGraph},
     {/*CompatibleVersion=*/1, addModels},
     {/*CompatibleVersion=*/8, addCoverageBitmaps},
+    {/*CompatibleVersion=*/1, addObservations},
 };
 
 /// Turns what SQLite says about a file it cannot read as a database (or a

@@ -203,7 +203,7 @@ TEST_F(CoverageMigrationTest, Version7CoverageBecomesBitmaps) {
   }
   auto S = Store::open(Path, Store::Mode::ReadWrite);
   ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
-  EXPECT_EQ((*S)->schemaVersion(), 8);
+  EXPECT_EQ((*S)->schemaVersion(), Store::SchemaVersion);
   ASSERT_VALUE(K1, (*S)->testsCovering("k1"));
   EXPECT_EQ(*K1, (Strings{"b"}));
   ASSERT_VALUE(K2, (*S)->testsCovering("k2"));
@@ -299,7 +299,7 @@ TEST_F(CoverageMigrationTest, Version7ManyKeysMigrateToTheSameCoverage) {
 
   auto S = Store::open(Path, Store::Mode::ReadWrite);
   ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
-  EXPECT_EQ((*S)->schemaVersion(), 8);
+  EXPECT_EQ((*S)->schemaVersion(), Store::SchemaVersion);
   for (const auto &[Key, Names] : Expected) {
     ASSERT_VALUE(Covering, (*S)->testsCovering(Key));
     EXPECT_EQ(*Covering, Names) << Key;

@@ -116,6 +116,15 @@ struct StoredModel {
   std::string Booster;   ///< the booster as XGBoost's JSON text
 };
 
+/// The record of an observed run (`tia run --observe`): the selection tia
+/// would have made for it. The store does not read Record; lib/Observe
+/// does, and checks FormatVersion.
+struct StoredObservation {
+  int64_t RunId = 0;     ///< the run of the whole suite it observed
+  int FormatVersion = 0; ///< tia's version of Record
+  std::string Record;    ///< JSON text
+};
+
 /// What queries of the current coverage met that the database should not
 /// hold (docs/Reliability.md, "Damaged coverage").
 struct CoverageDamage {
@@ -218,7 +227,7 @@ public:
   };
 
   /// Schema version this tia writes, and the oldest version it can read.
-  static constexpr int SchemaVersion = 8;
+  static constexpr int SchemaVersion = 9;
 
   /// Coverage snapshots kept: recording coverage at a new commit drops the
   /// oldest beyond this many, with the coverage only they referred to.
@@ -463,6 +472,16 @@ public:
   /// This is the query the selection policy uses to keep flaky failures out
   /// of "previously failing" (docs/Prediction.md).
   llvm::Expected<std::vector<FlakyTest>> flakyTests(int64_t Since = 0);
+
+  // --- Observed runs (ObservationStore.cpp) ---
+
+  /// Stores the record of run \p O.RunId, replacing the one it had. Fails
+  /// for a run that does not exist.
+  llvm::Error putObservation(const StoredObservation &O);
+  /// The records of the runs started at or after \p Since (seconds since
+  /// the epoch; 0: all), oldest run first.
+  llvm::Expected<std::vector<StoredObservation>>
+  observations(int64_t Since = 0);
 
   // --- Failure-prediction models ---
 
