@@ -126,9 +126,10 @@ std::string relativeTo(llvm::StringRef Path, llvm::StringRef Root) {
   return llvm::sys::path::is_absolute(P) ? std::string() : Path.str();
 }
 
-/// The plan as the plugin reads it.
+/// The plan as the plugin reads it; \p Indexed: the index's files, whose
+/// Python modules other than tests get their dynamic accesses recorded.
 std::string planJson(const ProbePlan &Plan, const std::string &Root,
-                     bool Isolated) {
+                     bool Isolated, const std::vector<FileVersionRef> &Indexed) {
   std::map<std::string, llvm::json::Array> ByFile;
   std::set<std::string> Tests(Plan.TestFiles.begin(), Plan.TestFiles.end());
   for (const Probe &P : Plan.Probes) {
@@ -143,14 +144,19 @@ std::string planJson(const ProbePlan &Plan, const std::string &Root,
   llvm::json::Object Probes;
   for (auto &[File, List] : ByFile)
     Probes[File] = std::move(List);
-  llvm::json::Array Names;
+  llvm::json::Array Names, Files;
   for (const std::string &N : Plan.Names)
     Names.push_back(N);
+  for (const auto &[File, Version] : Indexed)
+    if (llvm::StringRef(File).ends_with(".py") && !Tests.count(File) &&
+        llvm::sys::path::filename(File) != "conftest.py")
+      Files.push_back(File);
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   OS << llvm::json::Value(llvm::json::Object{{"root", Root},
                                              {"isolated", Isolated},
                                              {"probes", std::move(Probes)},
+                                             {"files", std::move(Files)},
                                              {"names", std::move(Names)}});
   return OS.str();
 }
@@ -242,7 +248,7 @@ std::vector<std::string> pytestEnvironment(const std::string &PluginDir,
 
 /// Chooses the Python and writes the plugin, the evidence recorder and
 /// the probe plan into a fresh temporary folder.
-llvm::Expected<PytestSetup> setUp(const PytestOptions &O) {
+llvm::Expected<PytestSetup> setUp(Store &S, const PytestOptions &O) {
   auto Python = choosePython(O.Python);
   if (!Python)
     return Python.takeError();
@@ -258,9 +264,12 @@ llvm::Expected<PytestSetup> setUp(const PytestOptions &O) {
           writeFile(Dir.file("tia_evidence.py"), embedded(EvidenceSource)))
     return std::move(E);
   if (O.Plan) {
+    auto Indexed = S.currentFiles();
+    if (!Indexed)
+      return Indexed.takeError();
     Setup.PlanFile = Dir.file("plan.json");
-    if (llvm::Error E =
-            writeFile(Setup.PlanFile, planJson(*O.Plan, O.Root, O.Isolate)))
+    if (llvm::Error E = writeFile(Setup.PlanFile, planJson(*O.Plan, O.Root,
+                                                           O.Isolate, *Indexed)))
       return std::move(E);
   }
   Setup.Args = {*Python,
@@ -550,7 +559,7 @@ llvm::Error storePytest(Store &S, const Gathered &G, const PytestOptions &O,
 llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
                                             llvm::raw_ostream &Err) {
   auto Start = std::chrono::steady_clock::now();
-  auto Setup = setUp(O);
+  auto Setup = setUp(S, O);
   if (!Setup)
     return Setup.takeError();
   llvm::Expected<JobPlan> Plan =

@@ -1,7 +1,7 @@
 # Runtime evidence for tia's static selection of Python tests, compiled into
 # tia and imported by its pytest plugin when $TIA_PYTEST_PROBES names a plan
 # (JSON: root, probes {file: [[qualified name, first line, key]...]},
-# names, isolated). It records, per test file (scope: the file's path) and
+# files (the project's other modules), names, isolated). It records, per test file (scope: the file's path) and
 # for what runs outside any test (scope "*"):
 #
 #   call    the first call of each probed function (critical functions,
@@ -15,9 +15,10 @@
 #           process ends, every project module it loaded by any means
 #           (`__import__`, a package's lazy `__getattr__`, plugins)
 #
-# (names and imports only when the code calling them is not pytest's,
-# coverage.py's or importlib's own: collection looks up every name of a
-# test module).
+# (names and imports-by-name only where the project's modules and test
+# modules call these functions: their calls are redirected when they are
+# compiled, so that the builtins themselves stay untouched; collection,
+# which looks up every name of a test module, does not count).
 #
 # Without isolation (all test files in one process) everything goes to
 # "*": what one file's test did may stand for another's.
@@ -133,6 +134,7 @@ class _Loader(importlib.machinery.SourceFileLoader):
             return super().get_code(fullname)
         for i in _instrument(tree, self.wanted):
             _instrumented.add(_keys[i])
+        _redirect(tree)
         return compile(tree, self.path, "exec", dont_inherit=True)
 
 
@@ -154,84 +156,161 @@ class _Finder(importlib.abc.MetaPathFinder):
 
 
 #===------------------------------------------------------------------------===#
-# Dynamic accesses
+# Dynamic accesses: calls redirected in the code, builtins left alone
 #===------------------------------------------------------------------------===#
 
-# The test machinery looks up every name of every test module while it
-# collects, and imports test modules with importlib: what it does is not
-# what the code under test reaches.
-_MACHINERY = frozenset(("_pytest", "pytest", "pluggy", "py", "coverage",
-                        "pytest_cov", "tia_pytest_plugin", "tia_evidence",
-                        "importlib", "inspect"))
+# Replacing builtins.getattr (or inspect.getmembers) would change what user
+# code sees: pickle, copy and multiprocessing serialise builtins by name and
+# refuse a stand-in, inspect tells it apart. So the project's own modules
+# and test modules are compiled with their calls of these functions
+# redirected to the recorders below, which tia adds to builtins under names
+# no code uses; every object user code can reach stays the real one.
+_CALLS = {"getattr": "__tia_getattr__", "hasattr": "__tia_hasattr__",
+          "setattr": "__tia_setattr__", "delattr": "__tia_delattr__"}
+_MODULE_CALLS = {("inspect", "getmembers"): "__tia_getmembers__",
+                 ("inspect", "getattr_static"): "__tia_getattr_static__",
+                 ("importlib", "import_module"): "__tia_import_module__"}
 
 
-def _by_code():
-    """True when the caller of the wrapped function is not the machinery."""
-    module = sys._getframe(2).f_globals.get("__name__") or ""
-    return module.partition(".")[0] not in _MACHINERY
+def __tia_getattr__(obj, name, *default):
+    if name.__class__ is str and name in _names:
+        _note("name", name)
+    return getattr(obj, name, *default)
 
 
-def _wrap_builtins():
-    real_getattr, real_hasattr = builtins.getattr, builtins.hasattr
-    real_setattr, real_delattr = builtins.setattr, builtins.delattr
-    names = _names
+def __tia_hasattr__(obj, name):
+    if name.__class__ is str and name in _names:
+        _note("name", name)
+    return hasattr(obj, name)
 
-    def getattr(obj, name, *default):
-        if name.__class__ is str and name in names and _by_code():
+
+def __tia_setattr__(obj, name, value):
+    if name.__class__ is str and name in _names:
+        _note("name", name)
+    return setattr(obj, name, value)
+
+
+def __tia_delattr__(obj, name):
+    if name.__class__ is str and name in _names:
+        _note("name", name)
+    return delattr(obj, name)
+
+
+def __tia_getmembers__(obj, *args, **kwargs):
+    result = inspect.getmembers(obj, *args, **kwargs)
+    for name, _ in result:
+        if name in _names:
             _note("name", name)
-        return real_getattr(obj, name, *default)
+    return result
 
-    def hasattr(obj, name):
-        if name.__class__ is str and name in names and _by_code():
-            _note("name", name)
-        return real_hasattr(obj, name)
 
-    def setattr(obj, name, value):
-        if name.__class__ is str and name in names and _by_code():
-            _note("name", name)
-        return real_setattr(obj, name, value)
+# It takes what the real function takes, keywords included (pytest calls
+# getattr_static(cls, name, default=None)).
+def __tia_getattr_static__(obj, attr, *args, **kwargs):
+    if attr.__class__ is str and attr in _names:
+        _note("name", attr)
+    return inspect.getattr_static(obj, attr, *args, **kwargs)
 
-    def delattr(obj, name):
-        if name.__class__ is str and name in names and _by_code():
-            _note("name", name)
-        return real_delattr(obj, name)
 
-    builtins.getattr, builtins.hasattr = getattr, hasattr
-    builtins.setattr, builtins.delattr = setattr, delattr
+def __tia_import_module__(name, package=None):
+    module = importlib.import_module(name, package)
+    try:
+        _note("import", importlib.util.resolve_name(name, package))
+    except (ImportError, ValueError):
+        pass
+    return module
 
-    real_getmembers = inspect.getmembers
 
-    def getmembers(obj, *args, **kwargs):
-        result = real_getmembers(obj, *args, **kwargs)
-        if _by_code():
-            for name, _ in result:
-                if name in names:
-                    _note("name", name)
-        return result
+def _bindings(tree):
+    """{name: True when every binding of it in \\p tree is a plain
+    `import name`}; None for a star import, which may bind anything."""
+    out = {}
 
-    real_getattr_static = inspect.getattr_static
+    def other(name):
+        out[name] = False
 
-    # The wrappers take what the real functions take, keywords included
-    # (pytest calls getattr_static(cls, name, default=None)).
-    def getattr_static(obj, attr, *args, **kwargs):
-        if attr.__class__ is str and attr in names and _by_code():
-            _note("name", attr)
-        return real_getattr_static(obj, attr, *args, **kwargs)
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            other(n.id)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
+                            ast.ClassDef)):
+            other(n.name)
+        elif isinstance(n, ast.arg):
+            other(n.arg)
+        elif isinstance(n, ast.ExceptHandler) and n.name:
+            other(n.name)
+        elif isinstance(n, ast.Import):
+            for a in n.names:
+                local = a.asname or a.name.partition(".")[0]
+                plain = a.asname in (None, a.name)
+                out[local] = out.get(local, True) and plain
+        elif isinstance(n, ast.ImportFrom):
+            for a in n.names:
+                if a.name == "*":
+                    return None
+                other(a.asname or a.name)
+        elif type(n).__name__ in ("MatchAs", "MatchStar") and n.name:
+            other(n.name)
+        elif type(n).__name__ == "MatchMapping" and n.rest:
+            other(n.rest)
+    return out
 
-    inspect.getmembers, inspect.getattr_static = getmembers, getattr_static
 
-    real_import_module = importlib.import_module
+class _Redirect(ast.NodeTransformer):
+    def __init__(self, bound):
+        self.bound = bound
 
-    def import_module(name, package=None):
-        module = real_import_module(name, package)
-        if _by_code():
-            try:
-                _note("import", importlib.util.resolve_name(name, package))
-            except (ImportError, ValueError):
-                pass
-        return module
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        f = node.func
+        target = None
+        if isinstance(f, ast.Name) and f.id in _CALLS \
+                and f.id not in self.bound:
+            target = _CALLS[f.id]
+        elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) \
+                and self.bound.get(f.value.id) is True:
+            target = _MODULE_CALLS.get((f.value.id, f.attr))
+        if target is not None:
+            node.func = ast.copy_location(ast.Name(target, ast.Load()), f)
+        return node
 
-    importlib.import_module = import_module
+
+def _redirect(tree):
+    """Redirects, in the module \\p tree, the calls of getattr, hasattr,
+    setattr, delattr, inspect.getmembers, inspect.getattr_static and
+    importlib.import_module to their recorders; a module that binds one of
+    these names itself (or star-imports) keeps its own."""
+    bound = _bindings(tree)
+    if bound is not None:
+        _Redirect(bound).visit(tree)
+
+
+def _hook_pytest_rewrite():
+    """Test modules and conftest.py are compiled by pytest's assertion
+    rewriting: redirect their calls too, and cache what is compiled so
+    under a name of its own, so that a plain pytest run never loads it."""
+    try:
+        from _pytest.assertion import rewrite
+    except ImportError:
+        return
+    real = getattr(rewrite, "rewrite_asserts", None)
+    tail = getattr(rewrite, "PYC_TAIL", None)
+    if real is None or not isinstance(tail, str) or not tail.endswith(".pyc"):
+        return
+
+    def rewrite_asserts(mod, *args, **kwargs):
+        real(mod, *args, **kwargs)
+        _redirect(mod)
+
+    rewrite.rewrite_asserts = rewrite_asserts
+    rewrite.PYC_TAIL = tail[:-len(".pyc")] + "-tia.pyc"
+
+
+def _install_recorders():
+    for name in list(_CALLS.values()) + list(_MODULE_CALLS.values()):
+        setattr(builtins, name, globals()[name])
+    builtins.__tia_probe__ = _probe
+    _hook_pytest_rewrite()
 
 
 def install(plan_path):
@@ -249,9 +328,10 @@ def install(plan_path):
             wanted[(qual, line)] = len(_keys)
             _keys.append(key)
         files[os.path.realpath(os.path.join(_root, rel))] = wanted
-    builtins.__tia_probe__ = _probe
+    for rel in plan.get("files", []):
+        files.setdefault(os.path.realpath(os.path.join(_root, rel)), {})
     sys.meta_path.insert(0, _Finder(files))
-    _wrap_builtins()
+    _install_recorders()
 
 
 def relative(path):
