@@ -76,6 +76,35 @@ llvm::Expected<Planned> makePlan(const GlobalOptions &G,
                                  const SelectCommandOptions &O,
                                  llvm::StringRef DefaultBase = "");
 
+/// A selection made for an observed run in a mode other than the asked one.
+struct OtherMode {
+  select::SelectionMode Mode = select::SelectionMode::Combined;
+  std::optional<Planned> Made; ///< its database closed
+  std::string Error;           ///< why there is no plan
+};
+
+/// The selections \p O would make in the modes other than \p Asked; a mode
+/// whose selection fails holds the error.
+std::vector<OtherMode> planOtherModes(const GlobalOptions &G,
+                                      const SelectCommandOptions &O,
+                                      select::SelectionMode Asked);
+
+/// An observed run (`tia run --observe`) and its selections.
+struct Observation {
+  const GlobalOptions &G;
+  const select::Plan &Asked;
+  const std::vector<OtherMode> &Others;
+  Store &S; ///< open for writing, holding the run's results
+  int64_t RunId = 0;
+  std::string Runner; ///< results::runnerName
+  bool Exclusion = true;
+};
+
+/// Records with \p O.RunId the selection each mode would have made, and
+/// says on \p Err what the asked one would have run and missed. Warns
+/// instead of failing: an observed run's exit code is the runner's.
+void observeRun(const Observation &O, llvm::raw_ostream &Err);
+
 /// Warns on \p Err (one line) when the queries made of \p S read around
 /// damaged coverage (Store::coverageDamage), naming the repair.
 llvm::Error warnAboutDamagedCoverage(Store &S, const Context &Ctx,
@@ -86,6 +115,12 @@ llvm::Error warnAboutDamagedCoverage(Store &S, const Context &Ctx,
 /// \p Rev, and for one given outside git.
 llvm::Expected<std::string> recordedCommit(const Context &Ctx,
                                            llvm::StringRef Rev);
+
+/// Writes why \p P selects test \p Id or not (`tia explain`): the chain
+/// of each reason, what cut it, or why nothing selected it. Fails like the
+/// store.
+llvm::Error explainTest(const select::Plan &P, Store &S, llvm::StringRef Id,
+                        llvm::raw_ostream &Out);
 
 /// \p Path made absolute against \p Base, dots removed.
 std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base);

@@ -156,6 +156,17 @@ llvm::Error dumpFlaky(Store &S, const config::Config &C,
   return llvm::Error::success();
 }
 
+/// One line per observed run: its id, the record's version and the record.
+llvm::Error dumpObservations(Store &S, llvm::raw_ostream &Out) {
+  auto Observed = S.observations();
+  if (!Observed)
+    return Observed.takeError();
+  for (const StoredObservation &O : *Observed)
+    Out << "run=" << O.RunId << " version=" << O.FormatVersion << " "
+        << O.Record << "\n";
+  return llvm::Error::success();
+}
+
 } // namespace
 
 llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
@@ -185,6 +196,8 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
     return dumpEvidence(**S, Out);
   case DumpWhat::Flaky:
     return dumpFlaky(**S, Ctx->Config, Out);
+  case DumpWhat::Observations:
+    return dumpObservations(**S, Out);
   }
   return llvm::Error::success();
 }
@@ -194,15 +207,16 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
 //===----------------------------------------------------------------------===//
 
 llvm::cl::SubCommand
-    DumpSubcommand("dump", "'tia dump elements|references|tests|coverage|"
-                           "results|definitions|names|evidence|flaky': print "
-                           "what the database holds, sorted and stable");
+    DumpSubcommand("dump",
+                   "'tia dump elements|references|tests|coverage|"
+                   "results|definitions|names|evidence|flaky|observations': "
+                   "print what the database holds, sorted and stable");
 
 namespace {
 llvm::cl::list<std::string>
     Args(llvm::cl::Positional,
          llvm::cl::desc("elements|references|tests|coverage|results|"
-                        "definitions|names|evidence|flaky"),
+                        "definitions|names|evidence|flaky|observations"),
          llvm::cl::cat(tiaCategory()), llvm::cl::sub(DumpSubcommand));
 llvm::cl::opt<std::string>
     File("file", llvm::cl::desc("Only this file (repository-relative)"),
@@ -220,7 +234,7 @@ int dumpMain(const GlobalOptions &G) {
   if (Args.size() != 1)
     return usageError("'tia dump' needs one of: elements, references, "
                       "tests, coverage, results, definitions, names, "
-                      "evidence, flaky");
+                      "evidence, flaky, observations");
   if (Args[0] == "elements")
     O.What = DumpWhat::Elements;
   else if (Args[0] == "tests")
@@ -239,10 +253,13 @@ int dumpMain(const GlobalOptions &G) {
     O.What = DumpWhat::Evidence;
   else if (Args[0] == "flaky")
     O.What = DumpWhat::Flaky;
+  else if (Args[0] == "observations")
+    O.What = DumpWhat::Observations;
   else
     return usageError("unknown dump '" + Args[0] +
                       "': use elements, references, tests, coverage, "
-                      "results, definitions, names, evidence or flaky");
+                      "results, definitions, names, evidence, flaky or "
+                      "observations");
   O.File = File;
   O.Hashes = Hashes;
   return exitCode(runDump(G, O, llvm::outs(), llvm::errs()));

@@ -109,13 +109,17 @@ llvm::Error runExplain(const GlobalOptions &G, const ExplainOptions &O,
   auto Id = findTest(P, O.Test);
   if (!Id)
     return Id.takeError();
+  return explainTest(P, *Made->DB, *Id, Out);
+}
 
+llvm::Error explainTest(const Plan &P, Store &S, llvm::StringRef Id,
+                        llvm::raw_ostream &Out) {
   auto InList = [&](const std::vector<PlannedTest> &L) {
-    return llvm::find_if(L, [&](const PlannedTest &T) { return T.Id == *Id; });
+    return llvm::find_if(L, [&](const PlannedTest &T) { return T.Id == Id; });
   };
   auto Sel = InList(P.Selected);
   if (Sel != P.Selected.end()) {
-    Out << *Id << " is selected (" << (Sel - P.Selected.begin()) + 1 << " of "
+    Out << Id << " is selected (" << (Sel - P.Selected.begin()) + 1 << " of "
         << P.Selected.size() << " in run order):\n";
     for (const select::TestReason &R : Sel->Reasons)
       chain(P, *Sel, R, Out);
@@ -123,7 +127,7 @@ llvm::Error runExplain(const GlobalOptions &G, const ExplainOptions &O,
   }
   auto Cut = InList(P.Cut);
   if (Cut != P.Cut.end()) {
-    Out << *Id << " is selected but the budget left it out (it would run "
+    Out << Id << " is selected but the budget left it out (it would run "
         << P.Selected.size() + (Cut - P.Cut.begin()) + 1 << " of "
         << P.Selected.size() + P.Cut.size() << "):\n";
     for (const select::TestReason &R : Cut->Reasons)
@@ -131,24 +135,23 @@ llvm::Error runExplain(const GlobalOptions &G, const ExplainOptions &O,
     return llvm::Error::success();
   }
 
-  Store &S = *Made->DB;
   std::vector<std::string> Covered;
   bool Recorded = false;
   if (P.Snapshot) {
     auto Members = S.snapshotTests(P.Snapshot->Snapshot.Id);
     if (!Members)
       return Members.takeError();
-    Recorded = llvm::any_of(*Members,
-                            [&](const TestRecord &T) { return T.Id == *Id; });
+    Recorded =
+        llvm::any_of(*Members, [&](const TestRecord &T) { return T.Id == Id; });
     if (Recorded) {
-      auto Keys = S.coverageOf(*Id, P.Snapshot->Snapshot.Id);
+      auto Keys = S.coverageOf(Id, P.Snapshot->Snapshot.Id);
       if (!Keys)
         return Keys.takeError();
       Covered = std::move(*Keys);
     }
   }
   if (!Recorded) {
-    Out << *Id << " is not selected: never recorded (tia has no coverage, "
+    Out << Id << " is not selected: never recorded (tia has no coverage, "
         << "results or definition of it): check the id with 'tia dump "
            "tests', or collect its coverage\n";
     const std::vector<select::Fallback> &Fs = P.Changes.Fallbacks;
@@ -163,7 +166,7 @@ llvm::Error runExplain(const GlobalOptions &G, const ExplainOptions &O,
           << "\n";
     return llvm::Error::success();
   }
-  Out << *Id << " is not selected: recorded (it covers " << Covered.size()
+  Out << Id << " is not selected: recorded (it covers " << Covered.size()
       << " element" << (Covered.size() == 1 ? "" : "s") << " in "
       << snapshotText(P) << "), depends on nothing changed\n";
   size_t Shown = 0;

@@ -133,6 +133,159 @@ bool tooLong(const std::vector<std::string> &Args) {
       Args, [](const std::string &A) { return A.size() > MaxArgument; });
 }
 
+/// The selection's arguments for the runner; empty for an observed run,
+/// which runs every test. Switches \p Exclusion when only the other form
+/// fits on a command line.
+std::vector<std::string>
+runnerSelection(const GlobalOptions &G, const RunOptions &O,
+                const select::Plan &P, results::Runner Kind,
+                llvm::StringRef Binary, bool &Exclusion,
+                llvm::raw_ostream &Err) {
+  unsigned Unnamed = 0;
+  std::vector<std::string> Selection;
+  if (!O.Observe)
+    Selection = selectionArguments(P, Kind, Binary, Exclusion, Unnamed);
+  if (tooLong(Selection)) {
+    Selection = selectionArguments(P, Kind, Binary, !Exclusion, Unnamed);
+    if (tooLong(Selection)) {
+      Err << "tia: warning: the selection is too long to pass to " << Binary
+          << "; running every test\n";
+      Selection.clear();
+    } else {
+      Exclusion = !Exclusion;
+    }
+  }
+  if (!G.Quiet) {
+    report::writeSummary(P, Err);
+    if (O.Observe)
+      Err << "observing: every test runs\n";
+    if (Unnamed)
+      Err << "note: " << Unnamed
+          << (Exclusion ? " test to skip" : " test to run")
+          << (Unnamed == 1 ? " is" : "s are") << " not for "
+          << results::runnerName(Kind) << "\n";
+  }
+  return Selection;
+}
+
+/// The runner's program: found on PATH, or made absolute.
+llvm::Expected<std::string> runnerProgram(llvm::StringRef Program,
+                                          const Context &Ctx) {
+  if (Program.contains('/'))
+    return absolutePath(Program, Ctx.WorkingDir);
+  auto Found = llvm::sys::findProgramByName(Program);
+  if (!Found)
+    return makeErrorf("cannot find {0} on PATH: install it or give its "
+                      "path",
+                      Program);
+  return *Found;
+}
+
+/// Asks the runner for a JUnit report at \p Report.
+void askForReport(results::Runner Kind, llvm::StringRef Report,
+                  std::vector<std::string> &Args) {
+  switch (Kind) {
+  case results::Runner::Ctest:
+    Args.push_back("--output-junit");
+    Args.push_back(Report.str());
+    break;
+  case results::Runner::Pytest:
+    Args.push_back(("--junitxml=" + Report).str());
+    break;
+  case results::Runner::Gtest:
+  case results::Runner::Auto:
+    Args.push_back(("--gtest_output=xml:" + Report).str());
+    break;
+  }
+}
+
+/// Runs \p Args and returns the runner's exit code (1 when it did not exit
+/// normally); fails when it cannot start.
+llvm::Expected<int> execute(const GlobalOptions &G, llvm::StringRef Program,
+                            const std::vector<std::string> &Args,
+                            llvm::StringRef Binary, llvm::raw_ostream &Out,
+                            llvm::raw_ostream &Err) {
+  if (!G.Quiet)
+    Err << "running " << shown(Args) << "\n";
+  Err.flush();
+  Out.flush();
+  std::vector<llvm::StringRef> Argv(Args.begin(), Args.end());
+  std::string Message;
+  bool Failed = false;
+  int RC = llvm::sys::ExecuteAndWait(Program, Argv, std::nullopt, {}, 0, 0,
+                                     &Message, &Failed);
+  if (Failed)
+    return makeErrorf("cannot run {0}: {1}", Program, Message);
+  if (RC < 0) {
+    Err << "tia: warning: " << Binary << " did not exit normally (" << Message
+        << ")\n";
+    RC = 1;
+  }
+  return RC;
+}
+
+/// What importing the runner's report gave.
+struct Imported {
+  std::unique_ptr<Store> DB; ///< opened for writing; null when not imported
+  int64_t RunId = 0;
+  unsigned Results = 0;
+};
+
+/// Imports the JUnit report at \p Report as a run at HEAD (at no commit for
+/// a work tree with changes), then removes it. A report that is missing or
+/// cannot be read is a warning; fails for a store or git error.
+llvm::Expected<Imported>
+importReport(const GlobalOptions &G, const Context &Ctx, const select::Plan &P,
+             results::Runner Kind, llvm::StringRef Binary,
+             llvm::StringRef Report, llvm::raw_ostream &Err) {
+  Imported Out;
+  if (!llvm::sys::fs::exists(Report)) {
+    Err << "tia: warning: " << Binary
+        << " wrote no JUnit report, so no results were imported\n";
+    return Out;
+  }
+  results::ImportOptions Import;
+  Import.Hint = Kind == results::Runner::Auto ? results::Runner::Gtest : Kind;
+  Import.GtestBinary = Binary.str();
+  Import.ProjectRoot = Ctx.Root;
+  Import.Source = "run";
+  // Tests run on a work tree with changes did not run at any commit:
+  // recorded at HEAD, a test that a local edit breaks would look flaky
+  // (its outcome flipped at one commit) and teach training a wrong label.
+  bool DirtyTree = false;
+  if (P.Changes.HeadCommit.empty() && Ctx.Repo) {
+    auto Dirty = Ctx.Repo->isDirty();
+    if (!Dirty)
+      return Dirty.takeError();
+    DirtyTree = *Dirty;
+  }
+  if (!DirtyTree) {
+    auto Commit = recordedCommit(Ctx, P.Changes.HeadCommit);
+    if (!Commit)
+      return Commit.takeError();
+    Import.Commit = *Commit;
+  }
+  auto S = openForUpdate(Ctx);
+  if (!S)
+    return S.takeError();
+  auto Sum = results::importJUnit(**S, {Report.str()}, Import);
+  llvm::sys::fs::remove(Report);
+  if (!Sum) {
+    Err << "tia: warning: the results of " << Binary
+        << " were not imported: " << llvm::toString(Sum.takeError()) << "\n";
+    return Out;
+  }
+  for (const std::string &W : Sum->Warnings)
+    Err << "tia: warning: " << W << "\n";
+  if (!G.Quiet)
+    Err << "imported " << resultsSummary(*Sum) << " as run " << Sum->RunId
+        << "\n";
+  Out.DB = std::move(*S);
+  Out.RunId = Sum->RunId;
+  Out.Results = Sum->Results;
+  return Out;
+}
+
 } // namespace
 
 llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
@@ -149,34 +302,18 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
     return std::move(E);
   // Results are written later, with the database opened for writing.
   Made->DB.reset();
+  std::vector<OtherMode> Others;
+  if (O.Observe)
+    Others = planOtherModes(G, O.Select, P.Changes.Mode);
 
   results::Runner Kind =
       O.Kind == results::Runner::Auto ? recogniseRunner(O.Command) : O.Kind;
   std::string Binary = llvm::sys::path::filename(O.Command.front()).str();
   bool Exclusion = !O.Inclusion;
-  unsigned Unnamed = 0;
   std::vector<std::string> Selection =
-      selectionArguments(P, Kind, Binary, Exclusion, Unnamed);
-  if (tooLong(Selection)) {
-    Selection = selectionArguments(P, Kind, Binary, !Exclusion, Unnamed);
-    if (tooLong(Selection)) {
-      Err << "tia: warning: the selection is too long to pass to " << Binary
-          << "; running every test\n";
-      Selection.clear();
-    } else {
-      Exclusion = !Exclusion;
-    }
-  }
-  if (!G.Quiet) {
-    report::writeSummary(P, Err);
-    if (Unnamed)
-      Err << "note: " << Unnamed
-          << (Exclusion ? " test to skip" : " test to run")
-          << (Unnamed == 1 ? " is" : "s are") << " not for "
-          << results::runnerName(Kind) << "\n";
-  }
+      runnerSelection(G, O, P, Kind, Binary, Exclusion, Err);
   bool NoPytestSelected =
-      !P.selectsAll() &&
+      !O.Observe && !P.selectsAll() &&
       llvm::none_of(P.Selected, [](const select::PlannedTest &T) {
         return llvm::StringRef(T.Id).starts_with("pytest:");
       });
@@ -186,21 +323,12 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
     return 0;
   }
 
-  std::string Program = O.Command.front();
-  if (!llvm::StringRef(Program).contains('/')) {
-    auto Found = llvm::sys::findProgramByName(Program);
-    if (!Found)
-      return makeErrorf("cannot find {0} on PATH: install it or give its "
-                        "path",
-                        Program);
-    Program = *Found;
-  } else {
-    Program = absolutePath(Program, Ctx.WorkingDir);
-  }
+  auto Program = runnerProgram(O.Command.front(), Ctx);
+  if (!Program)
+    return Program.takeError();
   std::string NameFile;
   if (Kind == results::Runner::Ctest)
-    useNameFile(P, Exclusion, Program, Selection, NameFile);
-
+    useNameFile(P, Exclusion, *Program, Selection, NameFile);
   llvm::SmallString<128> Report;
   if (std::error_code EC =
           llvm::sys::fs::createTemporaryFile("tia-run", "xml", Report))
@@ -208,91 +336,37 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
   llvm::sys::fs::remove(Report);
   std::vector<std::string> Args = O.Command;
   llvm::append_range(Args, Selection);
-  switch (Kind) {
-  case results::Runner::Ctest:
-    Args.push_back("--output-junit");
-    Args.push_back(std::string(Report));
-    break;
-  case results::Runner::Pytest:
-    Args.push_back("--junitxml=" + std::string(Report));
-    break;
-  case results::Runner::Gtest:
-  case results::Runner::Auto:
-    Args.push_back("--gtest_output=xml:" + std::string(Report));
-    break;
-  }
-
-  if (!G.Quiet)
-    Err << "running " << shown(Args) << "\n";
-  Err.flush();
-  Out.flush();
-  std::vector<llvm::StringRef> Argv(Args.begin(), Args.end());
-  std::string Message;
-  bool Failed = false;
-  int RC = llvm::sys::ExecuteAndWait(Program, Argv, std::nullopt, {}, 0, 0,
-                                     &Message, &Failed);
+  askForReport(Kind, Report, Args);
+  auto RC = execute(G, *Program, Args, Binary, Out, Err);
   if (!NameFile.empty())
     llvm::sys::fs::remove(NameFile);
-  if (Failed)
-    return makeErrorf("cannot run {0}: {1}", Program, Message);
-  if (RC < 0) {
-    Err << "tia: warning: " << Binary << " did not exit normally (" << Message
-        << ")\n";
-    RC = 1;
-  }
+  if (!RC)
+    return RC.takeError();
   // pytest says "no tests ran" (5) when every test it found was deselected.
-  if (Kind == results::Runner::Pytest && RC == 5 && NoPytestSelected)
-    RC = 0;
+  if (Kind == results::Runner::Pytest && *RC == 5 && NoPytestSelected)
+    *RC = 0;
 
-  int Imported = 0;
-  if (llvm::sys::fs::exists(Report)) {
-    results::ImportOptions Import;
-    Import.Hint = Kind == results::Runner::Auto ? results::Runner::Gtest : Kind;
-    Import.GtestBinary = Binary;
-    Import.ProjectRoot = Ctx.Root;
-    Import.Source = "run";
-    // Tests run on a work tree with changes did not run at any commit:
-    // recorded at HEAD, a test that a local edit breaks would look flaky
-    // (its outcome flipped at one commit) and teach training a wrong label.
-    bool DirtyTree = false;
-    if (P.Changes.HeadCommit.empty() && Ctx.Repo) {
-      auto Dirty = Ctx.Repo->isDirty();
-      if (!Dirty)
-        return Dirty.takeError();
-      DirtyTree = *Dirty;
-    }
-    if (!DirtyTree) {
-      auto Commit = recordedCommit(Ctx, P.Changes.HeadCommit);
-      if (!Commit)
-        return Commit.takeError();
-      Import.Commit = *Commit;
-    }
-    auto S = openForUpdate(Ctx);
-    if (!S)
-      return S.takeError();
-    auto Sum = results::importJUnit(**S, {std::string(Report)}, Import);
-    llvm::sys::fs::remove(Report);
-    if (!Sum) {
-      Err << "tia: warning: the results of " << Binary
-          << " were not imported: " << llvm::toString(Sum.takeError()) << "\n";
-    } else {
-      for (const std::string &W : Sum->Warnings)
-        Err << "tia: warning: " << W << "\n";
-      Imported = Sum->Results;
-      if (!G.Quiet)
-        Err << "imported " << resultsSummary(*Sum) << " as run " << Sum->RunId
-            << "\n";
-    }
-  } else {
-    Err << "tia: warning: " << Binary
-        << " wrote no JUnit report, so no results were imported\n";
+  auto Done = importReport(G, Ctx, P, Kind, Binary, Report, Err);
+  if (!Done)
+    return Done.takeError();
+  if (O.Observe) {
+    if (Done->DB)
+      observeRun({G, P, Others, *Done->DB, Done->RunId,
+                  results::runnerName(Kind).str(), !O.Inclusion},
+                 Err);
+    else
+      Err << "tia: warning: nothing observed: the run's results were not "
+             "imported\n";
   }
-  if (!G.Quiet)
+  if (!G.Quiet && !O.Observe)
     Err << "ran " << Binary << ": " << P.Selected.size() << " of "
         << P.TotalTests << " tests selected, "
-        << (Exclusion ? "the others skipped" : "named") << ": exit code " << RC
-        << (Imported ? "" : ", no results imported") << "\n";
-  return RC;
+        << (Exclusion ? "the others skipped" : "named") << ": exit code " << *RC
+        << (Done->Results ? "" : ", no results imported") << "\n";
+  if (!G.Quiet && O.Observe)
+    Err << "ran " << Binary << ": every test, observed: exit code " << *RC
+        << (Done->Results ? "" : ", no results imported") << "\n";
+  return *RC;
 }
 
 //===----------------------------------------------------------------------===//
@@ -331,6 +405,14 @@ llvm::cl::opt<results::Runner> Runner(
                      clEnumValN(results::Runner::Pytest, "pytest", "pytest")),
     llvm::cl::init(results::Runner::Auto), llvm::cl::cat(tiaCategory()),
     llvm::cl::sub(RunSubcommand));
+llvm::cl::opt<bool> Observe(
+    "observe",
+    llvm::cl::desc("Run every test, and record with the run the selection tia "
+                   "would have made in each mode ('tia observed' reports "
+                   "what it would have missed); the exit code stays the "
+                   "runner's"),
+    llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
+    llvm::cl::sub(RunSubcommand));
 SelectCommandLine Shared(RunSubcommand);
 llvm::cl::list<std::string> Command(llvm::cl::Positional,
                                     llvm::cl::desc("-- RUNNER ARGS..."),
@@ -350,6 +432,7 @@ int runMain(const GlobalOptions &G) {
   if (!Head.empty())
     O.Select.Head = Head.getValue();
   O.Inclusion = Inclusion;
+  O.Observe = Observe;
   O.Kind = Runner;
   O.Command.assign(Command.begin(), Command.end());
   if (O.Command.empty())

@@ -139,6 +139,9 @@ struct RunOptions {
   results::Runner Kind = results::Runner::Auto;
   /// Pass the tests to run rather than those to skip.
   bool Inclusion = false;
+  /// Run every test and record the selection tia would have made
+  /// (`tia observed` reports on it).
+  bool Observe = false;
 };
 
 enum class DumpWhat {
@@ -150,7 +153,8 @@ enum class DumpWhat {
   Definitions,
   Names,
   Evidence,
-  Flaky
+  Flaky,
+  Observations
 };
 
 struct DumpOptions {
