@@ -159,6 +159,8 @@ extern llvm::cl::SubCommand DumpSubcommand;
 extern llvm::cl::SubCommand ResultsSubcommand;
 extern llvm::cl::SubCommand ExplainSubcommand;
 extern llvm::cl::SubCommand RunSubcommand;
+extern llvm::cl::SubCommand ObservedSubcommand;
+int observedMain(const GlobalOptions &G);
 int collectMain(const GlobalOptions &G);
 extern llvm::cl::SubCommand TrainSubcommand;
 extern llvm::cl::SubCommand RankSubcommand;

@@ -42,9 +42,10 @@ ArrayRef<CommandEntry> commandTable() {
       {&CollectSubcommand, collectMain},   {&ContextSubcommand, contextMain},
       {&CoverageSubcommand, coverageMain}, {&DumpSubcommand, dumpMain},
       {&EvalSubcommand, evalMain},         {&ExplainSubcommand, explainMain},
-      {&IndexSubcommand, indexMain},       {&RankSubcommand, rankMain},
-      {&ResultsSubcommand, resultsMain},   {&RunSubcommand, runMain},
-      {&SelectSubcommand, selectMain},     {&TrainSubcommand, trainMain},
+      {&IndexSubcommand, indexMain},       {&ObservedSubcommand, observedMain},
+      {&RankSubcommand, rankMain},         {&ResultsSubcommand, resultsMain},
+      {&RunSubcommand, runMain},           {&SelectSubcommand, selectMain},
+      {&TrainSubcommand, trainMain},
   };
   return Table;
 }

@@ -144,6 +144,12 @@ struct RunOptions {
   bool Observe = false;
 };
 
+enum class ObservedFormat { Text, Json, Markdown };
+
+struct ObservedOptions {
+  ObservedFormat Format = ObservedFormat::Text;
+};
+
 enum class DumpWhat {
   Elements,
   Tests,
@@ -265,6 +271,8 @@ llvm::Error runExplain(const GlobalOptions &G, const ExplainOptions &O,
 /// Returns the runner's exit code.
 llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
                            llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+llvm::Error runObserved(const GlobalOptions &G, const ObservedOptions &O,
+                        llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
                     llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 llvm::Error runTrain(const GlobalOptions &G, const TrainCommandOptions &O,
