@@ -70,6 +70,8 @@ llvm::Error runObserved(const GlobalOptions &G, const ObservedOptions &O,
     observe::writeMarkdown(R, Out);
     break;
   }
+  // The summary comes last also when both streams go to one terminal.
+  Out.flush();
   for (const std::string &Skipped : R.Skipped)
     Err << "tia: warning: skipped the record of " << Skipped << "\n";
   if (!G.Quiet) {
