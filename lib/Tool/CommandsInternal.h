@@ -55,9 +55,10 @@ struct SelectCommandLine {
   llvm::cl::opt<RunOrder> Order;
   llvm::cl::opt<std::string> PredictTop;
   llvm::cl::opt<bool> NoContextMatching, NoCriticalPruning;
+  llvm::cl::opt<bool> ExitCode;
 };
 
-/// SelectExitCode for \p P.
+/// SelectExitCode for \p P (what --exit-code returns).
 int exitCodeOf(const select::Plan &P);
 
 /// A selection, where it was made and the database it was made from.

@@ -204,7 +204,7 @@ llvm::Expected<int> runRank(const GlobalOptions &G, const RankCommandOptions &O,
             : std::string(),
         Flaky);
   }
-  return Cut ? SelectedPartial : 0;
+  return Cut && O.ExitCode ? SelectedPartial : 0;
 }
 
 //===----------------------------------------------------------------------===//
@@ -255,6 +255,12 @@ llvm::cl::opt<ReportFormat> Format(
                    "the ranking (docs/Prediction.md)")),
     llvm::cl::init(ReportFormat::Text), llvm::cl::cat(tiaCategory()),
     llvm::cl::sub(RankSubcommand));
+llvm::cl::opt<bool> ExitCode(
+    "exit-code",
+    llvm::cl::desc("Exit 4 when --top or --time-budget cut the ranking; "
+                   "without it a ranking exits 0"),
+    llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
+    llvm::cl::sub(RankSubcommand));
 } // namespace
 
 int rankMain(const GlobalOptions &G) {
@@ -263,6 +269,7 @@ int rankMain(const GlobalOptions &G) {
   if (!Head.empty())
     O.Head = Head.getValue();
   O.Format = Format;
+  O.ExitCode = ExitCode;
   if (!Top.empty()) {
     std::optional<predict::TopCut> Cut = predict::parseTopCut(Top);
     if (!Cut)

@@ -320,7 +320,7 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
   if (Kind == results::Runner::Pytest && !Exclusion && NoPytestSelected) {
     if (!G.Quiet)
       Err << "nothing to run: no pytest test is selected\n";
-    return 0;
+    return O.Select.ExitCode ? exitCodeOf(P) : 0;
   }
 
   auto Program = runnerProgram(O.Command.front(), Ctx);
@@ -366,6 +366,10 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
   if (!G.Quiet && O.Observe)
     Err << "ran " << Binary << ": every test, observed: exit code " << *RC
         << (Done->Results ? "" : ", no results imported") << "\n";
+  // A failing runner's code wins: it is what the CI step must see. An
+  // observed run ran every test, whatever the selection.
+  if (*RC == 0 && O.Select.ExitCode && !O.Observe)
+    return exitCodeOf(P);
   return *RC;
 }
 

@@ -66,7 +66,7 @@ llvm::Expected<int> runSelect(const GlobalOptions &G,
   Out.flush();
   if (!G.Quiet)
     report::writeSummary(Plan, Err);
-  return exitCodeOf(Plan);
+  return O.ExitCode ? exitCodeOf(Plan) : 0;
 }
 
 //===----------------------------------------------------------------------===//
@@ -201,7 +201,17 @@ SelectCommandLine::SelectCommandLine(llvm::cl::SubCommand &Sub)
                          "without runtime evidence (measures critical "
                          "pruning)"),
           llvm::cl::init(false), llvm::cl::Hidden, llvm::cl::cat(tiaCategory()),
-          llvm::cl::sub(Sub)) {}
+          llvm::cl::sub(Sub)),
+      // Any valid selection is a success (0), so that a CI step under
+      // 'set -e' goes on; the distinct codes are asked for, as with
+      // 'git diff --exit-code'.
+      ExitCode("exit-code",
+               llvm::cl::desc("Exit 3 when every test is selected and 4 when "
+                              "a budget or --predict-top cut the selection "
+                              "(tia run: when the runner passed); without "
+                              "it any valid selection exits 0"),
+               llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
+               llvm::cl::sub(Sub)) {}
 
 std::optional<int> SelectCommandLine::fill(SelectCommandOptions &O) const {
   if (Format.getNumOccurrences())
@@ -224,6 +234,7 @@ std::optional<int> SelectCommandLine::fill(SelectCommandOptions &O) const {
   O.Mode = Mode;
   O.ContextMatching = !NoContextMatching;
   O.CriticalPruning = !NoCriticalPruning;
+  O.ExitCode = ExitCode;
   O.OrderPredicted = Order == RunOrder::Predicted;
   if (!PredictTop.empty()) {
     std::optional<predict::TopCut> Cut = predict::parseTopCut(PredictTop);

@@ -4,8 +4,9 @@
 #
 #   bounded.sh [--exit N] MEGABYTES SECONDS COMMAND [ARG...]
 #
-# --exit N: the command is expected to exit with N (tia select's 3 when it
-# selects every test); that status becomes 0 and any other one an error.
+# --exit N: the command is expected to exit with N (3 from 'tia select
+# --exit-code' when it selects every test); that status becomes 0 and any
+# other one an error.
 #
 # MEGABYTES caps the virtual memory (ulimit -v; it counts tia's mapped
 # libraries, some 300 MB, as well as what it allocates); SECONDS the wall

@@ -115,9 +115,14 @@ struct SelectCommandOptions {
   /// --predict-top N|P%: keep only the most likely tests of the ordered
   /// selection, a predictive subset (partial and unsafe).
   predict::TopCut PredictTop;
+  /// --exit-code: say in the exit code that every test was selected (3) or
+  /// the selection was cut (4); without it any valid selection exits 0.
+  bool ExitCode = false;
 };
 
-/// Exit codes of `tia select` (docs/UserGuide.md).
+/// Exit codes of `tia select --exit-code` (docs/UserGuide.md); without
+/// --exit-code every valid selection exits 0, as `git diff` does without
+/// its --exit-code.
 enum SelectExitCode {
   SelectedSome = 0,    ///< the selection tia computed (possibly empty)
   SelectedAll = 3,     ///< every test, because of a fallback
@@ -194,6 +199,8 @@ struct RankCommandOptions {
   /// many seconds (0: no budget).
   double TimeBudget = 0;
   ReportFormat Format = ReportFormat::Text;
+  /// --exit-code: exit SelectedPartial when a cut left tests out.
+  bool ExitCode = false;
 };
 
 /// What `tia eval replay` and `tia eval mutants` share: how to build and
@@ -262,13 +269,15 @@ llvm::Error runCollect(const GlobalOptions &G, const CollectCommandOptions &O,
 llvm::Error runResultsImport(const GlobalOptions &G,
                              const ResultsImportOptions &O,
                              llvm::raw_ostream &Out, llvm::raw_ostream &Err);
-/// Returns the exit code (SelectExitCode) of a selection that succeeded.
+/// Returns the exit code of a selection that succeeded: 0, or with
+/// O.ExitCode its SelectExitCode.
 llvm::Expected<int> runSelect(const GlobalOptions &G,
                               const SelectCommandOptions &O,
                               llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 llvm::Error runExplain(const GlobalOptions &G, const ExplainOptions &O,
                        llvm::raw_ostream &Out, llvm::raw_ostream &Err);
-/// Returns the runner's exit code.
+/// Returns the runner's exit code; when the runner succeeded and
+/// O.Select.ExitCode is set, the selection's SelectExitCode.
 llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
                            llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 llvm::Error runObserved(const GlobalOptions &G, const ObservedOptions &O,
@@ -277,8 +286,8 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
                     llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 llvm::Error runTrain(const GlobalOptions &G, const TrainCommandOptions &O,
                      llvm::raw_ostream &Out, llvm::raw_ostream &Err);
-/// Returns 0, or SelectedPartial when --top or --time-budget cut the
-/// ranking.
+/// Returns 0, or with O.ExitCode SelectedPartial when --top or
+/// --time-budget cut the ranking.
 llvm::Expected<int> runRank(const GlobalOptions &G, const RankCommandOptions &O,
                             llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 
