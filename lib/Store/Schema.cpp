@@ -372,13 +372,24 @@ CREATE TABLE observations(
 )sql");
 }
 
+/// Version 10: a relocatable database. The directories, files and
+/// arguments of compile commands and the executables, working directories,
+/// arguments and environments of test commands are stored relative to the
+/// repository root and the build directory ("${root}", "${build}"; see
+/// tia/Support/Relocation.h), resolved against the current checkout when
+/// read. Absolute paths below the root the index was made in are rewritten;
+/// the build directory of an old index is not known, so its paths become
+/// relative to the root, and the next index records it.
+llvm::Error relocatePaths(Database &DB) { return relocateStoredPaths(DB); }
+
 // A tia that knows version 1 can still read and write version 2: it ignores
 // the new columns and tables. Version 3 holds element kinds (module, class,
 // variable) that older tias reject; version 4 adds more (enum, alias, macro,
 // conditional, declaration). From version 5 on, coverage writes must keep the
 // snapshots, which older code does not. A version 5 tia can use version 6: a
 // Python version it stores has no name graph, which tia parses again when it
-// needs one. Versions 7 and 9 add a table that older tias ignore.
+// needs one. Versions 7 and 9 add a table that older tias ignore. Version
+// 10's relative paths would be read as paths in the working directory.
 const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/1, createVersion1},
     {/*CompatibleVersion=*/1, addTestInfoAndResults},
@@ -389,6 +400,7 @@ const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/1, addModels},
     {/*CompatibleVersion=*/8, addCoverageBitmaps},
     {/*CompatibleVersion=*/1, addObservations},
+    {/*CompatibleVersion=*/10, relocatePaths},
 };
 
 /// Turns what SQLite says about a file it cannot read as a database (or a

@@ -69,6 +69,12 @@ llvm::Error migrate(Database &DB, llvm::ArrayRef<Migration> Steps);
 ///     as 'tia index', to upgrade it" (read-only, older than M)
 llvm::Error openSchema(Database &DB, llvm::ArrayRef<Migration> Steps);
 
+/// Migration step 10: rewrites the paths of compile commands and test
+/// commands relative to the root the index was made in, told by the
+/// translation units (an absolute main file ends with its relative path)
+/// (Locations.cpp).
+llvm::Error relocateStoredPaths(Database &DB);
+
 } // namespace schema
 } // namespace tia
 

@@ -214,10 +214,13 @@ std::vector<std::string> unite(std::vector<std::string> A,
 // Translation units
 //===----------------------------------------------------------------------===//
 
-std::string encodeArguments(const std::vector<std::string> &Args) {
+std::string encodeArguments(const std::vector<std::string> &Args,
+                            const PathBases &B) {
   llvm::json::Array A;
-  for (const std::string &Arg : Args)
+  for (const std::string &Given : Args) {
+    std::string Arg = relocatable(Given, B);
     A.push_back(llvm::json::isUTF8(Arg) ? Arg : llvm::json::fixUTF8(Arg));
+  }
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   OS << llvm::json::Value(std::move(A));
@@ -225,7 +228,7 @@ std::string encodeArguments(const std::vector<std::string> &Args) {
 }
 
 llvm::Error decodeArguments(const Database &DB, llvm::StringRef TU,
-                            llvm::StringRef Text,
+                            llvm::StringRef Text, const PathBases &B,
                             std::vector<std::string> &Args) {
   auto Bad = [&](const llvm::Twine &Why) {
     return schema::notTiaDatabase(DB, "the compile command of " + TU +
@@ -241,20 +244,22 @@ llvm::Error decodeArguments(const Database &DB, llvm::StringRef TU,
     std::optional<llvm::StringRef> S = Arg.getAsString();
     if (!S)
       return Bad("an argument is not a string");
-    Args.push_back(S->str());
+    Args.push_back(resolved(*S, B));
   }
   return llvm::Error::success();
 }
 
-/// Reads the columns "path, file, directory, arguments" of \p S's row.
+/// Reads the columns "path, file, directory, arguments" of \p S's row,
+/// resolving its paths against \p B.
 llvm::Expected<StoredTranslationUnit> readTranslationUnit(const Database &DB,
-                                                          const Statement &S) {
+                                                          const Statement &S,
+                                                          const PathBases &B) {
   StoredTranslationUnit TU;
   TU.Path = S.columnText(0);
-  TU.Command.File = S.columnText(1);
-  TU.Command.Directory = S.columnText(2);
-  if (llvm::Error E =
-          decodeArguments(DB, TU.Path, S.columnText(3), TU.Command.Arguments))
+  TU.Command.File = resolved(S.columnText(1), B);
+  TU.Command.Directory = resolved(S.columnText(2), B);
+  if (llvm::Error E = decodeArguments(DB, TU.Path, S.columnText(3), B,
+                                      TU.Command.Arguments))
     return E;
   return TU;
 }
@@ -559,9 +564,9 @@ llvm::Error Store::putTranslationUnit(const StoredTranslationUnit &TU) {
     if (!Put)
       return Put.takeError();
     Put->bindText(0, TU.Path);
-    Put->bindText(1, TU.Command.File);
-    Put->bindText(2, TU.Command.Directory);
-    Put->bindText(3, encodeArguments(TU.Command.Arguments));
+    Put->bindText(1, relocatableText(TU.Command.File));
+    Put->bindText(2, relocatableText(TU.Command.Directory));
+    Put->bindText(3, encodeArguments(TU.Command.Arguments, Bases));
     if (llvm::Error E = Put->run())
       return E;
 
@@ -606,7 +611,7 @@ llvm::Expected<std::vector<StoredTranslationUnit>> Store::translationUnits() {
   if (!Units)
     return Units.takeError();
   if (llvm::Error E = Units->forEachRow([&]() -> llvm::Error {
-        auto TU = readTranslationUnit(*DB, *Units);
+        auto TU = readTranslationUnit(*DB, *Units, Bases);
         if (!TU)
           return TU.takeError();
         IndexOf[TU->Path] = TUs.size();
@@ -642,7 +647,7 @@ Store::translationUnitsReading(llvm::StringRef Path) {
     return Units.takeError();
   Units->bindText(0, Path);
   if (llvm::Error E = Units->forEachRow([&]() -> llvm::Error {
-        auto TU = readTranslationUnit(*DB, *Units);
+        auto TU = readTranslationUnit(*DB, *Units, Bases);
         if (!TU)
           return TU.takeError();
         TUs.push_back(std::move(*TU));

@@ -29,18 +29,26 @@ using store::testId;
 
 namespace {
 
-llvm::json::Array stringArray(const std::vector<std::string> &Strings) {
+/// \p Text relocatable against \p B, as a JSON string.
+std::string jsonText(llvm::StringRef Text, const PathBases &B) {
+  std::string S = relocatable(Text, B);
+  return llvm::json::isUTF8(S) ? S : llvm::json::fixUTF8(S);
+}
+
+llvm::json::Array stringArray(const std::vector<std::string> &Strings,
+                              const PathBases &B) {
   llvm::json::Array A;
   for (const std::string &S : Strings)
-    A.push_back(llvm::json::isUTF8(S) ? S : llvm::json::fixUTF8(S));
+    A.push_back(jsonText(S, B));
   return A;
 }
 
-std::string encodeCommand(const TestCommand &C) {
-  llvm::json::Object O{{"executable", C.Executable},
-                       {"directory", C.WorkingDir},
-                       {"arguments", stringArray(C.Arguments)},
-                       {"environment", stringArray(C.Environment)},
+/// \p C as JSON, its paths relative to \p B.
+std::string encodeCommand(const TestCommand &C, const PathBases &B) {
+  llvm::json::Object O{{"executable", jsonText(C.Executable, B)},
+                       {"directory", jsonText(C.WorkingDir, B)},
+                       {"arguments", stringArray(C.Arguments, B)},
+                       {"environment", stringArray(C.Environment, B)},
                        {"timeout", C.TimeoutSeconds}};
   std::string Out;
   llvm::raw_string_ostream OS(Out);
@@ -48,8 +56,11 @@ std::string encodeCommand(const TestCommand &C) {
   return OS.str();
 }
 
-llvm::Expected<TestCommand>
-decodeCommand(const Database &DB, llvm::StringRef Test, llvm::StringRef Text) {
+/// The command stored as \p Text, its paths resolved against \p B.
+llvm::Expected<TestCommand> decodeCommand(const Database &DB,
+                                          llvm::StringRef Test,
+                                          llvm::StringRef Text,
+                                          const PathBases &B) {
   auto Bad = [&](const llvm::Twine &Why) {
     return schema::notTiaDatabase(DB, "the command of test " + Test +
                                           " is malformed: " + Why);
@@ -62,9 +73,9 @@ decodeCommand(const Database &DB, llvm::StringRef Test, llvm::StringRef Text) {
     return Bad("not an object");
   TestCommand C;
   if (auto S = O->getString("executable"))
-    C.Executable = S->str();
+    C.Executable = resolved(*S, B);
   if (auto S = O->getString("directory"))
-    C.WorkingDir = S->str();
+    C.WorkingDir = resolved(*S, B);
   if (auto T = O->getNumber("timeout"))
     C.TimeoutSeconds = *T;
   for (auto [Field, Out] :
@@ -78,20 +89,22 @@ decodeCommand(const Database &DB, llvm::StringRef Test, llvm::StringRef Text) {
       std::optional<llvm::StringRef> S = E.getAsString();
       if (!S)
         return Bad("an element of " + Field + " is not a string");
-      Out->push_back(S->str());
+      Out->push_back(resolved(*S, B));
     }
   }
   return C;
 }
 
-/// Reads the columns "name, source_file, source_line, command" of \p S.
-llvm::Expected<TestInfo> readTestInfo(const Database &DB, const Statement &S) {
+/// Reads the columns "name, source_file, source_line, command" of \p S,
+/// resolving the command's paths against \p B.
+llvm::Expected<TestInfo> readTestInfo(const Database &DB, const Statement &S,
+                                      const PathBases &B) {
   TestInfo T;
   T.Id = S.columnText(0);
   T.File = S.columnText(1);
   T.Line = static_cast<unsigned>(S.columnInt64(2));
   if (!S.columnIsNull(3)) {
-    auto C = decodeCommand(DB, T.Id, S.columnText(3));
+    auto C = decodeCommand(DB, T.Id, S.columnText(3), B);
     if (!C)
       return C.takeError();
     T.Command = std::move(*C);
@@ -288,7 +301,7 @@ llvm::Error Store::putTestInfo(const TestInfo &T) {
     S->bindText(0, T.File);
     S->bindInt64(1, T.Line);
     if (T.Command)
-      S->bindText(2, encodeCommand(*T.Command));
+      S->bindText(2, encodeCommand(*T.Command, Bases));
     else
       S->bindNull(2);
     S->bindInt64(3, *Id);
@@ -307,7 +320,7 @@ llvm::Expected<std::optional<TestInfo>> Store::testInfo(llvm::StringRef Id) {
     return Row.takeError();
   if (!*Row)
     return std::nullopt;
-  auto T = readTestInfo(*DB, *S);
+  auto T = readTestInfo(*DB, *S, Bases);
   if (!T)
     return T.takeError();
   return std::move(*T);
@@ -320,7 +333,7 @@ llvm::Expected<std::vector<TestInfo>> Store::testInfos() {
     return S.takeError();
   std::vector<TestInfo> Out;
   if (llvm::Error E = S->forEachRow([&]() -> llvm::Error {
-        auto T = readTestInfo(*DB, *S);
+        auto T = readTestInfo(*DB, *S, Bases);
         if (!T)
           return T.takeError();
         Out.push_back(std::move(*T));

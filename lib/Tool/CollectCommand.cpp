@@ -62,7 +62,7 @@ llvm::Error runCollect(const GlobalOptions &G, const CollectCommandOptions &O,
     C.Commit = H->value_or("");
   }
 
-  auto S = openForUpdate(*Ctx);
+  auto S = openForUpdate(*Ctx, C.BuildDir);
   if (!S)
     return S.takeError();
   auto Sum = collect::collect(**S, C, Err);

@@ -26,14 +26,33 @@ std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base) {
   return std::string(P);
 }
 
-llvm::Expected<std::unique_ptr<Store>> openForUpdate(const Context &C) {
+llvm::Error anchorPaths(Store &S, const Context &C, llvm::StringRef BuildDir) {
+  PathBases B{C.Root, BuildDir.str()};
+  S.setPathBases(B);
+  if (!BuildDir.empty())
+    return llvm::Error::success();
+  auto Recorded = S.recordedBuildDir();
+  if (!Recorded)
+    return Recorded.takeError();
+  B.BuildDir = Recorded->value_or("");
+  S.setPathBases(std::move(B));
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<Store>> openForUpdate(const Context &C,
+                                                     llvm::StringRef BuildDir) {
   // A missing database is an error here, not a new empty one: the read-only
   // opening says so. An existing one is opened for writing straight away,
   // which checks that it is tia's before touching it and upgrades an older
   // schema.
-  if (!llvm::sys::fs::exists(C.DbPath))
-    return Store::open(C.DbPath, Store::Mode::ReadOnly);
-  return Store::open(C.DbPath, Store::Mode::ReadWrite);
+  auto S = Store::open(C.DbPath, llvm::sys::fs::exists(C.DbPath)
+                                     ? Store::Mode::ReadWrite
+                                     : Store::Mode::ReadOnly);
+  if (!S)
+    return S.takeError();
+  if (llvm::Error E = anchorPaths(**S, C, BuildDir))
+    return std::move(E);
+  return S;
 }
 
 llvm::Expected<Context> makeContext(const GlobalOptions &G, bool NeedGit) {

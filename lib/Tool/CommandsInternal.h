@@ -33,9 +33,16 @@ llvm::Expected<Context> makeContext(const GlobalOptions &G, bool NeedGit);
 /// True when \p Path is \p Dir or lies below it ('/' separators).
 bool isAtOrBelow(llvm::StringRef Path, llvm::StringRef Dir);
 
-/// Opens the database of \p C for writing; fails, creating nothing, when it
-/// does not exist or is not tia's.
-llvm::Expected<std::unique_ptr<Store>> openForUpdate(const Context &C);
+/// Anchors the paths \p S stores and reads (Store::setPathBases) at \p C's
+/// root and \p BuildDir (absolute), or, without one, at the build
+/// directory the latest index recorded.
+llvm::Error anchorPaths(Store &S, const Context &C, llvm::StringRef BuildDir);
+
+/// Opens the database of \p C for writing, its paths anchored as
+/// anchorPaths() does; fails, creating nothing, when it does not exist or
+/// is not tia's.
+llvm::Expected<std::unique_ptr<Store>>
+openForUpdate(const Context &C, llvm::StringRef BuildDir = "");
 
 /// The options select and run share, registered for one subcommand.
 struct SelectCommandLine {

@@ -194,6 +194,8 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
   auto S = Store::open(Ctx->DbPath, Store::Mode::ReadWrite);
   if (!S)
     return S.takeError();
+  if (llvm::Error E = anchorPaths(**S, *Ctx, BuildDirPath))
+    return E;
   ignoreDatabaseDir(*Ctx);
 
   auto Py = indexPythonFiles(*Ctx, **S, *PyFiles, G.Quiet, Err);
@@ -349,6 +351,8 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
             return E;
     }
     if (llvm::Error E = (*S)->setCppGraphVersion(cpp::GraphVersion))
+      return E;
+    if (llvm::Error E = (*S)->recordBuildDir())
       return E;
     std::vector<FileVersionRef> List(Files.begin(), Files.end());
     auto Rev = (*S)->addRevision(Head->value_or(""), Dirty, List);

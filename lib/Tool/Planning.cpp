@@ -155,6 +155,8 @@ llvm::Expected<Planned> makePlan(const GlobalOptions &G,
   auto S = Store::open(Ctx.DbPath, Store::Mode::ReadOnly);
   if (!S)
     return S.takeError();
+  if (llvm::Error E = anchorPaths(**S, Ctx, PO.BuildDir))
+    return std::move(E);
   auto P = select::plan(*Ctx.Repo, **S, PO);
   if (!P)
     return P.takeError();

@@ -12,6 +12,7 @@
 #define TIA_STORE_STORE_H
 
 #include "tia/Support/Model.h"
+#include "tia/Support/Relocation.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -227,7 +228,7 @@ public:
   };
 
   /// Schema version this tia writes, and the oldest version it can read.
-  static constexpr int SchemaVersion = 9;
+  static constexpr int SchemaVersion = 10;
 
   /// Coverage snapshots kept: recording coverage at a new commit drops the
   /// oldest beyond this many, with the coverage only they referred to.
@@ -247,6 +248,23 @@ public:
 
   /// The schema version of the open database.
   int schemaVersion() const;
+
+  // --- Where stored paths are anchored (Locations.cpp) ---
+
+  /// Sets the repository root and build directory that the paths in
+  /// compile commands and test commands are stored relative to and resolved
+  /// against (docs/Formats.md, "Paths"): what this store writes is written
+  /// relative to them, what it reads is read as if made in them. Until it
+  /// is called, paths are stored and read as they are.
+  void setPathBases(PathBases B);
+  const PathBases &pathBases() const;
+  /// Records the build directory of the current bases as the one the
+  /// database was indexed with (relative to the root when it lies inside
+  /// it); nothing without one.
+  llvm::Error recordBuildDir();
+  /// The build directory recorded by recordBuildDir(), resolved against the
+  /// current root; std::nullopt when none was recorded.
+  llvm::Expected<std::optional<std::string>> recordedBuildDir();
 
   /// Runs \p Body in one transaction: committed when it succeeds, rolled
   /// back (and its error returned) when it fails. Nested calls join the
@@ -494,7 +512,11 @@ public:
 
 private:
   explicit Store(std::unique_ptr<Database> DB);
+  std::string relocatableText(llvm::StringRef Text) const;
+  std::string resolvedText(llvm::StringRef Text) const;
+
   std::unique_ptr<Database> DB;
+  PathBases Bases;
   /// The open transaction's changes to the coverage bitmaps.
   std::unique_ptr<store::CoverageIndex> Coverage;
 };

@@ -1,0 +1,173 @@
+//===- Locations.cpp - paths stored relative to the checkout --------------===//
+//
+// The Store keeps the paths of compile commands and test commands relative
+// to the repository root and the build directory (tia/Support/Relocation.h)
+// so that a database works in any checkout: written with the bases of the
+// command that writes them, read back with those of the command that reads
+// them. The build directory of the latest index is recorded, so that a
+// command without -p resolves against the same directory (below the root:
+// as a path relative to it, so a clone finds its own).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Database.h"
+#include "Schema.h"
+#include "tia/Store/Store.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace tia {
+
+namespace {
+
+constexpr llvm::StringLiteral BuildDirKey = "build_dir";
+
+/// \p V with every string in it passed through \p Map.
+llvm::json::Value
+mapStrings(const llvm::json::Value &V,
+           llvm::function_ref<std::string(llvm::StringRef)> Map) {
+  if (std::optional<llvm::StringRef> S = V.getAsString())
+    return Map(*S);
+  if (const llvm::json::Array *A = V.getAsArray()) {
+    llvm::json::Array Out;
+    for (const llvm::json::Value &E : *A)
+      Out.push_back(mapStrings(E, Map));
+    return Out;
+  }
+  if (const llvm::json::Object *O = V.getAsObject()) {
+    llvm::json::Object Out;
+    for (const auto &[Key, E] : *O)
+      Out[Key] = mapStrings(E, Map);
+    return Out;
+  }
+  return V;
+}
+
+/// The JSON text \p Text with its strings made relocatable against \p B;
+/// text that is not JSON is left for the reader to report.
+std::string relocatableJson(llvm::StringRef Text, const PathBases &B) {
+  auto V = llvm::json::parse(Text);
+  if (!V) {
+    llvm::consumeError(V.takeError()); // Reading it says it is malformed.
+    return Text.str();
+  }
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  OS << mapStrings(*V, [&](llvm::StringRef S) { return relocatable(S, B); });
+  return OS.str();
+}
+
+/// The root the translation units of a database made before schema 10 were
+/// indexed in: their absolute main file ends with their repository-relative
+/// path. Empty when no unit tells.
+llvm::Expected<std::string> recordedRoot(Database &DB) {
+  auto S = DB.statement("SELECT path, file FROM translation_units "
+                        "ORDER BY path");
+  if (!S)
+    return S.takeError();
+  std::string Root;
+  if (llvm::Error E = S->forEachRow([&] {
+        std::string Path = S->columnText(0), File = S->columnText(1);
+        llvm::StringRef F = File;
+        if (Root.empty() && F.consume_back("/" + Path) && F.starts_with("/"))
+          Root = F.str();
+      }))
+    return std::move(E);
+  return Root;
+}
+
+/// Rewrites column \p Column of every row of \p Table, whose rows text
+/// column \p Key tells apart, with \p Map.
+llvm::Error
+rewriteColumn(Database &DB, llvm::StringRef Table, llvm::StringRef Key,
+              llvm::StringRef Column,
+              llvm::function_ref<std::string(llvm::StringRef)> Map) {
+  auto Read = DB.statement(("SELECT " + Key + ", " + Column + " FROM " + Table +
+                            " WHERE " + Column + " IS NOT NULL")
+                               .str());
+  if (!Read)
+    return Read.takeError();
+  std::vector<std::pair<std::string, std::string>> Rows;
+  if (llvm::Error E = Read->forEachRow(
+          [&] { Rows.emplace_back(Read->columnText(0), Read->columnText(1)); }))
+    return E;
+  auto Write = DB.statement(
+      ("UPDATE " + Table + " SET " + Column + " = ? WHERE " + Key + " = ?")
+          .str());
+  if (!Write)
+    return Write.takeError();
+  for (const auto &[Id, Text] : Rows) {
+    Write->reset();
+    Write->bindText(0, Map(Text));
+    Write->bindText(1, Id);
+    if (llvm::Error E = Write->run())
+      return E;
+  }
+  return llvm::Error::success();
+}
+
+} // namespace
+
+namespace schema {
+
+llvm::Error relocateStoredPaths(Database &DB) {
+  auto Root = recordedRoot(DB);
+  if (!Root)
+    return Root.takeError();
+  PathBases B{*Root, ""};
+  auto Plain = [&](llvm::StringRef S) { return relocatable(S, B); };
+  auto Json = [&](llvm::StringRef S) { return relocatableJson(S, B); };
+  if (llvm::Error E =
+          rewriteColumn(DB, "translation_units", "path", "file", Plain))
+    return E;
+  if (llvm::Error E =
+          rewriteColumn(DB, "translation_units", "path", "directory", Plain))
+    return E;
+  if (llvm::Error E =
+          rewriteColumn(DB, "translation_units", "path", "arguments", Json))
+    return E;
+  return rewriteColumn(DB, "tests", "name", "command", Json);
+}
+
+} // namespace schema
+
+std::string Store::relocatableText(llvm::StringRef Text) const {
+  return relocatable(Text, Bases);
+}
+
+std::string Store::resolvedText(llvm::StringRef Text) const {
+  return resolved(Text, Bases);
+}
+
+llvm::Expected<std::optional<std::string>> Store::recordedBuildDir() {
+  auto S = DB->statement("SELECT value FROM meta WHERE key = ?");
+  if (!S)
+    return S.takeError();
+  S->bindText(0, BuildDirKey);
+  auto Row = S->step();
+  if (!Row)
+    return Row.takeError();
+  if (!*Row)
+    return std::nullopt;
+  // Stored against the root alone: it is the build directory.
+  return resolved(S->columnText(0), PathBases{Bases.Root, ""});
+}
+
+llvm::Error Store::recordBuildDir() {
+  if (Bases.BuildDir.empty())
+    return llvm::Error::success();
+  auto S =
+      DB->statement("INSERT INTO meta(key, value) VALUES(?, ?) "
+                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+  if (!S)
+    return S.takeError();
+  S->bindText(0, BuildDirKey);
+  S->bindText(1, relocatable(Bases.BuildDir, PathBases{Bases.Root, ""}));
+  return S->run();
+}
+
+void Store::setPathBases(PathBases B) { Bases = std::move(B); }
+
+const PathBases &Store::pathBases() const { return Bases; }
+
+} // namespace tia
