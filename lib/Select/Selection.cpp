@@ -335,8 +335,11 @@ private:
         if (!Slot || (!Slot->Complete && F.Complete))
           Slot = F;
       }
-      for (const FileIndex &F : TUI->Files)
+      for (const FileIndex &F : TUI->Files) {
         ReadBy[Which == Side::Old][F.Path].push_back(TU);
+        if (!F.Complete && !TUI->FirstError.empty())
+          FirstError[Which == Side::Old].try_emplace(F.Path, TUI->FirstError);
+      }
       auto It = Parsed[Which == Side::Old].find(Path);
       if (It != Parsed[Which == Side::Old].end() && It->second) {
         Found = It->second;
@@ -416,6 +419,9 @@ public:
   /// The translation units whose parse produced each file, per side.
   std::map<std::string, std::vector<StoredTranslationUnit>, std::less<>>
       ReadBy[2];
+  /// Clang's first error in the parse that produced each incomplete file,
+  /// per side: a header missing on this machine, a flag this clang lacks.
+  std::map<std::string, std::string, std::less<>> FirstError[2];
 
 private:
   git::Repository &Repo;
@@ -527,6 +533,9 @@ llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
       if ((*V)->Python)
         Why = " did not parse (" + (*V)->Python->Problem +
               "), so its elements are unknown";
+      else if (auto It = R.FirstError[V == &Old].find((*V)->Path);
+               It != R.FirstError[V == &Old].end())
+        Why += " (first error: " + It->second + ")";
       addFallback(Sel, FallbackKind::Incomplete, (*V)->Path,
                   (*V)->Path + (V == &Old ? " at the base revision" : "") +
                       Why);
