@@ -8,6 +8,7 @@
 
 #include "tia/Collect/Pytest.h"
 #include "PytestInternal.h"
+#include "tia/Store/CoveragePyData.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Json.h"
@@ -30,8 +31,10 @@ namespace collect {
 
 namespace {
 
+#include "ChildSource.inc"
 #include "EvidenceSource.inc"
 #include "PytestPluginSource.inc"
+#include "SiteCustomizeSource.inc"
 
 std::string embedded(const char *const *Pieces) {
   std::string Out;
@@ -161,10 +164,14 @@ std::string planJson(const ProbePlan &Plan, const std::string &Root,
   return OS.str();
 }
 
-/// Reads the evidence files the processes wrote into \p E.
-void readEvidence(const std::vector<std::string> &Files, RuntimeEvidence &E) {
+/// Reads the evidence files the processes wrote into \p E, with \p Extra.
+void readEvidence(const std::vector<std::string> &Files,
+                  const std::vector<RuntimeEvidence::Access> &Extra,
+                  RuntimeEvidence &E) {
   std::set<std::string> Probed;
   std::set<std::tuple<std::string, std::string, std::string>> Accesses;
+  for (const RuntimeEvidence::Access &A : Extra)
+    Accesses.insert({A.Scope, A.Kind, A.Value});
   for (const std::string &F : Files) {
     auto Buf = llvm::MemoryBuffer::getFile(F, /*IsText=*/true);
     if (!Buf)
@@ -246,8 +253,23 @@ std::vector<std::string> pytestEnvironment(const std::string &PluginDir,
   return Env;
 }
 
-/// Chooses the Python and writes the plugin, the evidence recorder and
-/// the probe plan into a fresh temporary folder.
+/// What traces the Python processes the tests start (tia_child.py): the
+/// startup hook, and coverage.py's configuration for them (parallel data
+/// files next to the job's, $COVERAGE_FILE; the repository measured).
+llvm::Error writeChildTracing(const TempDir &Dir, const std::string &Root) {
+  if (llvm::Error E =
+          writeFile(Dir.file("tia_child.py"), embedded(ChildSource)))
+    return E;
+  if (llvm::Error E = writeFile(Dir.file("sitecustomize.py"),
+                                embedded(SiteCustomizeSource)))
+    return E;
+  return writeFile(Dir.file("coveragerc"),
+                   "[run]\nparallel = True\nsource =\n    " + Root + "\n");
+}
+
+/// Chooses the Python and writes the plugin, the evidence recorder, the
+/// child processes' tracing and the probe plan into a fresh temporary
+/// folder.
 llvm::Expected<PytestSetup> setUp(Store &S, const PytestOptions &O) {
   auto Python = choosePython(O.Python);
   if (!Python)
@@ -262,6 +284,8 @@ llvm::Expected<PytestSetup> setUp(Store &S, const PytestOptions &O) {
     return std::move(E);
   if (llvm::Error E =
           writeFile(Dir.file("tia_evidence.py"), embedded(EvidenceSource)))
+    return std::move(E);
+  if (llvm::Error E = writeChildTracing(Dir, O.Root))
     return std::move(E);
   if (O.Plan) {
     auto Indexed = S.currentFiles();
@@ -335,7 +359,8 @@ std::vector<std::string> recordingEnv(const PytestSetup &Setup,
                                       const std::string &Name) {
   std::vector<std::string> Env = {
       "COVERAGE_FILE=" + Setup.Tmp.file(Name + ".coverage"),
-      "TIA_PYTEST_EVIDENCE=" + Setup.Tmp.file(Name + ".evidence")};
+      "TIA_PYTEST_EVIDENCE=" + Setup.Tmp.file(Name + ".evidence"),
+      "TIA_PYTEST_CHILD=" + Setup.Tmp.file(Name)};
   if (!Setup.PlanFile.empty())
     Env.push_back("TIA_PYTEST_PROBES=" + Setup.PlanFile);
   return Env;
@@ -423,6 +448,8 @@ struct Gathered {
   coverage::ImportOptions Import;
   std::vector<std::string> DataFiles, EvidenceFiles, JunitParts;
   RuntimeEvidence Evidence;
+  /// Tests whose evidence stops at a failure, as accesses.
+  std::vector<RuntimeEvidence::Access> Failures;
 };
 
 void countOutcome(PytestSummary &Sum, Outcome R) {
@@ -489,6 +516,50 @@ void addResult(const llvm::json::Object &R, const std::string &Python,
   llvm::append_range(Locations, fixtureLocations(R, O.Root));
 }
 
+/// The files \p Prefix + "." + \p Kind + ".*" of folder \p Dir: what the
+/// child processes of a job wrote.
+std::vector<std::string> childFiles(const TempDir &Dir, llvm::StringRef Prefix,
+                                    llvm::StringRef Kind) {
+  std::vector<std::string> Out;
+  std::string Start = (Prefix + "." + Kind + ".").str();
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir.path(), EC), End;
+       It != End && !EC; It.increment(EC))
+    if (llvm::sys::path::filename(It->path()).starts_with(Start))
+      Out.push_back(It->path());
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
+/// Adds the coverage data and evidence the child processes of job \p Name
+/// left. A child that ran outside every test recorded nothing to attribute
+/// (pytest-cov's own child measurement, when it outlived the job).
+void addChildFiles(const TempDir &Dir, const std::string &Name, Gathered &G) {
+  for (const std::string &F : childFiles(Dir, Name, "coverage")) {
+    auto Data = readCoveragePyData(F);
+    if (!Data) {
+      llvm::consumeError(Data.takeError()); // Cut short: nothing usable.
+      continue;
+    }
+    if (llvm::any_of(Data->Contexts,
+                     [](const std::string &C) { return !C.empty(); }))
+      G.DataFiles.push_back(F);
+  }
+  llvm::append_range(G.EvidenceFiles, childFiles(Dir, Name, "evidence"));
+}
+
+/// A test that failed, erred or crashed under collect ran only part of
+/// what it runs: its evidence says so ("failed" under \p Scope), and
+/// static selection does not prune it.
+void noteFailure(const llvm::json::Object &R, const std::string &Scope,
+                 Gathered &G) {
+  llvm::StringRef Outcome = R.getString("outcome").value_or("error");
+  if (Outcome == "passed" || Outcome == "skipped")
+    return;
+  G.Failures.push_back(
+      {Scope, "failed", R.getString("id").value_or("").str()});
+}
+
 /// Reads every job's results, and lists the data files of the jobs that
 /// did not crash (the test running in one that did is recorded crashed).
 Gathered gatherJobs(const std::vector<PytestJob> &Jobs,
@@ -519,6 +590,9 @@ Gathered gatherJobs(const std::vector<PytestJob> &Jobs,
     if (llvm::sys::fs::exists(Setup.Tmp.file(Name + ".coverage")))
       G.DataFiles.push_back(Setup.Tmp.file(Name + ".coverage"));
     G.EvidenceFiles.push_back(Setup.Tmp.file(Name + ".evidence"));
+    addChildFiles(Setup.Tmp, Name, G);
+    for (const llvm::json::Object &R : J.Log.Results)
+      noteFailure(R, O.Isolate ? TestFiles[JI] : "*", G);
     if (O.Isolate) {
       G.Evidence.TestFiles.push_back(TestFiles[JI]);
       G.JunitParts.push_back(Setup.Tmp.file(Name + ".xml"));
@@ -584,7 +658,7 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
   Sum.Isolated = O.Isolate;
   Sum.TestFiles = Plan->TestFiles.size();
   Gathered G = gatherJobs(Jobs, *Setup, O, Plan->TestFiles, Sum);
-  readEvidence(G.EvidenceFiles, G.Evidence);
+  readEvidence(G.EvidenceFiles, G.Failures, G.Evidence);
   Sum.Probed = G.Evidence.Probed.size();
   Sum.Accesses = G.Evidence.Accesses.size();
   if (!*Crashed && G.DataFiles.empty())

@@ -349,9 +349,30 @@ def _loaded_modules():
     root = os.path.realpath(_root) + os.sep
     for name, module in list(sys.modules.items()):
         where = getattr(module, "__file__", None)
+        if name == "__main__" and not where:
+            # A script's __file__ is gone once it has run.
+            where = getattr(getattr(module, "__loader__", None), "path", None)
         if not where or not os.path.realpath(where).startswith(root):
             continue
+        if name == "__main__":
+            for alias in _main_names(module, where):
+                _records.add((scope, "import", alias))
+            continue
         _records.add((scope, "import", name))
+
+
+def _main_names(module, where):
+    """The names a script a child process ran (`python path/to/s.py`,
+    `python -m pkg.s`) has as a module: its spec's, else every dotted tail
+    of its path (the package root above it is not known)."""
+    spec = getattr(module, "__spec__", None)
+    if spec is not None and spec.name and spec.name != "__main__":
+        return [spec.name]
+    parts = relative(where)[:-len(".py")].split("/") \
+        if where.endswith(".py") else []
+    if parts and parts[-1] == "__init__":
+        parts.pop()
+    return [".".join(parts[i:]) for i in range(len(parts))]
 
 
 def write(path):

@@ -10,7 +10,10 @@
 # selection (tia_evidence.py) and writes it to $TIA_PYTEST_EVIDENCE. With
 # $TIA_PYTEST_ONLY (a path relative to $TIA_PYTEST_ROOT) it collects that
 # test file only: `tia collect` runs each test file in a process of its
-# own. With $TIA_PYTEST_LIST it also lists the collected items.
+# own. With $TIA_PYTEST_LIST it also lists the collected items. With
+# $TIA_PYTEST_CHILD (a path prefix) the Python processes the tests start
+# are traced too (tia_child.py). The variables meant for this process are
+# taken out of the environment the tests' child processes inherit.
 
 import json
 import os
@@ -20,11 +23,18 @@ import pytest
 _out = None
 _reports = {}
 _root = os.environ.get("TIA_PYTEST_ROOT", "")
-_only = os.environ.get("TIA_PYTEST_ONLY", "")
+_only = os.environ.pop("TIA_PYTEST_ONLY", "")
+_results = os.environ.pop("TIA_PYTEST_RESULTS", "")
+_evidence_file = os.environ.pop("TIA_PYTEST_EVIDENCE", "")
+_list = os.environ.pop("TIA_PYTEST_LIST", "")
+_child = None
 _evidence = None
 if os.environ.get("TIA_PYTEST_PROBES"):
     import tia_evidence as _evidence
     _evidence.install(os.environ["TIA_PYTEST_PROBES"])
+if os.environ.get("TIA_PYTEST_CHILD"):
+    import tia_child as _child
+    _child.parent(os.environ.pop("TIA_PYTEST_CHILD"), _evidence)
 
 
 def _relative(path):
@@ -47,15 +57,14 @@ def _write(obj):
 
 def pytest_configure(config):
     global _out
-    path = os.environ.get("TIA_PYTEST_RESULTS")
-    if path and _out is None:
-        _out = open(path, "w", encoding="utf-8")
+    if _results and _out is None:
+        _out = open(_results, "w", encoding="utf-8")
 
 
 def pytest_unconfigure(config):
     global _out
-    if _evidence is not None and os.environ.get("TIA_PYTEST_EVIDENCE"):
-        _evidence.write(os.environ["TIA_PYTEST_EVIDENCE"])
+    if _evidence is not None and _evidence_file:
+        _evidence.write(_evidence_file)
     if _out is not None:
         _out.close()
         _out = None
@@ -78,7 +87,7 @@ def pytest_collection_modifyitems(session, config, items):
 
 def pytest_collection_finish(session):
     _write({"collected": len(session.items)})
-    if os.environ.get("TIA_PYTEST_LIST"):
+    if _list:
         for item in session.items:
             _write({"item": item.nodeid,
                     "path": _relative(_item_path(item))})
@@ -86,11 +95,16 @@ def pytest_collection_finish(session):
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
+    scope = _relative(_item_path(item))
     if _evidence is not None:
-        _evidence.enter(_relative(_item_path(item)))
+        _evidence.enter(scope)
+    if _child is not None:
+        _child.enter(item.nodeid, scope)
     yield
     if _evidence is not None:
         _evidence.enter(None)
+    if _child is not None:
+        _child.enter(None, None)
 
 
 def pytest_runtest_logstart(nodeid, location):
