@@ -55,7 +55,8 @@ llvm::Error applyMode(git::Repository &Repo, Store &S, const SelectOptions &O,
     if (T.CoveredElements > 0 || !T.CoverageCommit.empty())
       Mapped.insert(T.Id);
   auto UsesCoverage = [&](const std::string &Test) {
-    return Combined && Mapped.count(Test) && !A->StaleCoverage.count(Test);
+    return Combined && Mapped.count(Test) && !A->StaleCoverage.count(Test) &&
+           !A->IncompleteEvidence.count(Test);
   };
 
   // The tests static analysis decides drop the coverage reasons it

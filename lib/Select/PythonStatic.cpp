@@ -252,6 +252,60 @@ llvm::Expected<Staleness> staleness(git::Repository &Repo, Store &S,
   return Out;
 }
 
+/// Why runtime evidence of a test, or of every test of a file ("*": of
+/// every file), is incomplete.
+struct IncompleteEvidence {
+  std::map<std::string, std::string> Tests; ///< "pytest:<node id>" -> why
+  std::map<std::string, std::string> Files; ///< test file or "*" -> why
+};
+
+/// What the current runs of the test files (\p RunOf) say they could not
+/// observe: child processes they could not trace ("untraced": node id, a
+/// tab, what ran; no node id: outside a test) and tests that did not pass
+/// ("failed": their run stopped short).
+IncompleteEvidence
+incompleteEvidence(const std::map<std::string, const RuntimeEvidence *> &RunOf) {
+  IncompleteEvidence Out;
+  std::set<const RuntimeEvidence *> Current;
+  for (auto &[File, Run] : RunOf)
+    Current.insert(Run);
+  for (const RuntimeEvidence *Run : Current)
+    for (const RuntimeEvidence::Access &Acc : Run->Accesses) {
+      llvm::StringRef Test;
+      std::string Why;
+      if (Acc.Kind == "untraced") {
+        auto [T, What] = llvm::StringRef(Acc.Value).split('\t');
+        Test = T;
+        Why = "runs a child process tia could not trace (" + What.str() + ")";
+      } else if (Acc.Kind == "failed") {
+        Test = Acc.Value;
+        Why = "did not pass when collected, so its run stopped short";
+      } else {
+        continue;
+      }
+      if (Test.empty())
+        Out.Files.emplace(Acc.Scope, Why);
+      else
+        Out.Tests.emplace("pytest:" + Test.str(), Why);
+    }
+  return Out;
+}
+
+/// Why the evidence of \p Test is incomplete; empty when it is not.
+std::string incompleteWhy(const IncompleteEvidence &Inc,
+                          const std::string &Test) {
+  auto T = Inc.Tests.find(Test);
+  if (T != Inc.Tests.end())
+    return T->second;
+  std::string File = llvm::StringRef(Test).drop_front(7).split("::").first.str();
+  for (const std::string &Scope : {File, std::string("*")}) {
+    auto F = Inc.Files.find(Scope);
+    if (F != Inc.Files.end())
+      return F->second;
+  }
+  return std::string();
+}
+
 std::string join(const std::set<std::string> &Items) {
   return llvm::join(Items.begin(), Items.end(), ", ");
 }
@@ -656,6 +710,33 @@ llvm::Expected<StaticAnswer> selectPythonStatic(const StaticRequest &R) {
       for (const std::string &Name : Out.ByFile)
         Add(Name, *Out.Whole);
   }
+
+  // A test whose run tia could not observe in full may reach any change:
+  // it is never pruned (the first changed node stands for the change).
+  IncompleteEvidence Inc = incompleteEvidence(RunOf);
+  std::optional<uint32_t> Changed;
+  for (uint32_t N = 0; N < G.numNodes() && !Changed; ++N)
+    if (G.change(N) != NodeChange::None)
+      Changed = N;
+  for (const std::string &Test : A.Tests) {
+    std::string Why = incompleteWhy(Inc, Test);
+    if (Why.empty())
+      continue;
+    A.IncompleteEvidence.insert(Test);
+    if (!Changed)
+      continue;
+    StaticHit SH;
+    ElementOf(*Changed, SH);
+    SH.Test = Test;
+    SH.Chain = "the test " + Why + ": its runtime evidence is incomplete, "
+               "so static analysis never prunes it";
+    A.Hits.push_back(std::move(SH));
+  }
+  if (!A.IncompleteEvidence.empty())
+    A.Notes.push_back(llvm::formatv(
+        "static: {0} Python tests with incomplete runtime evidence (a child "
+        "process not traced, or not passing when collected): never pruned",
+        A.IncompleteEvidence.size()));
 
   if (!TestFiles.empty())
     A.Notes.push_back(llvm::formatv(

@@ -63,6 +63,11 @@ struct StaticAnswer {
   /// CheckCoverage: Python tests whose coverage predates a change to an
   /// element they covered (or cannot be checked).
   std::set<std::string> StaleCoverage;
+  /// Python tests whose runtime evidence is incomplete (a child process
+  /// collect could not trace, a run that did not pass): static analysis
+  /// selects them for every Python change, and their coverage, which is
+  /// incomplete alike, does not decide for them.
+  std::set<std::string> IncompleteEvidence;
 };
 
 /// Runs name-based selection for the Python tests of \p R's change.
