@@ -68,12 +68,23 @@ bool definitionMatches(llvm::StringRef Planned, llvm::StringRef Id) {
   return select::gtestNameMatches(Name, Pattern);
 }
 
+/// "Name" of "gtest:BIN:Inst/Suite.Name/2" or "gtest:*:Suite.Name".
+llvm::StringRef gtestCaseName(llvm::StringRef Id) {
+  Id.consume_front("gtest:");
+  return Id.split(':').second.split('.').second.split('/').first;
+}
+
 /// A plan's tests, looked up by id.
 class PlanLookup {
 public:
   explicit PlanLookup(const Plan &P) : P(P) {
     add(P.Selected, Selected, SelectedDefinitions);
     add(P.Cut, Cut, CutDefinitions);
+    // The ids of definitions are among the others, without a mark: a
+    // GoogleTest id may stand for instances, found by the case's name.
+    for (const std::string &Id : P.NotSelected)
+      if (llvm::StringRef(Id).starts_with("gtest:"))
+        NotSelectedByName[gtestCaseName(Id)].push_back(Id);
   }
 
   Fate fate(llvm::StringRef Id) const {
@@ -83,6 +94,12 @@ public:
       return Fate::Cut;
     if (std::binary_search(P.NotSelected.begin(), P.NotSelected.end(),
                            Id.str()))
+      return Fate::NotSelected;
+    auto Named = NotSelectedByName.find(gtestCaseName(Id));
+    if (Named != NotSelectedByName.end() &&
+        llvm::any_of(Named->second, [&](llvm::StringRef D) {
+          return definitionMatches(D, Id);
+        }))
       return Fate::NotSelected;
     return Fate::Unknown;
   }
@@ -108,6 +125,7 @@ private:
   const Plan &P;
   llvm::StringSet<> Selected, Cut;
   std::vector<llvm::StringRef> SelectedDefinitions, CutDefinitions;
+  llvm::StringMap<std::vector<llvm::StringRef>> NotSelectedByName;
 };
 
 /// "covers", "covers (type-use)", "fallback (trigger)".

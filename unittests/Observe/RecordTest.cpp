@@ -21,7 +21,7 @@ select::Plan samplePlan() {
   select::Plan P;
   P.Selected = {planned("ctest:a"), planned("gtest:*:Suite.Case", true)};
   P.Cut = {planned("ctest:b")};
-  P.NotSelected = {"ctest:c"};
+  P.NotSelected = {"ctest:c", "gtest:*:Other.Case"};
   P.Limits.MaxTests = 2;
   P.TotalTests = 4;
   return P;
@@ -42,6 +42,8 @@ TEST(Fate, FollowsThePlan) {
   EXPECT_EQ(fateOf(P, "ctest:a"), Fate::Selected);
   EXPECT_EQ(fateOf(P, "gtest:bin:Inst/Suite.Case/0"), Fate::Selected);
   EXPECT_EQ(fateOf(P, "gtest:bin:Suite.Other"), Fate::Unknown);
+  EXPECT_EQ(fateOf(P, "gtest:bin:Other.Case/1"), Fate::NotSelected);
+  EXPECT_EQ(fateOf(P, "gtest:bin:Other.Cases"), Fate::Unknown);
   EXPECT_EQ(fateOf(P, "ctest:b"), Fate::Cut);
   EXPECT_EQ(fateOf(P, "ctest:c"), Fate::NotSelected);
   EXPECT_EQ(fateOf(P, "ctest:d"), Fate::Unknown);
