@@ -235,9 +235,10 @@ struct Imported {
 /// a work tree with changes), then removes it. A report that is missing or
 /// cannot be read is a warning; fails for a store or git error.
 llvm::Expected<Imported>
-importReport(const GlobalOptions &G, const Context &Ctx, const select::Plan &P,
-             results::Runner Kind, llvm::StringRef Binary,
-             llvm::StringRef Report, llvm::raw_ostream &Err) {
+importReport(const GlobalOptions &G, const Context &Ctx,
+             llvm::StringRef HeadCommit, results::Runner Kind,
+             llvm::StringRef Binary, llvm::StringRef Report,
+             llvm::raw_ostream &Err) {
   Imported Out;
   if (!llvm::sys::fs::exists(Report)) {
     Err << "tia: warning: " << Binary
@@ -253,14 +254,14 @@ importReport(const GlobalOptions &G, const Context &Ctx, const select::Plan &P,
   // recorded at HEAD, a test that a local edit breaks would look flaky
   // (its outcome flipped at one commit) and teach training a wrong label.
   bool DirtyTree = false;
-  if (P.Changes.HeadCommit.empty() && Ctx.Repo) {
+  if (HeadCommit.empty() && Ctx.Repo) {
     auto Dirty = Ctx.Repo->isDirty();
     if (!Dirty)
       return Dirty.takeError();
     DirtyTree = *Dirty;
   }
   if (!DirtyTree) {
-    auto Commit = recordedCommit(Ctx, P.Changes.HeadCommit);
+    auto Commit = recordedCommit(Ctx, HeadCommit);
     if (!Commit)
       return Commit.takeError();
     Import.Commit = *Commit;
@@ -286,6 +287,53 @@ importReport(const GlobalOptions &G, const Context &Ctx, const select::Plan &P,
   return Out;
 }
 
+/// A report file name for the runner, not yet made.
+llvm::Expected<std::string> reportPath() {
+  llvm::SmallString<128> Report;
+  if (std::error_code EC =
+          llvm::sys::fs::createTemporaryFile("tia-run", "xml", Report))
+    return makeErrorf("cannot make a temporary file: {0}", EC.message());
+  llvm::sys::fs::remove(Report);
+  return std::string(Report);
+}
+
+/// tia run --observe when no selection can be made (\p Why): every test
+/// still runs and its results are kept where there is a database, so that
+/// CI behaves as it did before tia; nothing is observed.
+llvm::Expected<int> runUnplanned(const GlobalOptions &G, const RunOptions &O,
+                                 llvm::Error Why, llvm::raw_ostream &Out,
+                                 llvm::raw_ostream &Err) {
+  Err << "tia: warning: nothing observed: " << llvm::toString(std::move(Why))
+      << "; running every test\n";
+  auto Ctx = makeContext(G, /*NeedGit=*/false);
+  if (!Ctx)
+    return Ctx.takeError();
+  results::Runner Kind =
+      O.Kind == results::Runner::Auto ? recogniseRunner(O.Command) : O.Kind;
+  std::string Binary = llvm::sys::path::filename(O.Command.front()).str();
+  auto Program = runnerProgram(O.Command.front(), *Ctx);
+  if (!Program)
+    return Program.takeError();
+  auto Report = reportPath();
+  if (!Report)
+    return Report.takeError();
+  std::vector<std::string> Args = O.Command;
+  askForReport(Kind, *Report, Args);
+  auto RC = execute(G, *Program, Args, Binary, Out, Err);
+  if (!RC)
+    return RC.takeError();
+  auto Done = importReport(G, *Ctx, O.Select.Head.value_or(""), Kind, Binary,
+                           *Report, Err);
+  llvm::sys::fs::remove(*Report);
+  if (!Done)
+    Err << "tia: warning: the results of " << Binary
+        << " were not imported: " << llvm::toString(Done.takeError()) << "\n";
+  if (!G.Quiet)
+    Err << "ran " << Binary << ": every test, not observed: exit code " << *RC
+        << "\n";
+  return *RC;
+}
+
 } // namespace
 
 llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
@@ -294,6 +342,8 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
     return makeError("no test runner given: tia run [OPTIONS] -- ctest|"
                      "pytest|BINARY [ARGS...]");
   auto Made = makePlan(G, O.Select, "HEAD");
+  if (!Made && O.Observe)
+    return runUnplanned(G, O, Made.takeError(), Out, Err);
   if (!Made)
     return Made.takeError();
   const select::Plan &P = Made->Plan;
@@ -329,14 +379,12 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
   std::string NameFile;
   if (Kind == results::Runner::Ctest)
     useNameFile(P, Exclusion, *Program, Selection, NameFile);
-  llvm::SmallString<128> Report;
-  if (std::error_code EC =
-          llvm::sys::fs::createTemporaryFile("tia-run", "xml", Report))
-    return makeErrorf("cannot make a temporary file: {0}", EC.message());
-  llvm::sys::fs::remove(Report);
+  auto Report = reportPath();
+  if (!Report)
+    return Report.takeError();
   std::vector<std::string> Args = O.Command;
   llvm::append_range(Args, Selection);
-  askForReport(Kind, Report, Args);
+  askForReport(Kind, *Report, Args);
   auto RC = execute(G, *Program, Args, Binary, Out, Err);
   if (!NameFile.empty())
     llvm::sys::fs::remove(NameFile);
@@ -346,7 +394,8 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
   if (Kind == results::Runner::Pytest && *RC == 5 && NoPytestSelected)
     *RC = 0;
 
-  auto Done = importReport(G, Ctx, P, Kind, Binary, Report, Err);
+  auto Done =
+      importReport(G, Ctx, P.Changes.HeadCommit, Kind, Binary, *Report, Err);
   if (!Done)
     return Done.takeError();
   if (O.Observe) {
