@@ -90,6 +90,27 @@ private:
   llvm::StringMap<std::vector<const RunResult *>> ByTest;
 };
 
+/// The changes select.ignore hid, from the lines of an explanation
+/// ("no effect: data/flag.txt: never affects a test (select.ignore
+/// 'data/**')"): "data/flag.txt ('data/**')", at most three.
+std::vector<std::string> ignoredChanges(const std::vector<std::string> &Why) {
+  std::vector<std::string> Out;
+  for (const std::string &Line : Why) {
+    llvm::StringRef L = llvm::StringRef(Line).trim();
+    if (!L.consume_front("no effect: "))
+      continue;
+    auto [File, Rest] = L.split(": never affects a test (select.ignore ");
+    if (Rest.empty())
+      continue;
+    if (Out.size() == 3) {
+      Out.push_back("...");
+      break;
+    }
+    Out.push_back((File + " (" + Rest.drop_back() + ")").str());
+  }
+  return Out;
+}
+
 /// What missed an escape, pointing at the rule: the budget, --inclusion, a
 /// select.ignore pattern, or the mode's links.
 std::string missedBy(const Record &Rec, const ModeRecord *M,
@@ -104,21 +125,17 @@ std::string missedBy(const Record &Rec, const ModeRecord *M,
   }
   if (Asked == Fate::Unknown)
     return "unknown to tia, and --inclusion runs only the tests it knows";
-  for (const std::string &Line : F.Why) {
-    llvm::StringRef L = llvm::StringRef(Line).trim();
-    size_t At = L.find("(select.ignore '");
-    if (L.starts_with("no effect: ") && At != llvm::StringRef::npos)
-      return ("select.ignore hid a change it depends on: " +
-              L.drop_front(strlen("no effect: ")))
-          .str();
-  }
   bool Never = !F.Why.empty() &&
                llvm::StringRef(F.Why.front()).contains("never recorded");
-  if (Never)
-    return "not selected: tia has no record of it in the " + Rec.Mode +
-           " selection";
-  return "not selected: in the " + Rec.Mode +
-         " selection no changed element reaches it";
+  std::string Out =
+      Never ? "not selected: tia has no record of it in the " + Rec.Mode +
+                  " selection"
+            : "not selected: in the " + Rec.Mode +
+                  " selection no changed element reaches it";
+  std::vector<std::string> Hidden = ignoredChanges(F.Why);
+  if (!Hidden.empty())
+    Out += "; select.ignore hid " + llvm::join(Hidden, ", ");
+  return Out;
 }
 
 /// Why \p Id is unstable in run \p Run; empty when it is not.

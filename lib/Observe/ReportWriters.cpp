@@ -18,6 +18,11 @@ std::string shortCommit(llvm::StringRef C) {
   return C.empty() ? std::string("-") : C.take_front(12).str();
 }
 
+/// "1 test", "2 tests".
+std::string tests(unsigned N) {
+  return std::to_string(N) + (N == 1 ? " test" : " tests");
+}
+
 std::string percent(double Part, double Whole) {
   return llvm::formatv("{0:f1}%", Whole > 0 ? 100 * Part / Whole : 0.0);
 }
@@ -47,7 +52,7 @@ void textRun(const RunReport &R, llvm::raw_ostream &OS) {
   OS << "; " << R.Failures.size() << " failed: " << R.Caught << " caught, "
      << R.Escaped << " escaped, " << R.Unstable << " unstable\n";
   if (M && M->CutRun)
-    OS << llvm::formatv("  budget: cut {0} tests ({1:f3} s)\n", M->CutRun,
+    OS << llvm::formatv("  budget: cut {0} ({1:f3} s)\n", tests(M->CutRun),
                         M->CutSeconds);
   for (const ClassifiedFailure &F : R.Failures) {
     OS << "  " << className(F.Kind) << " " << F.Id << " ("
@@ -141,9 +146,9 @@ void writeText(const Report &R, llvm::raw_ostream &OS) {
          << reduction(M.WouldRun, M.Tests, M.WouldRunSeconds, M.Seconds) << "; "
          << counts(M.Caught, M.Escaped) << "\n";
   if (R.BudgetRuns)
-    OS << llvm::formatv("  budget: cut {0} tests ({1:f3} s) in {2} run{3}, "
+    OS << llvm::formatv("  budget: cut {0} ({1:f3} s) in {2} run{3}, "
                         "{4} of them failed\n",
-                        R.BudgetCut, R.BudgetCutSeconds, R.BudgetRuns,
+                        tests(R.BudgetCut), R.BudgetCutSeconds, R.BudgetRuns,
                         R.BudgetRuns == 1 ? "" : "s", R.BudgetCutFailures);
   else
     OS << "  budget: cut nothing\n";
@@ -215,9 +220,10 @@ void writeMarkdown(const Report &R, llvm::raw_ostream &OS) {
                           M.Seconds, M.Caught, M.Escaped,
                           percent(M.Escaped, M.Caught + M.Escaped));
   if (R.BudgetRuns)
-    OS << llvm::formatv("\nThe budget cut {0} tests in {1} runs; {2} of them "
+    OS << llvm::formatv("\nThe budget cut {0} in {1} run{2}; {3} of them "
                         "failed.\n",
-                        R.BudgetCut, R.BudgetRuns, R.BudgetCutFailures);
+                        tests(R.BudgetCut), R.BudgetRuns,
+                        R.BudgetRuns == 1 ? "" : "s", R.BudgetCutFailures);
   bool Heading = false;
   for (const RunReport &Run : R.Runs)
     for (const ClassifiedFailure &F : Run.Failures) {
