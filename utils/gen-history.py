@@ -25,6 +25,7 @@ tia-load-results (tools/tia-load-results), which this script runs when given
 import argparse
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -46,6 +47,11 @@ def main():
     ap.add_argument("--flaky-probability", type=float, default=0.05)
     ap.add_argument("--docs-share", type=float, default=0.10)
     ap.add_argument("--comment-share", type=float, default=0.05)
+    ap.add_argument("--visible-share", type=float, default=None,
+                    help="each test calls the function of each source file it depends on "
+                         "with this probability (the other dependencies stay hidden, as a data "
+                         "file would), and a code change edits that function; default: no test "
+                         "calls anything and changes only add functions")
     ap.add_argument("--no-failures", action="store_true",
                     help="every test passes (one class of labels)")
     ap.add_argument("--start", type=int, default=1767225600,
@@ -74,6 +80,7 @@ def main():
             path = "%s/tests/%s_%d_test.cpp" % (m, m, k)
             files[path] = "#include <gtest/gtest.h>\nTEST(%s, Works) { EXPECT_EQ(1, 1); }\n" % suite
             tests.append(("gtest:%s_tests:%s.Works" % (m, suite), path, m))
+    base_of = {p: "%s_%d_base" % (m, j) for m in modules for j, p in enumerate(sources[m])}
     files["README.md"] = "# generated project\n"
     docs = ["docs/guide.md", "docs/design.md"]
     for d in docs:
@@ -90,6 +97,13 @@ def main():
             other = rng.choice(modules)
             own.add(rng.choice(sources[other]))
         depends[tid] = own
+    if a.visible_share is not None:
+        for tid, path, _ in tests:
+            calls = sorted(base_of[p] for p in depends[tid] if rng.random() < a.visible_share)
+            suite = tid.split(":")[2].split(".")[0]
+            files[path] = "#include <gtest/gtest.h>\n%sTEST(%s, Works) { EXPECT_GE(0%s, 0); }\n" % (
+                "".join("int %s();\n" % c for c in calls), suite,
+                "".join(" + %s()" % c for c in calls))
     candidates = [t for t, _, _ in tests if not depends[t]] or [t for t, _, _ in tests]
     flaky = set(rng.sample(candidates, min(a.flaky_tests, len(candidates))))
     durations = {t: round(rng.uniform(0.05, 3.0), 3) for t, _, _ in tests}
@@ -130,15 +144,16 @@ def main():
         else:
             kind = "code"
             m = rng.choices(modules, weights)[0]
-            for p in rng.sample(sources[m], rng.randint(1, min(3, len(sources[m])))):
-                counter += 1
-                files[p] += "int %s_f%d() { return %d; }\n" % (p.split("/")[-1][:-4], counter, counter)
-                changed.append(p)
+            picked = rng.sample(sources[m], rng.randint(1, min(3, len(sources[m]))))
             if rng.random() < 0.15:
-                other = rng.choice(modules)
-                p = rng.choice(sources[other])
+                picked.append(rng.choice(sources[rng.choice(modules)]))
+            for p in picked:
                 counter += 1
-                files[p] += "int %s_f%d() { return %d; }\n" % (p.split("/")[-1][:-4], counter, counter)
+                if a.visible_share is None:
+                    files[p] += "int %s_f%d() { return %d; }\n" % (p.split("/")[-1][:-4], counter, counter)
+                else:
+                    files[p] = re.sub(r"_base\(\) \{ return \d+; \}",
+                                      "_base() { return %d; }" % counter, files[p], count=1)
                 changed.append(p)
         msg = "%s change %d\n" % (kind, n)
         stream.append("commit refs/heads/main\nmark :%d\n" % (n + 1))
