@@ -364,25 +364,61 @@ struct Collected {
   std::vector<coverage::TestCoverage> Reports;
 };
 
+/// True when the coverage of a run that ended with \p R can be trusted: the
+/// test ran to its end. A failing test may have stopped half-way, so what
+/// it covered is not what it covers when it passes; a skipped one ran what
+/// its skip needed.
+bool trustedCoverage(Outcome R) {
+  return R == Outcome::Passed || R == Outcome::Skipped;
+}
+
+/// The tests the newest coverage snapshot holds: those with coverage to
+/// keep.
+llvm::Expected<std::set<std::string>> testsWithCoverage(Store &S) {
+  std::set<std::string> Out;
+  auto Snaps = S.coverageSnapshots();
+  if (!Snaps)
+    return Snaps.takeError();
+  if (Snaps->empty())
+    return Out;
+  auto Members = S.snapshotTests(Snaps->front().Id);
+  if (!Members)
+    return Members.takeError();
+  for (const TestRecord &T : *Members)
+    Out.insert(T.Id);
+  return Out;
+}
+
+/// Warns of a test that did not pass, with its message, and of what
+/// selection uses for it instead of this run's coverage.
+void warnNotPassed(const TestResult &R, bool HadCoverage,
+                   llvm::raw_ostream &Err) {
+  Err << "tia: warning: " << R.TestId << " " << outcomeName(R.Result) << " ("
+      << R.Message << "): "
+      << (HadCoverage ? "its coverage from an earlier collect is kept"
+                      : "it has no coverage until a collect sees it "
+                        "pass, and selects as a test never covered")
+      << "\n";
+}
+
 /// Turns \p Runs into what to store, counting outcomes and coverage
-/// problems into \p Sum; warns of the tests whose earlier coverage stays.
+/// problems into \p Sum; warns of every test that did not pass, whose
+/// coverage is not stored (\p Covered: the tests with earlier coverage).
 Collected gatherRuns(std::vector<TestRun> &Runs, const CollectOptions &O,
-                     CollectSummary &Sum, llvm::raw_ostream &Err) {
+                     const std::set<std::string> &Covered, CollectSummary &Sum,
+                     llvm::raw_ostream &Err) {
   Collected Out;
   std::map<std::string, unsigned> Problems; // message -> tests it hit
   for (TestRun &R : Runs) {
     countOutcome(Sum, R.Result.Result);
-    if (!O.Quiet && (R.Result.Result == Outcome::Crashed ||
-                     R.Result.Result == Outcome::TimedOut ||
-                     R.Result.Result == Outcome::Error))
-      Err << "tia: warning: " << R.Result.TestId << " "
-          << outcomeName(R.Result.Result) << " (" << R.Result.Message
-          << "): its earlier coverage is kept\n";
     dropRoot(R.Result.Message, O.ProjectRoot);
     dropRoot(R.CoverageProblem, O.ProjectRoot);
+    bool Trusted = trustedCoverage(R.Result.Result);
+    if (!O.Quiet && !Trusted)
+      warnNotPassed(R.Result, Covered.count(R.Result.TestId) != 0, Err);
     if (!R.CoverageProblem.empty())
       ++Problems[R.CoverageProblem];
-    if (R.Hits) {
+    if (R.Hits && Trusted) {
       coverage::TestCoverage C;
       C.TestId = R.Result.TestId;
       C.Functions = std::move(*R.Hits);
@@ -538,7 +574,10 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
 
   CollectSummary Sum;
   Sum.Processes = Ctx.Processes;
-  Collected C = gatherRuns(Runs, O, Sum, Err);
+  auto Covered = testsWithCoverage(S);
+  if (!Covered)
+    return Covered.takeError();
+  Collected C = gatherRuns(Runs, O, *Covered, Sum, Err);
   auto Imported = storeCollection(S, *Tests, C, O, Sum);
   if (!Imported)
     return Imported.takeError();

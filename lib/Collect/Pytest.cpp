@@ -499,6 +499,9 @@ void addResult(const llvm::json::Object &R, const std::string &Python,
   T.Seconds = R.getNumber("duration").value_or(0);
   T.Message = R.getString("message").value_or("").str();
   countOutcome(Sum, T.Result);
+  // Coverage is trusted only from a test that ran to its end.
+  if (T.Result != Outcome::Passed && T.Result != Outcome::Skipped)
+    G.Import.Untrusted.insert(Id);
   G.Results.push_back(std::move(T));
 
   TestInfo Info;

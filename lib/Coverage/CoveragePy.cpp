@@ -334,6 +334,10 @@ importCoveragePy(Store &S, const std::vector<std::string> &Files,
     }
   }
 
+  // Only after the import-time rule, which reads every test's data: a
+  // module's definition-time lines are what any test that imported it ran.
+  for (const std::string &Test : Options.Untrusted)
+    Keys.erase(Test);
   if (llvm::Error E = storeCoverage(S, Keys, Options.Commit, Summary))
     return std::move(E);
   Summary.UnknownContexts.assign(Unknown.begin(), Unknown.end());

@@ -137,9 +137,11 @@ struct CollectSummary {
 
 /// Discovers, runs and reads as described above, then stores in one
 /// transaction: a run (Store::addRun(Commit, "collect")) with every outcome,
-/// each test's TestInfo command, and the coverage of every test that ended
-/// with a profile (passed, failed or skipped); a test that crashed or timed
-/// out keeps its earlier coverage. Progress and warnings go to \p Err.
+/// each test's TestInfo command, and the coverage of every test that passed
+/// or was skipped and left a profile. A test that failed, crashed or timed
+/// out may have stopped half-way: it keeps the coverage of its last passing
+/// collect, or has none. Progress, a warning per test that did not pass
+/// (with its message) go to \p Err.
 /// Fails, writing nothing, when discovery fails, --only matches nothing, or
 /// the database was never indexed.
 llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,

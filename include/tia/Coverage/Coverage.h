@@ -12,6 +12,7 @@
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,10 @@ struct ImportOptions {
   /// fixture runs in the context of the first test that needs it only).
   std::map<std::string, std::vector<std::pair<std::string, unsigned>>>
       ExtraLocations;
+  /// coverage.py only: tests that did not pass in the run the data comes
+  /// from; their coverage may stop half-way, so it is not stored and each
+  /// keeps the coverage it had (docs/Safety.md).
+  std::set<std::string> Untrusted;
 };
 
 struct ImportSummary {
