@@ -38,6 +38,8 @@ _scope = None         # its test file
 _pid = None           # the process the measurement below belongs to
 _cov = None
 _saved = None         # pid that saved already
+_saving = False
+_terminate_after = False  # SIGTERM came while saving
 _watching = False
 
 
@@ -93,9 +95,9 @@ def _state():
 def _begin(forked):
     """Starts measuring this process for the test running now; \\p forked:
     it inherited the measurement of the process it was forked from."""
-    global _test, _scope, _pid, _saved
+    global _test, _scope, _pid, _saved, _saving, _terminate_after
     _test, _scope = _state()
-    _pid, _saved = os.getpid(), None
+    _pid, _saved, _saving, _terminate_after = os.getpid(), None, False, False
     if not _start_coverage(forked) and _test:
         _untraced("coverage.py does not run in " + sys.executable)
     _start_evidence(forked)
@@ -149,22 +151,27 @@ def _start_evidence(forked):
 
 def _save():
     """Saves this process's coverage and evidence, once."""
-    global _saved
+    global _saved, _saving
     pid = os.getpid()
-    if _saved == pid or _pid != pid:
+    if _saved == pid or _pid != pid or _saving:
         return
-    _saved = pid
-    if _cov is not None:
-        try:
-            _cov.stop()
-            _cov.save()
-        except Exception:
-            pass
-    if _evidence is not None:
-        try:
-            _evidence.write("%s.evidence.%d" % (_prefix, pid))
-        except OSError:
-            pass
+    _saving = True
+    try:
+        if _cov is not None:
+            try:
+                _cov.stop()
+                _cov.save()
+            except Exception:
+                pass
+        if _evidence is not None:
+            try:
+                _evidence.write("%s.evidence.%d" % (_prefix, pid))
+            except OSError:
+                pass
+    finally:
+        _saved, _saving = pid, False
+    if _terminate_after:
+        _die()
 
 
 #===------------------------------------------------------------------------===#
@@ -196,8 +203,18 @@ def _save_on_sigterm():
 
 
 def _terminated(signum, frame):
-    import signal
+    global _terminate_after
+    if _saving:
+        # It came while saving (a pool worker may be ending as it is
+        # terminated): finish saving first.
+        _terminate_after = True
+        return
     _save()
+    _die()
+
+
+def _die():
+    import signal
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     os.kill(os.getpid(), signal.SIGTERM)
 
