@@ -631,6 +631,49 @@ llvm::Error storePytest(Store &S, const Gathered &G, const PytestOptions &O,
   });
 }
 
+/// Runs the tests that failed or erred under collect once more without
+/// tia's instrumentation (recheckFailures in PytestProcesses.cpp); those that
+/// pass are reported on \p Err, dropped from the results (not failing)
+/// and from the coverage import (their earlier coverage stays). Their
+/// evidence still counts as incomplete.
+llvm::Error checkFailures(const PytestSetup &Setup, const PytestOptions &O,
+                          Gathered &G, PytestSummary &Sum,
+                          llvm::raw_ostream &Err) {
+  std::vector<std::pair<std::string, std::string>> Failed;
+  for (const TestResult &T : G.Results)
+    if (T.Result == Outcome::Failed || T.Result == Outcome::Error)
+      Failed.push_back({llvm::StringRef(T.TestId).drop_front(7).str(),
+                        T.Message});
+  if (Failed.empty())
+    return llvm::Error::success();
+  PytestJob Plain = makeJob(Setup, O, "recheck", {}, {});
+  Plain.Args = {Setup.Python, "-m", "pytest", "-p", "tia_pytest_plugin",
+                "--no-cov"};
+  llvm::append_range(Plain.Args, O.PytestArgs);
+  PytestJob Covered = makeJob(
+      Setup, O, "recheck-coverage", {},
+      {"COVERAGE_FILE=" + Setup.Tmp.file("recheck-coverage.coverage")});
+  auto Broken = recheckFailures(std::move(Plain), std::move(Covered), Failed,
+                                O.Root, Err);
+  if (!Broken)
+    return Broken.takeError();
+  for (const BrokenByCollect &B : *Broken) {
+    std::string Id = "pytest:" + B.NodeId;
+    Err << "tia: warning: " << Id << " failed under collect ("
+        << (B.Message.empty() ? std::string("no message") : B.Message)
+        << ") and passed without tia's instrumentation: broken by "
+        << B.Cause
+        << "; its outcome is not recorded and it keeps its earlier "
+           "coverage\n";
+    auto It = llvm::find_if(
+        G.Results, [&](const TestResult &T) { return T.TestId == Id; });
+    (It->Result == Outcome::Failed ? Sum.Failed : Sum.Errors) -= 1;
+    G.Results.erase(It);
+    ++Sum.Broken;
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
 
 llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
@@ -661,6 +704,9 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
   Sum.Isolated = O.Isolate;
   Sum.TestFiles = Plan->TestFiles.size();
   Gathered G = gatherJobs(Jobs, *Setup, O, Plan->TestFiles, Sum);
+  if (!*Crashed)
+    if (llvm::Error E = checkFailures(*Setup, O, G, Sum, Err))
+      return std::move(E);
   readEvidence(G.EvidenceFiles, G.Failures, G.Evidence);
   Sum.Probed = G.Evidence.Probed.size();
   Sum.Accesses = G.Evidence.Accesses.size();

@@ -53,6 +53,25 @@ llvm::Error runJobs(std::vector<PytestJob> &Jobs, unsigned Parallel,
                     const std::string &Root, unsigned Total, bool Quiet,
                     bool StopOnFailure, llvm::raw_ostream &Err);
 
+/// A test that failed under collect and passed without tia's
+/// instrumentation.
+struct BrokenByCollect {
+  std::string NodeId;
+  std::string Message; ///< its error under collect
+  std::string Cause;   ///< the instrumentation that broke it
+};
+
+/// Runs the tests \p Failed ((node id, message under collect)) once more
+/// with \p Plain (pytest with tia's plugin and no instrumentation), then
+/// those that passed with \p CoverageOnly (coverage, no probes), to tell
+/// which part of collect broke them; the node ids are added to each job's
+/// arguments. Returns the tests that passed without instrumentation. Fails
+/// only when a process cannot be started.
+llvm::Expected<std::vector<BrokenByCollect>>
+recheckFailures(PytestJob Plain, PytestJob CoverageOnly,
+                const std::vector<std::pair<std::string, std::string>> &Failed,
+                const std::string &Root, llvm::raw_ostream &Err);
+
 /// The last \p N lines of \p Path, joined with " | ", for error messages.
 std::string tail(const std::string &Path, size_t N);
 

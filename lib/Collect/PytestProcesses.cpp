@@ -10,6 +10,7 @@
 #include "llvm/Support/Program.h"
 #include <chrono>
 #include <memory>
+#include <set>
 #include <thread>
 
 namespace tia {
@@ -132,6 +133,52 @@ llvm::Error runJobs(std::vector<PytestJob> &Jobs, unsigned Parallel,
   if (Prog)
     Prog->finish();
   return llvm::Error::success();
+}
+
+/// The node ids among \p NodeIds that \p J (run with them) saw pass.
+static llvm::Expected<std::set<std::string>>
+passingIn(PytestJob J, const std::vector<std::string> &NodeIds,
+          const std::string &Root, llvm::raw_ostream &Err) {
+  // The node ids go before the user's arguments' end: pytest takes them
+  // anywhere.
+  J.Args.insert(J.Args.end(), NodeIds.begin(), NodeIds.end());
+  std::vector<PytestJob> Jobs = {std::move(J)};
+  if (llvm::Error E = runJobs(Jobs, 1, Root, 0, /*Quiet=*/true,
+                              /*StopOnFailure=*/false, Err))
+    return std::move(E);
+  std::set<std::string> Passed;
+  for (const llvm::json::Object &R : Jobs[0].Log.Results)
+    if (R.getString("outcome").value_or("") == "passed")
+      Passed.insert(R.getString("id").value_or("").str());
+  return Passed;
+}
+
+llvm::Expected<std::vector<BrokenByCollect>>
+recheckFailures(PytestJob Plain, PytestJob CoverageOnly,
+                const std::vector<std::pair<std::string, std::string>> &Failed,
+                const std::string &Root, llvm::raw_ostream &Err) {
+  std::vector<std::string> Ids;
+  for (auto &[Id, Message] : Failed)
+    Ids.push_back(Id);
+  auto WithoutTia = passingIn(std::move(Plain), Ids, Root, Err);
+  if (!WithoutTia)
+    return WithoutTia.takeError();
+  if (WithoutTia->empty())
+    return std::vector<BrokenByCollect>();
+  std::vector<std::string> Broken(WithoutTia->begin(), WithoutTia->end());
+  auto WithCoverage = passingIn(std::move(CoverageOnly), Broken, Root, Err);
+  if (!WithCoverage)
+    return WithCoverage.takeError();
+  std::vector<BrokenByCollect> Out;
+  for (auto &[Id, Message] : Failed)
+    if (WithoutTia->count(Id))
+      Out.push_back(
+          {Id, Message,
+           WithCoverage->count(Id)
+               ? "tia's runtime-evidence probes or child-process tracing "
+                 "(tia_evidence, tia_child)"
+               : "coverage measurement (coverage.py through pytest-cov)"});
+  return Out;
 }
 
 } // namespace collect

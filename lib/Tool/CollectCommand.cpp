@@ -125,14 +125,19 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
                          "passed, {4} failed, {5} errors, {6} skipped; {7} "
                          "test-element links ({8} through imports); {9} test "
                          "files {10}, {11} functions probed, {12} runtime "
-                         "accesses\n",
+                         "accesses{13}\n",
                          Total, Sum->Seconds, Sum->Python, Sum->Passed,
                          Sum->Failed, Sum->Errors, Sum->Skipped,
                          Sum->Coverage.Links, Sum->Coverage.ImportTimeLinks,
                          Sum->TestFiles,
                          Sum->Isolated ? "each in its own process"
                                        : "in one process",
-                         Sum->Probed, Sum->Accesses);
+                         Sum->Probed, Sum->Accesses,
+                         Sum->Broken ? llvm::formatv("; {0} broken by "
+                                                     "collection, not recorded",
+                                                     Sum->Broken)
+                                           .str()
+                                     : std::string());
   }
   return llvm::Error::success();
 }

@@ -60,6 +60,9 @@ struct PytestSummary {
   bool Isolated = false;
   /// Runtime evidence: functions probed, and what was recorded.
   unsigned Probed = 0, Accesses = 0;
+  /// Tests that failed under collect and passed when run again without
+  /// tia's instrumentation: not recorded, their coverage kept.
+  unsigned Broken = 0;
 };
 
 /// Runs pytest as above (with Isolate, one process per test file, with
@@ -73,6 +76,10 @@ struct PytestSummary {
 /// far (the running test as crashed) are stored and the error says so.
 /// With a Plan, the runtime evidence is stored with the coverage
 /// (Store::putRuntimeEvidence): isolated per test file, else shared.
+/// Each test that failed or erred is run once more without tia's
+/// instrumentation; one that passes then was broken by collect: a warning
+/// on \p Err names it, its error and the instrumentation at fault, its
+/// outcome is not recorded and its earlier coverage stays.
 llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
                                             llvm::raw_ostream &Err);
 
