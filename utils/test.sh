@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the dependencies, builds tia and runs every test: the GoogleTest
-# unit tests and the lit suite (one ctest run).
+# unit tests and the lit suite, one ctest test per lit folder (lit-select,
+# lit-eval, ...), in one ctest run.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
