@@ -10,5 +10,6 @@ if [ ! -f "$build/build.ninja" ]; then
   cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
 jobs=${TIA_BUILD_JOBS:-2}
-ninja -C "$build" -j"$jobs" | tail -n 1
+# ninja's [N/M] lines show how far a first build (minutes) has come.
+ninja -C "$build" -j"$jobs"
 echo "build: tia is at $build/tools/tia/tia"

@@ -22,7 +22,7 @@ names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
   mapfile -t names < <(cd "$root/test/fuzz" && ls)
 fi
-ninja -C "$build" -j"${TIA_BUILD_JOBS:-2}" "${names[@]/%/-fuzzer}" | tail -n 1
+ninja -C "$build" -j"${TIA_BUILD_JOBS:-2}" "${names[@]/%/-fuzzer}"
 
 for name in "${names[@]}"; do
   work=$build/corpus/$name

@@ -27,7 +27,7 @@ git -c user.name=quickstart -c user.email=quickstart@tia.invalid commit -qm "cal
 
 echo "== build calc for coverage (clang, tia_add_coverage from the installed tia)"
 cmake --preset coverage-clang -DCMAKE_PREFIX_PATH="$work/tia" >/dev/null
-ninja -C build -j2 >/dev/null
+ninja -C build -j2
 
 echo "== index"
 "$tia" index -p build
