@@ -234,6 +234,17 @@ commandChanges(Store &S, llvm::StringRef BuildDir) {
   auto TUs = S.translationUnits();
   if (!TUs)
     return TUs.takeError();
+  // A compiler at another path (another machine, another install) is the
+  // same compiler when the version the index recorded for the old path is
+  // the version the new one reports.
+  auto SameCompiler = [&](llvm::StringRef Old, llvm::StringRef New) {
+    auto Then = S.compilerVersion(Old);
+    if (!Then) {
+      llvm::consumeError(Then.takeError()); // Unknown: a changed command.
+      return false;
+    }
+    return *Then && **Then == cpp::compilerVersion(New);
+  };
   std::vector<ChangedElement> Out;
   std::set<std::string> Seen;
   for (const StoredTranslationUnit &TU : *TUs) {
@@ -241,8 +252,7 @@ commandChanges(Store &S, llvm::StringRef BuildDir) {
     if (It == ByFile.end())
       continue;
     const CompileCommand &Now = *It->second;
-    if (Now.Directory == TU.Command.Directory &&
-        Now.Arguments == TU.Command.Arguments)
+    if (cpp::sameCompileCommand(TU.Command, Now, SameCompiler))
       continue;
     std::string Cause = "the compile command of " + TU.Path + " changed (" +
                         commandDifference(TU.Command, Now) + ")";

@@ -166,6 +166,37 @@ llvm::Error Store::recordBuildDir() {
   return S->run();
 }
 
+/// The meta key of compiler \p Program's version.
+static std::string compilerKey(llvm::StringRef Program, const PathBases &B) {
+  return "compiler_version " + relocatable(Program, B);
+}
+
+llvm::Error Store::putCompilerVersion(llvm::StringRef Program,
+                                      llvm::StringRef Version) {
+  auto S =
+      DB->statement("INSERT INTO meta(key, value) VALUES(?, ?) "
+                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+  if (!S)
+    return S.takeError();
+  S->bindText(0, compilerKey(Program, Bases));
+  S->bindText(1, Version);
+  return S->run();
+}
+
+llvm::Expected<std::optional<std::string>>
+Store::compilerVersion(llvm::StringRef Program) {
+  auto S = DB->statement("SELECT value FROM meta WHERE key = ?");
+  if (!S)
+    return S.takeError();
+  S->bindText(0, compilerKey(Program, Bases));
+  auto Row = S->step();
+  if (!Row)
+    return Row.takeError();
+  if (!*Row)
+    return std::nullopt;
+  return S->columnText(0);
+}
+
 void Store::setPathBases(PathBases B) { Bases = std::move(B); }
 
 const PathBases &Store::pathBases() const { return Bases; }

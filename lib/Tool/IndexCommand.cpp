@@ -79,10 +79,40 @@ private:
   std::map<std::string, std::optional<std::string>> Hashes;
 };
 
-bool unchanged(const StoredTranslationUnit &TU, const CompileCommand &Cmd,
-               llvm::StringRef Root, HashCache &Hashes) {
-  if (TU.Command.Directory != Cmd.Directory ||
-      TU.Command.Arguments != Cmd.Arguments || TU.Dependencies.empty())
+/// The version of each compiler \p Commands name (compilerVersion()), by
+/// its first argument; those that did not answer are left out.
+std::map<std::string, std::string>
+compilerVersions(const std::vector<CompileCommand> &Commands) {
+  std::map<std::string, std::string> Out;
+  for (const CompileCommand &Cmd : Commands)
+    if (!Cmd.Arguments.empty() && !Out.count(Cmd.Arguments[0]))
+      if (auto V = cpp::compilerVersion(Cmd.Arguments[0]))
+        Out[Cmd.Arguments[0]] = *V;
+  return Out;
+}
+
+/// Whether the compiler \p Old of an indexed command is the compiler \p New
+/// of a current one at another path: the version recorded for \p Old is
+/// the version \p New says it is.
+bool sameCompiler(Store &S, const std::map<std::string, std::string> &Versions,
+                  llvm::StringRef Old, llvm::StringRef New) {
+  auto Now = Versions.find(New.str());
+  if (Now == Versions.end())
+    return false;
+  auto Then = S.compilerVersion(Old);
+  if (!Then) {
+    llvm::consumeError(Then.takeError()); // Unknown: not the same; parse.
+    return false;
+  }
+  return *Then && **Then == Now->second;
+}
+
+bool unchanged(
+    const StoredTranslationUnit &TU, const CompileCommand &Cmd,
+    llvm::StringRef Root, HashCache &Hashes,
+    llvm::function_ref<bool(llvm::StringRef, llvm::StringRef)> SameCompiler) {
+  if (!cpp::sameCompileCommand(TU.Command, Cmd, SameCompiler) ||
+      TU.Dependencies.empty())
     return false;
   for (const FileVersionRef &D : TU.Dependencies) {
     std::optional<std::string> H = Hashes.get((Root + "/" + D.first).str());
@@ -228,11 +258,16 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
     Stored[TU.Path] = std::move(TU);
 
   HashCache Hashes;
+  std::map<std::string, std::string> Compilers = compilerVersions(Wanted);
+  auto SameCompiler = [&](llvm::StringRef Old, llvm::StringRef New) {
+    return sameCompiler(**S, Compilers, Old, New);
+  };
   std::vector<const CompileCommand *> ToParse;
   std::vector<const StoredTranslationUnit *> Skipped;
   for (const CompileCommand &Cmd : Wanted) {
     auto It = Stored.find(relativeTo(Cmd.File, Ctx->Root));
-    if (It != Stored.end() && unchanged(It->second, Cmd, Ctx->Root, Hashes))
+    if (It != Stored.end() &&
+        unchanged(It->second, Cmd, Ctx->Root, Hashes, SameCompiler))
       Skipped.push_back(&It->second);
     else
       ToParse.push_back(&Cmd);
@@ -354,6 +389,9 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
       return E;
     if (llvm::Error E = (*S)->recordBuildDir())
       return E;
+    for (const auto &[Program, Version] : Compilers)
+      if (llvm::Error E = (*S)->putCompilerVersion(Program, Version))
+        return E;
     std::vector<FileVersionRef> List(Files.begin(), Files.end());
     auto Rev = (*S)->addRevision(Head->value_or(""), Dirty, List);
     if (!Rev)

@@ -9,10 +9,12 @@
 #define TIA_CPP_FRONTEND_H
 
 #include "tia/Support/Model.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,18 @@ namespace cpp {
 ///  - "malformed DIR/compile_commands.json: REASON"
 llvm::Expected<std::vector<CompileCommand>>
 loadCompilationDatabase(llvm::StringRef BuildDir);
+
+/// The first line \p Program prints for --version ("clang version 19.1.7
+/// ..."), which tells a compiler apart from another whatever its path;
+/// std::nullopt when it cannot be found or run. Cached per program.
+std::optional<std::string> compilerVersion(llvm::StringRef Program);
+
+/// Whether \p Old and \p New compile alike: the same directory and
+/// arguments, except that the compilers (the first arguments) may differ in
+/// path when \p SameCompiler says they are the same compiler.
+bool sameCompileCommand(
+    const CompileCommand &Old, const CompileCommand &New,
+    llvm::function_ref<bool(llvm::StringRef, llvm::StringRef)> SameCompiler);
 
 /// Clang's resource directory: $TIA_RESOURCE_DIR if set, else the one found
 /// when tia was configured.

@@ -265,6 +265,14 @@ public:
   /// The build directory recorded by recordBuildDir(), resolved against the
   /// current root; std::nullopt when none was recorded.
   llvm::Expected<std::optional<std::string>> recordedBuildDir();
+  /// Records \p Version as what compiler \p Program (a compile command's
+  /// first argument) said it is when indexed, so that a checkout where the
+  /// same compiler lies elsewhere can tell it is the same.
+  llvm::Error putCompilerVersion(llvm::StringRef Program,
+                                 llvm::StringRef Version);
+  /// The version recorded for \p Program; std::nullopt when none was.
+  llvm::Expected<std::optional<std::string>>
+  compilerVersion(llvm::StringRef Program);
 
   /// Runs \p Body in one transaction: committed when it succeeds, rolled
   /// back (and its error returned) when it fails. Nested calls join the
