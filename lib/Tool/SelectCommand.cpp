@@ -152,7 +152,9 @@ SelectCommandLine::SelectCommandLine(llvm::cl::SubCommand &Sub)
                llvm::cl::desc("Build directory whose compile_commands.json "
                               "is compared with the indexed commands: a "
                               "translation unit whose command changed has "
-                              "all its elements modified"),
+                              "all its elements modified; the database's "
+                              "build paths are read as in it (default: the "
+                              "one 'tia index' recorded)"),
                llvm::cl::value_desc("build-dir"), llvm::cl::init(""),
                llvm::cl::cat(tiaCategory()), llvm::cl::sub(Sub)),
       Mode("mode", llvm::cl::desc("How changed elements map to tests"),
