@@ -2,6 +2,7 @@
 
 #include "tia/Eval/Replay.h"
 #include "tia/Store/Store.h"
+#include "tia/Support/CommitId.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -434,7 +435,7 @@ void oneModeMarkdown(const ReplayReport &R, llvm::raw_ostream &OS) {
         "|\n"
      << "|---|---|--:|--:|--:|--:|--:|--:|:-:|--:|--:|\n";
   for (const CommitMeasure &M : R.Commits)
-    OS << "| `" << llvm::StringRef(M.Commit).take_front(7) << "` | "
+    OS << "| `" << shortId(M.Commit) << "` | "
        << cell(M.Summary) << " | " << M.Tests << " (" << M.TestFiles << ") | "
        << M.Selected << " (" << M.SelectedFiles << ")"
        << (M.SelectedAll ? " all" : "") << " | " << M.Affected << " | "
@@ -459,7 +460,7 @@ void oneModeMarkdown(const ReplayReport &R, llvm::raw_ostream &OS) {
   OS << "\nMissed tests:\n\n";
   for (const CommitMeasure &M : R.Commits)
     for (const MissedTest &T : M.Missed)
-      OS << "- `" << llvm::StringRef(M.Commit).take_front(7) << "` `" << T.Test
+      OS << "- `" << shortId(M.Commit) << "` `" << T.Test
          << "`: " << T.Reason << "\n";
 }
 
@@ -487,7 +488,7 @@ void modesMarkdown(const ReplayReport &R, llvm::raw_ostream &OS) {
   OS << "\n";
   for (size_t C = 0; C < R.Commits.size(); ++C) {
     const CommitMeasure &First = R.Commits[C];
-    OS << "| `" << llvm::StringRef(First.Commit).take_front(7) << "` | "
+    OS << "| `" << shortId(First.Commit) << "` | "
        << cell(First.Summary) << " | " << First.Tests << " (" << First.TestFiles
        << ") | " << First.Affected << " |";
     for (const ReplayReport *M : Modes)
@@ -537,7 +538,7 @@ void modesMarkdown(const ReplayReport &R, llvm::raw_ostream &OS) {
     for (const CommitMeasure &C : M->Commits)
       for (const MissedTest &T : C.Missed)
         OS << "- " << M->Mode << ", `"
-           << llvm::StringRef(C.Commit).take_front(7) << "` `" << T.Test
+           << shortId(C.Commit) << "` `" << T.Test
            << "`: " << T.Reason << "\n";
 }
 } // namespace

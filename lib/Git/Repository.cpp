@@ -8,6 +8,7 @@
 
 #include "tia/Git/Repository.h"
 #include "GitInternal.h"
+#include "tia/Support/CommitId.h"
 #include "tia/Support/Error.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -34,7 +35,7 @@ struct BufOwner {
 /// Shortens a full commit id for messages; anything else is shown as given.
 std::string shortRev(llvm::StringRef Rev) {
   if (Rev.size() == GIT_OID_HEXSZ && llvm::all_of(Rev, llvm::isHexDigit))
-    return Rev.take_front(12).str();
+    return shortId(Rev);
   return Rev.str();
 }
 

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tia/Observe/Report.h"
+#include "tia/Support/CommitId.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
@@ -15,7 +16,7 @@ namespace observe {
 namespace {
 
 std::string shortCommit(llvm::StringRef C) {
-  return C.empty() ? std::string("-") : C.take_front(12).str();
+  return C.empty() ? std::string("-") : shortId(C);
 }
 
 /// "1 test", "2 tests".

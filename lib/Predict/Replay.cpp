@@ -1,6 +1,7 @@
 //===- Replay.cpp - the history of runs along the commits -----------------===//
 
 #include "PredictInternal.h"
+#include "tia/Support/CommitId.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Progress.h"
 #include <map>
@@ -87,7 +88,7 @@ llvm::Expected<Replay> replay(const git::Repository &Repo, Store &S,
   std::vector<const git::CommitInfo *> Pending;
   unsigned TestedIndex = 0;
   for (const git::CommitInfo &C : *Commits) {
-    P.step(C.Id.substr(0, 12));
+    P.step(shortId(C.Id));
     Pending.push_back(&C);
     auto Tested = RunsAt.find(C.Id);
     if (Tested == RunsAt.end())

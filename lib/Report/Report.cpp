@@ -3,6 +3,7 @@
 #include "tia/Report/Report.h"
 #include "ReportInternal.h"
 #include "tia/Config/Config.h"
+#include "tia/Support/CommitId.h"
 #include "tia/Support/Quote.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -50,7 +51,7 @@ std::string plural(size_t N, llvm::StringRef One, llvm::StringRef Many) {
 }
 
 std::string shortCommit(llvm::StringRef Commit) {
-  return Commit.empty() ? std::string("-") : Commit.take_front(12).str();
+  return Commit.empty() ? std::string("-") : shortId(Commit);
 }
 
 std::string where(const ChangedElement &CE) {

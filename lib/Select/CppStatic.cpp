@@ -19,6 +19,7 @@
 #include "tia/Select/Changes.h"
 #include "tia/Select/Graph.h"
 #include "tia/Store/Store.h"
+#include "tia/Support/CommitId.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
@@ -152,7 +153,7 @@ private:
       return IndexCommit.takeError();
     IndexedAt = IndexCommit->value_or("");
     if (!IndexedAt.empty() && !Repo.hasCommit(IndexedAt)) {
-      OutOfStep.push_back("(the index's commit " + IndexedAt.substr(0, 12) +
+      OutOfStep.push_back("(the index's commit " + shortId(IndexedAt) +
                           ", which this repository lacks)");
       return llvm::Error::success();
     }
@@ -214,7 +215,7 @@ private:
       List += (I ? ", " : "") + OutOfStep[I];
     if (OutOfStep.size() > 3)
       List += ", ...";
-    std::string Base = Sel.DiffBase.substr(0, 12);
+    std::string Base = shortId(Sel.DiffBase);
     return llvm::formatv(
         "{0}: the index{1} differs from the change's base {2} in {3} C++ "
         "{5} outside the change ({4}), whose calls the reference graph may "
@@ -222,7 +223,7 @@ private:
         "selected when never covered (run 'tia index' at {2})",
         modeName(Sel.Mode),
         IndexedAt.empty() ? std::string()
-                          : " (made at " + IndexedAt.substr(0, 12) + ")",
+                          : " (made at " + shortId(IndexedAt) + ")",
         Base, OutOfStep.size(), List, OutOfStep.size() == 1 ? "file" : "files");
   }
 

@@ -10,6 +10,7 @@
 
 #include "tia/Select/Policy.h"
 #include "tia/Cpp/FrontEnd.h"
+#include "tia/Support/CommitId.h"
 #include "tia/Support/Error.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -21,8 +22,6 @@ namespace tia {
 namespace select {
 
 namespace {
-
-std::string shortCommit(llvm::StringRef C) { return C.take_front(12).str(); }
 
 Fallback fallback(FallbackKind K, llvm::StringRef File,
                   const llvm::Twine &Detail) {
@@ -102,10 +101,10 @@ public:
       if (!Fits) {
         Problems.push_back(fallback(
             FallbackKind::StaleCoverage, "",
-            "the coverage snapshot at " + shortCommit(C.Commit) +
+            "the coverage snapshot at " + shortId(C.Commit) +
                 " holds tests whose coverage was collected at " +
                 (Commit.empty() ? std::string("no commit")
-                                : shortCommit(Commit)) +
+                                : shortId(Commit)) +
                 ", which is not an ancestor of the base: collect coverage "
                 "of every test again"));
         P.Snapshot = Use;
@@ -129,7 +128,7 @@ public:
     if (Limit && *Behind > Limit)
       Problems.push_back(fallback(
           FallbackKind::StaleCoverage, "",
-          "the coverage collected at " + shortCommit(Use.DiffFrom) + " is " +
+          "the coverage collected at " + shortId(Use.DiffFrom) + " is " +
               llvm::Twine(*Behind) + " commits behind the base (more than " +
               "select.max_coverage_age: " + llvm::Twine(Limit) +
               "): collect coverage again"));
@@ -180,12 +179,12 @@ private:
     if (!Repo.hasCommit(C.Commit))
       return fallback(FallbackKind::StaleCoverage, "",
                       "the coverage snapshot's commit " +
-                          shortCommit(C.Commit) +
+                          shortId(C.Commit) +
                           " is not in this repository (a shallow clone?): "
                           "fetch the history it was collected on");
     return fallback(FallbackKind::StaleCoverage, "",
-                    "the coverage snapshot at " + shortCommit(C.Commit) +
-                        " is not an ancestor of the base " + shortCommit(Base) +
+                    "the coverage snapshot at " + shortId(C.Commit) +
+                        " is not an ancestor of the base " + shortId(Base) +
                         ": collect coverage on the base's history, or pick a "
                         "base that contains it");
   }
@@ -616,7 +615,7 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
            "its latest result was " + outcomeName(T.Last).str() + " (run " +
                std::to_string(T.LastRun) +
                (T.LastCommit.empty() ? std::string()
-                                     : " at " + shortCommit(T.LastCommit)) +
+                                     : " at " + shortId(T.LastCommit)) +
                ")",
            ""},
           false);

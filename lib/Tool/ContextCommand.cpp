@@ -9,6 +9,7 @@
 
 #include "CommandsInternal.h"
 #include "tia/Select/Graph.h"
+#include "tia/Support/CommitId.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Hash.h"
 #include "llvm/ADT/StringExtras.h"
@@ -118,11 +119,11 @@ llvm::Error runContext(const GlobalOptions &G, const ContextOptions &O,
     if (!Old) {
       llvm::consumeError(Old.takeError());
       Out << "  old body: " << N->File << " does not exist at "
-          << BaseCommit->substr(0, 12) << "\n";
+          << shortId(*BaseCommit) << "\n";
       continue;
     }
     if (Buf && (*Buf)->getBuffer() == *Old) {
-      Out << "  old body: unchanged at " << BaseCommit->substr(0, 12) << "\n";
+      Out << "  old body: unchanged at " << shortId(*BaseCommit) << "\n";
       continue;
     }
     auto OldIndex = (*S)->getFileIndex(N->File, gitBlobHash(*Old));
@@ -137,11 +138,11 @@ llvm::Error runContext(const GlobalOptions &G, const ContextOptions &O,
       Out << "  old body: "
           << (*OldIndex ? "not in " + N->File
                         : "the version of " + N->File + " is not indexed")
-          << " at " << BaseCommit->substr(0, 12) << "\n";
+          << " at " << shortId(*BaseCommit) << "\n";
       continue;
     }
     Out << "  old body (" << N->File << ":" << OldE->BeginLine << "-"
-        << OldE->EndLine << " at " << BaseCommit->substr(0, 12) << "):\n"
+        << OldE->EndLine << " at " << shortId(*BaseCommit) << "):\n"
         << linesOf(*Old, OldE->BeginLine, OldE->EndLine);
   }
   Out.flush();

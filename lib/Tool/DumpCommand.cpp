@@ -7,6 +7,7 @@
 #include "CommandsInternal.h"
 #include "PythonInternal.h"
 #include "tia/Predict/Predict.h"
+#include "tia/Support/CommitId.h"
 #include "tia/Support/Error.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -92,7 +93,7 @@ llvm::Error dumpTests(Store &S, llvm::raw_ostream &Out) {
     return Tests.takeError();
   for (const TestRecord &T : *Tests)
     Out << T.Id << " elements=" << T.CoveredElements << " commit="
-        << (T.CoverageCommit.empty() ? "-" : T.CoverageCommit.substr(0, 12))
+        << (T.CoverageCommit.empty() ? "-" : shortId(T.CoverageCommit))
         << "\n";
   return llvm::Error::success();
 }
@@ -132,7 +133,7 @@ llvm::Error dumpResults(Store &S, llvm::raw_ostream &Out) {
       return Results.takeError();
     for (const TestResult &T : *Results) {
       Out << "run=" << R.Id << " " << R.Source << " "
-          << (R.Commit.empty() ? "-" : R.Commit.substr(0, 12)) << " "
+          << (R.Commit.empty() ? "-" : shortId(R.Commit)) << " "
           << T.TestId << " " << outcomeName(T.Result)
           << " attempt=" << T.Attempt
           << llvm::formatv(" {0:f3}s", T.Seconds);

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PythonInternal.h"
+#include "tia/Support/CommitId.h"
 #include "tia/Support/Error.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -71,7 +72,7 @@ llvm::Error dumpEvidence(Store &S, llvm::raw_ostream &Out) {
     return Runs.takeError();
   for (const RuntimeEvidence &R : *Runs) {
     Out << "run " << R.Id << " "
-        << (R.Commit.empty() ? "-" : R.Commit.substr(0, 12))
+        << (R.Commit.empty() ? "-" : shortId(R.Commit))
         << (R.Isolated ? " isolated" : " shared") << ": "
         << llvm::join(R.TestFiles, " ") << "\n";
     for (const std::string &K : R.Probed)

@@ -14,6 +14,7 @@
 #include "tia/Eval/Mutants.h"
 #include "tia/Eval/Replay.h"
 #include "tia/Git/History.h"
+#include "tia/Support/CommitId.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Progress.h"
 #include "llvm/ADT/StringSet.h"
@@ -235,10 +236,6 @@ private:
   std::string GitPath;
   std::optional<std::string> OldTmpDir;
 };
-
-std::string shortId(llvm::StringRef Commit) {
-  return Commit.take_front(7).str();
-}
 
 //===----------------------------------------------------------------------===//
 // The steps at one version

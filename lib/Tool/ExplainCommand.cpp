@@ -8,6 +8,7 @@
 
 #include "CommandsInternal.h"
 #include "tia/Report/Report.h"
+#include "tia/Support/CommitId.h"
 #include "tia/Support/Error.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -21,7 +22,7 @@ using select::PlannedTest;
 using select::ReasonKind;
 
 std::string shortCommit(llvm::StringRef C) {
-  return C.empty() ? std::string("-") : C.take_front(12).str();
+  return C.empty() ? std::string("-") : shortId(C);
 }
 
 std::string lineList(const std::vector<unsigned> &Lines) {
