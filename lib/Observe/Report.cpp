@@ -127,11 +127,10 @@ std::string missedBy(const Record &Rec, const ModeRecord *M,
     return "unknown to tia, and --inclusion runs only the tests it knows";
   bool Never = !F.Why.empty() &&
                llvm::StringRef(F.Why.front()).contains("never recorded");
-  std::string Out =
-      Never ? "not selected: tia has no record of it in the " + Rec.Mode +
-                  " selection"
-            : "not selected: in the " + Rec.Mode +
-                  " selection no changed element reaches it";
+  std::string Out = Never ? "not selected: tia has no record of it in the " +
+                                Rec.Mode + " selection"
+                          : "not selected: in the " + Rec.Mode +
+                                " selection no changed element reaches it";
   std::vector<std::string> Hidden = ignoredChanges(F.Why);
   if (!Hidden.empty())
     Out += "; select.ignore hid " + llvm::join(Hidden, ", ");
