@@ -132,7 +132,8 @@ std::string relativeTo(llvm::StringRef Path, llvm::StringRef Root) {
 /// The plan as the plugin reads it; \p Indexed: the index's files, whose
 /// Python modules other than tests get their dynamic accesses recorded.
 std::string planJson(const ProbePlan &Plan, const std::string &Root,
-                     bool Isolated, const std::vector<FileVersionRef> &Indexed) {
+                     bool Isolated,
+                     const std::vector<FileVersionRef> &Indexed) {
   std::map<std::string, llvm::json::Array> ByFile;
   std::set<std::string> Tests(Plan.TestFiles.begin(), Plan.TestFiles.end());
   for (const Probe &P : Plan.Probes) {
@@ -292,8 +293,8 @@ llvm::Expected<PytestSetup> setUp(Store &S, const PytestOptions &O) {
     if (!Indexed)
       return Indexed.takeError();
     Setup.PlanFile = Dir.file("plan.json");
-    if (llvm::Error E = writeFile(Setup.PlanFile, planJson(*O.Plan, O.Root,
-                                                           O.Isolate, *Indexed)))
+    if (llvm::Error E = writeFile(
+            Setup.PlanFile, planJson(*O.Plan, O.Root, O.Isolate, *Indexed)))
       return std::move(E);
   }
   Setup.Args = {*Python,
@@ -559,8 +560,7 @@ void noteFailure(const llvm::json::Object &R, const std::string &Scope,
   llvm::StringRef Outcome = R.getString("outcome").value_or("error");
   if (Outcome == "passed" || Outcome == "skipped")
     return;
-  G.Failures.push_back(
-      {Scope, "failed", R.getString("id").value_or("").str()});
+  G.Failures.push_back({Scope, "failed", R.getString("id").value_or("").str()});
 }
 
 /// Reads every job's results, and lists the data files of the jobs that
@@ -642,17 +642,17 @@ llvm::Error checkFailures(const PytestSetup &Setup, const PytestOptions &O,
   std::vector<std::pair<std::string, std::string>> Failed;
   for (const TestResult &T : G.Results)
     if (T.Result == Outcome::Failed || T.Result == Outcome::Error)
-      Failed.push_back({llvm::StringRef(T.TestId).drop_front(7).str(),
-                        T.Message});
+      Failed.push_back(
+          {llvm::StringRef(T.TestId).drop_front(7).str(), T.Message});
   if (Failed.empty())
     return llvm::Error::success();
   PytestJob Plain = makeJob(Setup, O, "recheck", {}, {});
-  Plain.Args = {Setup.Python, "-m", "pytest", "-p", "tia_pytest_plugin",
-                "--no-cov"};
+  Plain.Args = {Setup.Python, "-m", "pytest", "-p", "tia_pytest_plugin"};
+  Plain.Args.push_back("--no-cov");
   llvm::append_range(Plain.Args, O.PytestArgs);
-  PytestJob Covered = makeJob(
-      Setup, O, "recheck-coverage", {},
-      {"COVERAGE_FILE=" + Setup.Tmp.file("recheck-coverage.coverage")});
+  PytestJob Covered =
+      makeJob(Setup, O, "recheck-coverage", {},
+              {"COVERAGE_FILE=" + Setup.Tmp.file("recheck-coverage.coverage")});
   auto Broken = recheckFailures(std::move(Plain), std::move(Covered), Failed,
                                 O.Root, Err);
   if (!Broken)
@@ -661,8 +661,7 @@ llvm::Error checkFailures(const PytestSetup &Setup, const PytestOptions &O,
     std::string Id = "pytest:" + B.NodeId;
     Err << "tia: warning: " << Id << " failed under collect ("
         << (B.Message.empty() ? std::string("no message") : B.Message)
-        << ") and passed without tia's instrumentation: broken by "
-        << B.Cause
+        << ") and passed without tia's instrumentation: broken by " << B.Cause
         << "; its outcome is not recorded and it keeps its earlier "
            "coverage\n";
     auto It = llvm::find_if(

@@ -237,7 +237,9 @@ def _watch():
 
 
 def _untraced(what):
-    if _evidence is not None:
+    # Outside a test (collection, a session's end) no test's run is at
+    # stake: a fixture's processes start within the test that needs it.
+    if _evidence is not None and _test:
         _evidence._note("untraced", _test + "\t" + what)
 
 

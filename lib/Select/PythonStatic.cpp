@@ -263,8 +263,8 @@ struct IncompleteEvidence {
 /// observe: child processes they could not trace ("untraced": node id, a
 /// tab, what ran; no node id: outside a test) and tests that did not pass
 /// ("failed": their run stopped short).
-IncompleteEvidence
-incompleteEvidence(const std::map<std::string, const RuntimeEvidence *> &RunOf) {
+IncompleteEvidence incompleteEvidence(
+    const std::map<std::string, const RuntimeEvidence *> &RunOf) {
   IncompleteEvidence Out;
   std::set<const RuntimeEvidence *> Current;
   for (auto &[File, Run] : RunOf)
@@ -297,7 +297,8 @@ std::string incompleteWhy(const IncompleteEvidence &Inc,
   auto T = Inc.Tests.find(Test);
   if (T != Inc.Tests.end())
     return T->second;
-  std::string File = llvm::StringRef(Test).drop_front(7).split("::").first.str();
+  std::string File =
+      llvm::StringRef(Test).drop_front(7).split("::").first.str();
   for (const std::string &Scope : {File, std::string("*")}) {
     auto F = Inc.Files.find(Scope);
     if (F != Inc.Files.end())
@@ -728,8 +729,9 @@ llvm::Expected<StaticAnswer> selectPythonStatic(const StaticRequest &R) {
     StaticHit SH;
     ElementOf(*Changed, SH);
     SH.Test = Test;
-    SH.Chain = "the test " + Why + ": its runtime evidence is incomplete, "
-               "so static analysis never prunes it";
+    SH.Chain = "the test " + Why +
+               ": its runtime evidence is incomplete, so static analysis "
+               "never prunes it";
     A.Hits.push_back(std::move(SH));
   }
   if (!A.IncompleteEvidence.empty())

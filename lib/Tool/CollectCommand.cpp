@@ -121,6 +121,10 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
         << "' names no known test: run 'tia index' first\n";
   if (!G.Quiet) {
     unsigned Total = Sum->Passed + Sum->Failed + Sum->Errors + Sum->Skipped;
+    std::string Broken;
+    if (Sum->Broken)
+      Broken = llvm::formatv("; {0} broken by collection, not recorded",
+                             Sum->Broken);
     Err << llvm::formatv("collected {0} pytest tests in {1:f1}s with {2}: {3} "
                          "passed, {4} failed, {5} errors, {6} skipped; {7} "
                          "test-element links ({8} through imports); {9} test "
@@ -132,12 +136,7 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
                          Sum->TestFiles,
                          Sum->Isolated ? "each in its own process"
                                        : "in one process",
-                         Sum->Probed, Sum->Accesses,
-                         Sum->Broken ? llvm::formatv("; {0} broken by "
-                                                     "collection, not recorded",
-                                                     Sum->Broken)
-                                           .str()
-                                     : std::string());
+                         Sum->Probed, Sum->Accesses, Broken);
   }
   return llvm::Error::success();
 }
