@@ -62,7 +62,7 @@ llvm::StringMap<Evidence> evidenceFrom(const select::Selection &Sel) {
     E.Selected = true;
     std::vector<size_t> Elements;
     for (const select::Reason &R : T.Reasons)
-      if (R.Element != static_cast<size_t>(-1))
+      if (R.Element != select::NoIndex)
         Elements.push_back(R.Element);
     llvm::sort(Elements);
     E.CoveredModified =

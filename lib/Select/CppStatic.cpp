@@ -28,8 +28,6 @@ namespace select {
 
 namespace {
 
-constexpr size_t NoIndex = static_cast<size_t>(-1);
-
 bool isCppKey(llvm::StringRef Key) { return Key.starts_with("cpp:"); }
 
 /// "Suite.Name" of a recorded GoogleTest name: "Prefix/Suite.Name/2" ->

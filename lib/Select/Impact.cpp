@@ -114,7 +114,7 @@ llvm::Expected<bool> Impact::select(size_t I, Rule R, llvm::StringRef Key,
           return Old.Element == I && Old.Applied == R;
         }))
       continue;
-    Reasons.push_back({I, static_cast<size_t>(-1), Via.str(), R});
+    Reasons.push_back({I, NoIndex, Via.str(), R});
   }
   if (!(*Tests)->empty())
     Reached.insert(I);
@@ -373,7 +373,7 @@ llvm::Error Impact::resolveScoped() {
                 return R.FallbackIndex == FI;
               }))
             continue;
-          Reasons.push_back({static_cast<size_t>(-1), FI,
+          Reasons.push_back({NoIndex, FI,
                              "covers code compiled in " + TU.Path,
                              Rule::Fallback});
         }

@@ -70,7 +70,7 @@ llvm::Error applyMode(git::Repository &Repo, Store &S, const SelectOptions &O,
     if (It == ByTest.end())
       continue;
     llvm::erase_if(It->second, [&](const Reason &R) {
-      if (R.By != Evidence::Coverage || R.Element == static_cast<size_t>(-1))
+      if (R.By != Evidence::Coverage || R.Element == NoIndex)
         return false;
       const ChangedElement &CE = Sel.Elements[R.Element];
       if (!isPythonElement(CE.Elem))
@@ -97,7 +97,7 @@ llvm::Error applyMode(git::Repository &Repo, Store &S, const SelectOptions &O,
       return R.Element == It->second && R.By == Evidence::Static;
     });
     if (!Have)
-      Rs.push_back({It->second, static_cast<size_t>(-1), H.Chain, Rule::NameUse,
+      Rs.push_back({It->second, NoIndex, H.Chain, Rule::NameUse,
                     Evidence::Static});
   }
   for (auto It = ByTest.begin(); It != ByTest.end();)
@@ -110,14 +110,14 @@ llvm::Error applyMode(git::Repository &Repo, Store &S, const SelectOptions &O,
           !llvm::any_of(*Tests, [&](const TestRecord &R) { return R.Id == T; }))
         for (size_t F = 0; F < Sel.Fallbacks.size(); ++F)
           if (Sel.Fallbacks[F].Scope == FallbackScope::All)
-            ByTest[T].push_back({static_cast<size_t>(-1), F, "", Rule::Fallback,
+            ByTest[T].push_back({NoIndex, F, "", Rule::Fallback,
                                  Evidence::Fallback});
 
   // Changed elements no test reaches, by any evidence.
   std::vector<bool> Reached(Sel.Elements.size(), false);
   for (auto &[Test, Rs] : ByTest)
     for (const Reason &R : Rs)
-      if (R.Element != static_cast<size_t>(-1))
+      if (R.Element != NoIndex)
         Reached[R.Element] = true;
   Sel.Uncovered.clear();
   for (size_t I = 0; I < Sel.Elements.size(); ++I)

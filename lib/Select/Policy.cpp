@@ -281,7 +281,7 @@ classifier(const config::SelectConfig &C) {
     // The configuration in force is the work tree's, whatever changed in it.
     if ((F.NewPath.empty() || F.NewPath == config::ConfigFileName) &&
         (F.OldPath.empty() || F.OldPath == config::ConfigFileName))
-      return PathVerdict{false, ConfigNote.str()};
+      return PathVerdict{false, ConfigNote.str(), NoteKind::Configuration};
     for (const std::string *Path : {&F.NewPath, &F.OldPath}) {
       if (Path->empty())
         continue;
@@ -304,8 +304,10 @@ classifier(const config::SelectConfig &C) {
       if (First.empty())
         First = Pattern.str();
     }
+    bool Default = llvm::is_contained(config::defaultIgnored(), First);
     return PathVerdict{false,
-                       "never affects a test (select.ignore '" + First + "')"};
+                       "never affects a test (select.ignore '" + First + "')",
+                       Default ? NoteKind::DefaultIgnored : NoteKind::Ignored};
   };
 }
 
@@ -393,10 +395,6 @@ private:
   std::map<std::string, std::set<std::string>> Binaries;
 };
 
-/// The engine's note on a file whose edit is only comments or layout.
-constexpr llvm::StringLiteral CommentOnly =
-    "comment or whitespace changes only";
-
 QuietChange quietChange(const Selection &Sel) {
   if (Sel.Files.empty())
     return QuietChange::Nothing;
@@ -409,18 +407,16 @@ QuietChange quietChange(const Selection &Sel) {
         Sel.Notes, [&](const select::Note &N) { return N.File == F.Path; });
     if (Found == Sel.Notes.end())
       return QuietChange::None;
-    llvm::StringRef Text = Found->Text;
+    NoteKind Kind = Found->Kind;
     // tia's own configuration says nothing about what kind of change it is.
-    if (Text == ConfigNote)
+    if (Kind == NoteKind::Configuration)
       continue;
     ++Counted;
-    if (Text != CommentOnly)
+    if (Kind != NoteKind::CommentOnly)
       AllComments = false;
-    if (!Text.consume_front("never affects a test (select.ignore '")) {
-      AllIgnored = AllDocs = false;
-      continue;
-    }
-    if (!llvm::is_contained(config::defaultIgnored(), Text.drop_back(2).str()))
+    if (Kind != NoteKind::Ignored && Kind != NoteKind::DefaultIgnored)
+      AllIgnored = false;
+    if (Kind != NoteKind::DefaultIgnored)
       AllDocs = false;
   }
   if (!Counted)

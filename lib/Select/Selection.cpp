@@ -548,9 +548,11 @@ llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
     }
   auto Inferred = R.InferredFrom.find(C.NewPath);
   if (Inferred != R.InferredFrom.end())
-    Sel.Notes.push_back({C.NewPath, "not in the compilation database: parsed "
-                                    "with the compile command of " +
-                                        Inferred->second});
+    Sel.Notes.push_back({C.NewPath,
+                         "not in the compilation database: parsed with the "
+                         "compile command of " +
+                             Inferred->second,
+                         NoteKind::NotCompiled});
   for (const std::optional<FileIndex> *V : {&Old, &New})
     if (*V)
       Im.addVersion(**V);
@@ -604,7 +606,8 @@ llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
     if (C.Status == git::ChangeStatus::Renamed && C.OldBlob == C.NewBlob &&
         !(New && New->Python)) {
       Sel.Notes.push_back(
-          {Shown.str(), "renamed from " + C.OldPath + " without changes"});
+          {Shown.str(), "renamed from " + C.OldPath + " without changes",
+           NoteKind::Renamed});
       if (Old)
         OldVersions.push_back(std::move(*Old));
       return llvm::Error::success();
@@ -628,12 +631,15 @@ llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
       return E;
   }
   if (Cmp.Elements.empty() && !Cmp.OutsideElements && !Moved)
-    Sel.Notes.push_back({Shown.str(), "comment or whitespace changes only"});
+    Sel.Notes.push_back(
+        {Shown.str(), CommentOnlyNote.str(), NoteKind::CommentOnly});
   else
     for (const Element &U : Cmp.Unchanged)
       Sel.Notes.push_back(
-          {Shown.str(), "no semantic change in " + kindName(U.Kind).str() +
-                            " " + U.Display + " (comments or layout only)"});
+          {Shown.str(),
+           "no semantic change in " + kindName(U.Kind).str() + " " +
+               U.Display + " (comments or layout only)",
+           NoteKind::LayoutOnly});
 
   std::map<std::string, const Element *> OldByKey;
   if (Old)
@@ -833,11 +839,13 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
     llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
     Sel.Files.push_back({Shown.str(), C.OldPath, C.Status});
     if (isCoverageData(Shown)) {
-      Sel.Notes.push_back({Shown.str(), "coverage data, ignored"});
+      Sel.Notes.push_back(
+          {Shown.str(), "coverage data, ignored", NoteKind::CoverageData});
       continue;
     }
     if (isBytecodeCache(Shown)) {
-      Sel.Notes.push_back({Shown.str(), "Python bytecode cache, ignored"});
+      Sel.Notes.push_back({Shown.str(), "Python bytecode cache, ignored",
+                           NoteKind::BytecodeCache});
       continue;
     }
     if (O.Classify)
@@ -845,7 +853,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
         if (V->Trigger)
           addFallback(Sel, FallbackKind::TriggerPath, Shown, V->Detail);
         else
-          Sel.Notes.push_back({Shown.str(), V->Detail});
+          Sel.Notes.push_back({Shown.str(), V->Detail, V->Kind});
         continue;
       }
     bool Source = isCppSource(C.OldPath) || isCppSource(C.NewPath) ||
@@ -899,7 +907,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
   // A test whose own code changed covers that change, coverage or not.
   for (auto &[I, Id] : OwnTests)
     ByTest[Id].push_back(
-        {I, static_cast<size_t>(-1), "", Rule::Covers, Evidence::Source});
+        {I, NoIndex, "", Rule::Covers, Evidence::Source});
   SiblingFinder Finder(S, OldVersions);
   // Classes that did not exist before: no unchanged code holds an object of
   // one, so their new members take no calls from it (a GoogleTest TEST's
@@ -916,7 +924,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
     if (!Covering)
       return Covering.takeError();
     for (const std::string &T : *Covering)
-      ByTest[T].push_back({I, static_cast<size_t>(-1), ""});
+      ByTest[T].push_back({I, NoIndex, ""});
     bool Any = !Covering->empty() || llvm::any_of(OwnTests, [&](const auto &T) {
       return T.first == I;
     });
@@ -960,7 +968,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
         if (!SibTests)
           return SibTests.takeError();
         for (const std::string &T : *SibTests)
-          ByTest[T].push_back({I, static_cast<size_t>(-1),
+          ByTest[T].push_back({I, NoIndex,
                                "covers same-named " + Sib.Display,
                                Rule::SameName});
         Any |= !SibTests->empty();
@@ -997,7 +1005,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
     for (const TestRecord &T : *Tests)
       for (size_t F = 0; F < Sel.Fallbacks.size(); ++F)
         if (Sel.Fallbacks[F].Scope == FallbackScope::All)
-          ByTest[T.Id].push_back({static_cast<size_t>(-1), F, "",
+          ByTest[T.Id].push_back({NoIndex, F, "",
                                   Rule::Fallback, Evidence::Fallback});
 
   for (auto &[Id, Reasons] : ByTest) {

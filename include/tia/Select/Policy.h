@@ -37,8 +37,6 @@ enum class ReasonKind {
 /// "new-test" or "changed-test".
 llvm::StringRef reasonName(ReasonKind K);
 
-constexpr size_t NoIndex = static_cast<size_t>(-1);
-
 struct TestReason {
   ReasonKind Kind = ReasonKind::Covers;
   /// Covers and Related: index into Plan::Changes.Elements.

@@ -76,12 +76,31 @@ struct Fallback {
   std::vector<std::string> TranslationUnits;
 };
 
+/// What kind of change a note stands for, so that code that decides reads
+/// the kind and never the text.
+enum class NoteKind {
+  CommentOnly,    ///< only comments or whitespace changed in the file
+  LayoutOnly,     ///< an element changed in comments or layout only
+  Renamed,        ///< renamed without changes
+  NotCompiled,    ///< not in the compilation database: parsed on its own
+  CoverageData,   ///< a coverage data file
+  BytecodeCache,  ///< a Python bytecode cache
+  Configuration,  ///< tia's own configuration (.tia.yaml)
+  Ignored,        ///< a path select.ignore names (configured)
+  DefaultIgnored, ///< a path select.ignore names by default (documents)
+};
+
 /// A file whose change selects nothing, and why ("comment or whitespace
 /// only", "renamed without changes").
 struct Note {
   std::string File;
-  std::string Text;
+  std::string Text; ///< one line for people
+  NoteKind Kind;
 };
+
+/// The text of a NoteKind::CommentOnly note.
+constexpr llvm::StringLiteral CommentOnlyNote =
+    "comment or whitespace changes only";
 
 /// What links a test to a reason.
 enum class Evidence {
@@ -120,12 +139,16 @@ enum class Rule {
 /// "constexpr-caller", "fallback", "name-use", "reaches".
 llvm::StringRef ruleName(Rule R);
 
+/// The index that points at nothing (an element or fallback index that
+/// does not apply).
+constexpr size_t NoIndex = static_cast<size_t>(-1);
+
 /// One reason a test was selected.
 struct Reason {
-  /// Index into Selection::Elements; npos for a fallback reason.
-  size_t Element = static_cast<size_t>(-1);
-  /// Index into Selection::Fallbacks when Element is npos.
-  size_t FallbackIndex = static_cast<size_t>(-1);
+  /// Index into Selection::Elements; NoIndex for a fallback reason.
+  size_t Element = NoIndex;
+  /// Index into Selection::Fallbacks when Element is NoIndex.
+  size_t FallbackIndex = NoIndex;
   /// Empty when the test covers the element itself; otherwise how it is
   /// linked ("covers overload ns::f(int)"; for static evidence, the names
   /// that lead from the test to the element).
@@ -245,6 +268,8 @@ struct Selection {
 struct PathVerdict {
   bool Trigger = false; ///< selects every test; else it never affects one
   std::string Detail;   ///< one line for people
+  /// The kind of the note a path that never affects a test gets.
+  NoteKind Kind = NoteKind::Ignored;
 };
 
 struct SelectOptions {
