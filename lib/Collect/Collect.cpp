@@ -98,13 +98,6 @@ std::vector<std::string> instrumentedLibraries(llvm::StringRef BuildDir) {
   return Out;
 }
 
-/// Work for one thread: a case or ctest test alone, or cases through the
-/// listener.
-struct Unit {
-  std::vector<size_t> Tests; ///< indexes into the test list
-  bool Listener = false;
-};
-
 using BinaryMap = std::map<std::string, Binary>;
 
 /// The clang-instrumented libraries of the build, found on first use only:
@@ -242,9 +235,10 @@ std::string listenerKey(const TestCommand &C) {
 }
 
 /// Splits each group of listener cases into shards, so that a few binaries
-/// still use every job.
+/// still use every job (--split-cases).
 std::vector<Unit>
-shardListenerGroups(const std::map<std::string, std::vector<size_t>> &Groups,
+shardListenerGroups(const std::vector<DiscoveredTest> &Tests,
+                    const std::map<std::string, std::vector<size_t>> &Groups,
                     unsigned Jobs) {
   size_t Shards =
       Groups.empty()
@@ -254,7 +248,7 @@ shardListenerGroups(const std::map<std::string, std::vector<size_t>> &Groups,
   for (auto &[Key, Group] : Groups) {
     size_t N = std::min(Shards, Group.size());
     for (size_t K = 0; K < N; ++K) {
-      Unit U{{}, true};
+      Unit U{{}, true, &Tests[Group.front()].Sched};
       for (size_t I = Group.size() * K / N; I < Group.size() * (K + 1) / N; ++I)
         U.Tests.push_back(Group[I]);
       Units.push_back(std::move(U));
@@ -263,25 +257,55 @@ shardListenerGroups(const std::map<std::string, std::vector<size_t>> &Groups,
   return Units;
 }
 
-/// The work of \p Jobs threads: the listener shards first, then every
-/// other enabled test alone.
-std::vector<Unit> planUnits(const std::vector<DiscoveredTest> &Tests,
-                            const BinaryMap &Binaries, const CollectOptions &O,
-                            unsigned Jobs) {
+/// True when the cases of \p T's binary run through tia's listener.
+bool usesListener(const DiscoveredTest &T, const BinaryMap &Binaries,
+                  const CollectOptions &O) {
+  return !T.Case.empty() &&
+         Binaries.at(T.Command.Executable).Probe.HasListener &&
+         !O.ProcessPerTest;
+}
+
+/// --split-cases: the listener shards first, then every other enabled test
+/// alone, so that the cases of one ctest test run at once.
+std::vector<Unit> planSplitUnits(const std::vector<DiscoveredTest> &Tests,
+                                 const BinaryMap &Binaries,
+                                 const CollectOptions &O, unsigned Jobs) {
   std::vector<Unit> Alone;
   std::map<std::string, std::vector<size_t>> ListenerGroups;
   for (size_t I = 0; I < Tests.size(); ++I) {
     const DiscoveredTest &T = Tests[I];
     if (T.Disabled)
       continue;
-    const Binary &B = Binaries.at(T.Command.Executable);
-    if (!T.Case.empty() && B.Probe.HasListener && !O.ProcessPerTest)
+    if (usesListener(T, Binaries, O))
       ListenerGroups[listenerKey(T.Command)].push_back(I);
     else
-      Alone.push_back({{I}, false});
+      Alone.push_back({{I}, false, &T.Sched});
   }
-  std::vector<Unit> Units = shardListenerGroups(ListenerGroups, Jobs);
+  std::vector<Unit> Units = shardListenerGroups(Tests, ListenerGroups, Jobs);
   llvm::append_range(Units, Alone);
+  return Units;
+}
+
+/// The work of the jobs as ctest does it: one unit per ctest test, whose
+/// cases run one after another (through one listener process when the
+/// binary has it), the units with more cases first.
+std::vector<Unit> planUnits(const std::vector<DiscoveredTest> &Tests,
+                            const BinaryMap &Binaries, const CollectOptions &O,
+                            unsigned Jobs) {
+  if (O.SplitCases)
+    return planSplitUnits(Tests, Binaries, O, Jobs);
+  std::map<std::string, std::vector<size_t>> ByCTest;
+  for (size_t I = 0; I < Tests.size(); ++I)
+    if (!Tests[I].Disabled)
+      ByCTest[Tests[I].Sched.CTestName].push_back(I);
+  std::vector<Unit> Units;
+  for (auto &[Name, Group] : ByCTest) {
+    const DiscoveredTest &First = Tests[Group.front()];
+    Units.push_back({Group, usesListener(First, Binaries, O), &First.Sched});
+  }
+  llvm::stable_sort(Units, [](const Unit &A, const Unit &B) {
+    return A.Tests.size() > B.Tests.size();
+  });
   return Units;
 }
 
@@ -305,22 +329,20 @@ std::vector<TestRun> runUnits(const std::vector<Unit> &Units,
       Runs[I].Result.Result = Outcome::Skipped;
       Runs[I].Result.Message = "disabled";
     }
-  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
-  for (const Unit &U : Units)
-    Pool.async([&, U] {
-      const Binary &B = Binaries.at(Tests[U.Tests.front()].Command.Executable);
-      if (!U.Listener) {
-        Runs[U.Tests.front()] = runAlone(Ctx, Tests[U.Tests.front()], B);
-        return;
-      }
-      std::vector<const DiscoveredTest *> Cases;
+  runScheduled(Units, Jobs, [&](const Unit &U) {
+    const Binary &B = Binaries.at(Tests[U.Tests.front()].Command.Executable);
+    if (!U.Listener) {
       for (size_t I : U.Tests)
-        Cases.push_back(&Tests[I]);
-      std::vector<TestRun> Got = runWithListener(Ctx, Cases, B);
-      for (size_t K = 0; K < U.Tests.size(); ++K)
-        Runs[U.Tests[K]] = std::move(Got[K]);
-    });
-  Pool.wait();
+        Runs[I] = runAlone(Ctx, Tests[I], B);
+      return;
+    }
+    std::vector<const DiscoveredTest *> Cases;
+    for (size_t I : U.Tests)
+      Cases.push_back(&Tests[I]);
+    std::vector<TestRun> Got = runWithListener(Ctx, Cases, B);
+    for (size_t K = 0; K < U.Tests.size(); ++K)
+      Runs[U.Tests[K]] = std::move(Got[K]);
+  });
   return Runs;
 }
 
@@ -514,6 +536,24 @@ storeCollection(Store &S, const std::vector<DiscoveredTest> &Tests,
   return Imported;
 }
 
+/// When many tests did not pass, how they ran is a likelier cause than the
+/// code (the issue that made collect run tests as ctest does): says what to
+/// check, and names --split-cases when it was used.
+void warnIfManyFailed(const CollectSummary &Sum, const CollectOptions &O,
+                      llvm::raw_ostream &Err) {
+  unsigned NotPassed = Sum.Failed + Sum.Crashed + Sum.TimedOut + Sum.Errored;
+  if (NotPassed < 3 || NotPassed * 10 < Sum.Tests)
+    return;
+  Err << "tia: warning: " << NotPassed << " of " << Sum.Tests
+      << " tests did not pass in collect: check that they pass with ctest "
+         "in this build, and that they share no files, ports or other "
+         "state";
+  if (O.SplitCases)
+    Err << "; --split-cases ran the cases of one ctest test at once: "
+           "collect without it";
+  Err << "\n";
+}
+
 void warnUnlinked(const coverage::ImportSummary &Imported,
                   llvm::raw_ostream &Err) {
   if (Imported.Unlinked.empty())
@@ -578,6 +618,8 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
   if (!Covered)
     return Covered.takeError();
   Collected C = gatherRuns(Runs, O, *Covered, Sum, Err);
+  if (!O.Quiet)
+    warnIfManyFailed(Sum, O, Err);
   auto Imported = storeCollection(S, *Tests, C, O, Sum);
   if (!Imported)
     return Imported.takeError();

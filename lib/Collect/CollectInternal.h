@@ -7,6 +7,7 @@
 #include "tia/Collect/Collect.h"
 #include "tia/Coverage/Profiles.h"
 #include "tia/Support/Progress.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <map>
 #include <memory>
 #include <mutex>
@@ -130,6 +131,22 @@ struct RunContext {
   /// The timeout of \p T: --timeout, else its ctest TIMEOUT, else 1500s.
   double timeoutOf(const DiscoveredTest &T) const;
 };
+
+/// Work for one thread: tests (indexes into the test list) run one after
+/// another, each alone or all through one listener process, under the
+/// ctest properties of the ctest test they belong to.
+struct Unit {
+  std::vector<size_t> Tests;
+  bool Listener = false;
+  const Schedule *Sched = nullptr; ///< never null
+};
+
+/// Runs \p Run on each of \p Units on \p Jobs threads, starting each unit
+/// in the order given when ctest would start it beside the running ones
+/// (RUN_SERIAL, PROCESSORS, RESOURCE_LOCK, FIXTURES_SETUP, _REQUIRED and
+/// _CLEANUP among the units given). Returns when all ended.
+void runScheduled(const std::vector<Unit> &Units, unsigned Jobs,
+                  llvm::function_ref<void(const Unit &)> Run);
 
 /// Runs \p T alone in its own process with its own profile; counts it as
 /// progress when \p Step.

@@ -93,6 +93,23 @@ bool looksLikeGTest(llvm::StringRef Binary) {
   return B.contains("gtest_list_tests") || B.contains("_ZN7testing8internal");
 }
 
+/// Reads the ctest properties that say how a test runs beside others.
+void readScheduleProperty(llvm::StringRef Name, const llvm::json::Value &V,
+                          Schedule &S) {
+  if (Name == "RUN_SERIAL")
+    S.RunSerial = truthy(V);
+  else if (Name == "PROCESSORS")
+    S.Processors = std::max(1, static_cast<int>(number(V).value_or(1)));
+  else if (Name == "RESOURCE_LOCK")
+    S.Locks = stringList(V);
+  else if (Name == "FIXTURES_SETUP")
+    S.Setup = stringList(V);
+  else if (Name == "FIXTURES_CLEANUP")
+    S.Cleanup = stringList(V);
+  else if (Name == "FIXTURES_REQUIRED")
+    S.Requires = stringList(V);
+}
+
 } // namespace
 
 bool matchesGTestFilter(llvm::StringRef Filter, llvm::StringRef Case) {
@@ -177,7 +194,10 @@ parseCTestJson(llvm::StringRef Text, llvm::StringRef BuildDir) {
           E.Rules.FailRegex = stringList(*V);
         else if (Name == "SKIP_REGULAR_EXPRESSION")
           E.Rules.SkipRegex = stringList(*V);
+        else
+          readScheduleProperty(Name, *V, E.Sched);
       }
+    E.Sched.CTestName = E.Name;
     Out.push_back(std::move(E));
   }
   return Out;
@@ -293,6 +313,7 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
       T.Command.Arguments.assign(E.Command.begin() + 1, E.Command.end());
       T.Disabled = E.Disabled;
       T.Rules = E.Rules;
+      T.Sched = E.Sched;
       Tests.emplace(T.Id, std::move(T));
       continue;
     }
@@ -320,6 +341,7 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
       T.Command.Arguments.push_back("--gtest_filter=" + Case);
       llvm::append_range(T.Command.Arguments, Rest);
       T.Disabled = E.Disabled || isDisabled(Case);
+      T.Sched = E.Sched;
       // gtest_discover_tests' rules are about the one case; those of a
       // ctest test running many cases are about the whole binary.
       if (Filter == Case)

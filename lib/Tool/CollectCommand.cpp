@@ -49,6 +49,7 @@ llvm::Error runCollect(const GlobalOptions &G, const CollectCommandOptions &O,
   C.TimeoutSeconds = O.TimeoutSeconds;
   C.Only = O.Only;
   C.ProcessPerTest = O.ProcessPerTest;
+  C.SplitCases = O.SplitCases;
   if (!O.Gcov.empty())
     C.Gcov = O.Gcov;
   if (!O.CTest.empty())
@@ -159,7 +160,7 @@ llvm::cl::opt<std::string> BuildDir(
     llvm::cl::cat(tiaCategory()), llvm::cl::sub(CollectSubcommand));
 llvm::cl::opt<unsigned>
     Jobs("jobs",
-         llvm::cl::desc("Test processes at once (default: one per core; "
+         llvm::cl::desc("Tests at once, as ctest -j (default: one per core; "
                         "with --pytest, test files at once, each in its own "
                         "process, default 1 as they may share files or "
                         "ports)"),
@@ -183,6 +184,14 @@ llvm::cl::opt<bool> ProcessPerTest(
     "process-per-test",
     llvm::cl::desc("Run each GoogleTest case in its own process, even in "
                    "binaries built with tia's listener"),
+    llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
+    llvm::cl::sub(CollectSubcommand));
+llvm::cl::opt<bool> SplitCases(
+    "split-cases",
+    llvm::cl::desc("Run the GoogleTest cases of one ctest test at once, "
+                   "split across the jobs (default: one after another, as "
+                   "ctest runs them); only for suites whose cases share no "
+                   "files, ports or other state"),
     llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
     llvm::cl::sub(CollectSubcommand));
 llvm::cl::opt<std::string>
@@ -233,10 +242,10 @@ llvm::cl::list<std::string> Args(llvm::cl::Positional,
 int collectMain(const GlobalOptions &G) {
   if (Pytest) {
     if (!BuildDir.empty() || !Only.empty() || ProcessPerTest ||
-        !Gcov.empty() || !CTest.empty())
+        SplitCases || !Gcov.empty() || !CTest.empty())
       return usageError("--pytest runs the Python tests: -p, --only, "
-                        "--process-per-test, --gcov and --ctest are for the "
-                        "tests of a CMake build");
+                        "--process-per-test, --split-cases, --gcov and "
+                        "--ctest are for the tests of a CMake build");
     if (Jobs > 1 && NoIsolation)
       return usageError("--jobs runs test files in processes of their own: "
                         "it cannot go with --no-isolation");
@@ -268,6 +277,7 @@ int collectMain(const GlobalOptions &G) {
     O.Only.insert(O.Only.end(), Args.begin(), Args.end());
   }
   O.ProcessPerTest = ProcessPerTest;
+  O.SplitCases = SplitCases;
   O.Gcov = Gcov;
   O.CTest = CTest;
   return exitCode(runCollect(G, O, llvm::outs(), llvm::errs()));

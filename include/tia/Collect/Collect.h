@@ -38,6 +38,17 @@ struct OutcomeRules {
   std::vector<std::string> SkipRegex; ///< SKIP_REGULAR_EXPRESSION
 };
 
+/// What ctest says about running a test beside others (its properties).
+struct Schedule {
+  std::string CTestName;              ///< the ctest test it belongs to
+  bool RunSerial = false;             ///< RUN_SERIAL: nothing else at once
+  unsigned Processors = 1;            ///< PROCESSORS: the jobs it takes
+  std::vector<std::string> Locks;     ///< RESOURCE_LOCK
+  std::vector<std::string> Setup;     ///< FIXTURES_SETUP
+  std::vector<std::string> Cleanup;   ///< FIXTURES_CLEANUP
+  std::vector<std::string> Requires;  ///< FIXTURES_REQUIRED
+};
+
 /// One test to run, as discovery found it.
 struct DiscoveredTest {
   /// "gtest:<binary>:<Suite.Name>" or "ctest:<name>".
@@ -53,6 +64,8 @@ struct DiscoveredTest {
   /// as skipped, not run.
   bool Disabled = false;
   OutcomeRules Rules;
+  /// The ctest test's; its GoogleTest cases share it.
+  Schedule Sched;
 };
 
 /// What discovery found.
@@ -73,6 +86,7 @@ struct CTestEntry {
   double Timeout = 0;
   bool Disabled = false;
   OutcomeRules Rules;
+  Schedule Sched;
 };
 
 /// Parses the output of `ctest --show-only=json-v1`. Fails with
@@ -111,6 +125,10 @@ struct CollectOptions {
   std::vector<std::string> Only;
   /// One process per case even for binaries with tia's listener.
   bool ProcessPerTest = false;
+  /// Run the cases of one ctest test at once, split across the jobs (the
+  /// default runs them one after another, as ctest does): only for suites
+  /// whose cases share nothing (files, ports, globals on disk).
+  bool SplitCases = false;
   std::string CTest = "ctest"; ///< program name or path
   std::string Gcov = "gcov";   ///< program name or path
   /// Absolute repository root, to make coverage paths relative.

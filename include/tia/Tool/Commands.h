@@ -72,6 +72,8 @@ struct CollectCommandOptions {
   double TimeoutSeconds = 0;     ///< 0: ctest's TIMEOUT, else 1500
   std::vector<std::string> Only; ///< ids or globs; empty: every test
   bool ProcessPerTest = false;   ///< never use tia's GoogleTest listener
+  /// Run the cases of one ctest test at once (collect::CollectOptions).
+  bool SplitCases = false;
   std::string Gcov;              ///< empty: "gcov"
   std::string CTest;             ///< empty: "ctest"
 };
