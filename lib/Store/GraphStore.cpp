@@ -89,30 +89,17 @@ llvm::Expected<std::vector<GraphElement>> Store::currentElements() {
 }
 
 llvm::Expected<int64_t> Store::cppGraphVersion() {
-  auto S = DB->statement("SELECT value FROM meta WHERE key = ?");
-  if (!S)
-    return S.takeError();
-  S->bindText(0, "cpp_graph_version");
-  auto Row = S->step();
-  if (!Row)
-    return Row.takeError();
-  if (!*Row)
-    return 0;
+  auto Value = schema::readMeta(*DB, "cpp_graph_version");
+  if (!Value)
+    return Value.takeError();
   int64_t V = 0;
-  if (llvm::StringRef(S->columnText(0)).getAsInteger(10, V))
+  if (!*Value || llvm::StringRef(**Value).getAsInteger(10, V))
     return 0;
   return V;
 }
 
 llvm::Error Store::setCppGraphVersion(int64_t Version) {
-  auto S =
-      DB->statement("INSERT INTO meta(key, value) VALUES(?, ?) "
-                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
-  if (!S)
-    return S.takeError();
-  S->bindText(0, "cpp_graph_version");
-  S->bindText(1, std::to_string(Version));
-  return S->run();
+  return schema::writeMeta(*DB, "cpp_graph_version", std::to_string(Version));
 }
 
 llvm::Error Store::forgetCppIndexes() {

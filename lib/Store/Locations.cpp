@@ -140,30 +140,18 @@ std::string Store::resolvedText(llvm::StringRef Text) const {
 }
 
 llvm::Expected<std::optional<std::string>> Store::recordedBuildDir() {
-  auto S = DB->statement("SELECT value FROM meta WHERE key = ?");
-  if (!S)
-    return S.takeError();
-  S->bindText(0, BuildDirKey);
-  auto Row = S->step();
-  if (!Row)
-    return Row.takeError();
-  if (!*Row)
-    return std::nullopt;
+  auto Value = schema::readMeta(*DB, BuildDirKey);
+  if (!Value || !*Value)
+    return Value;
   // Stored against the root alone: it is the build directory.
-  return resolved(S->columnText(0), PathBases{Bases.Root, ""});
+  return resolved(**Value, PathBases{Bases.Root, ""});
 }
 
 llvm::Error Store::recordBuildDir() {
   if (Bases.BuildDir.empty())
     return llvm::Error::success();
-  auto S =
-      DB->statement("INSERT INTO meta(key, value) VALUES(?, ?) "
-                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
-  if (!S)
-    return S.takeError();
-  S->bindText(0, BuildDirKey);
-  S->bindText(1, relocatable(Bases.BuildDir, PathBases{Bases.Root, ""}));
-  return S->run();
+  return schema::writeMeta(
+      *DB, BuildDirKey, relocatable(Bases.BuildDir, PathBases{Bases.Root, ""}));
 }
 
 /// The meta key of compiler \p Program's version.
@@ -173,28 +161,12 @@ static std::string compilerKey(llvm::StringRef Program, const PathBases &B) {
 
 llvm::Error Store::putCompilerVersion(llvm::StringRef Program,
                                       llvm::StringRef Version) {
-  auto S =
-      DB->statement("INSERT INTO meta(key, value) VALUES(?, ?) "
-                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
-  if (!S)
-    return S.takeError();
-  S->bindText(0, compilerKey(Program, Bases));
-  S->bindText(1, Version);
-  return S->run();
+  return schema::writeMeta(*DB, compilerKey(Program, Bases), Version);
 }
 
 llvm::Expected<std::optional<std::string>>
 Store::compilerVersion(llvm::StringRef Program) {
-  auto S = DB->statement("SELECT value FROM meta WHERE key = ?");
-  if (!S)
-    return S.takeError();
-  S->bindText(0, compilerKey(Program, Bases));
-  auto Row = S->step();
-  if (!Row)
-    return Row.takeError();
-  if (!*Row)
-    return std::nullopt;
-  return S->columnText(0);
+  return schema::readMeta(*DB, compilerKey(Program, Bases));
 }
 
 void Store::setPathBases(PathBases B) { Bases = std::move(B); }

@@ -423,21 +423,7 @@ llvm::Error explainUnreadable(const Database &DB, llvm::Error E) {
   return notTiaDatabase(DB, Reason);
 }
 
-/// The meta value of \p Key as text; std::nullopt when absent.
-llvm::Expected<std::optional<std::string>> readMeta(Database &DB,
-                                                    llvm::StringRef Key) {
-  auto S = DB.statement("SELECT value FROM meta WHERE key = ?");
-  if (!S)
-    return S.takeError();
-  S->bindText(0, Key);
-  auto Row = S->step();
-  if (!Row)
-    return Row.takeError();
-  if (!*Row)
-    return std::nullopt;
-  return S->columnText(0);
-}
-
+/// Versions are stored as integers, as every tia before wrote them.
 llvm::Error writeMeta(Database &DB, llvm::StringRef Key, int64_t Value) {
   auto S =
       DB.statement("INSERT INTO meta(key, value) VALUES(?, ?) "
@@ -467,6 +453,32 @@ llvm::Expected<int64_t> currentVersion(Database &DB) {
 }
 
 } // namespace
+
+llvm::Expected<std::optional<std::string>> readMeta(Database &DB,
+                                                    llvm::StringRef Key) {
+  auto S = DB.statement("SELECT value FROM meta WHERE key = ?");
+  if (!S)
+    return S.takeError();
+  S->bindText(0, Key);
+  auto Row = S->step();
+  if (!Row)
+    return Row.takeError();
+  if (!*Row)
+    return std::nullopt;
+  return S->columnText(0);
+}
+
+llvm::Error writeMeta(Database &DB, llvm::StringRef Key,
+                      llvm::StringRef Value) {
+  auto S =
+      DB.statement("INSERT INTO meta(key, value) VALUES(?, ?) "
+                   "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+  if (!S)
+    return S.takeError();
+  S->bindText(0, Key);
+  S->bindText(1, Value);
+  return S->run();
+}
 
 llvm::Error notTiaDatabase(const Database &DB, const llvm::Twine &Reason) {
   return makeErrorf("{0} is not a tia database: {1} (remove it or pass "

@@ -15,6 +15,7 @@
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace tia {
 
@@ -68,6 +69,13 @@ llvm::Error migrate(Database &DB, llvm::ArrayRef<Migration> Steps);
 ///  - "PATH has an older schema (N): run any tia command that writes, such
 ///     as 'tia index', to upgrade it" (read-only, older than M)
 llvm::Error openSchema(Database &DB, llvm::ArrayRef<Migration> Steps);
+
+/// The meta value of \p Key as text; std::nullopt when absent.
+llvm::Expected<std::optional<std::string>> readMeta(Database &DB,
+                                                    llvm::StringRef Key);
+
+/// Sets the meta value of \p Key to \p Value.
+llvm::Error writeMeta(Database &DB, llvm::StringRef Key, llvm::StringRef Value);
 
 /// Migration step 10: rewrites the paths of compile commands and test
 /// commands relative to the root the index was made in, told by the
