@@ -620,8 +620,15 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
   std::set<std::string> AllIds(KnownIds.begin(), KnownIds.end());
   std::set<std::string> FromDefinitions;
   std::set<std::string> NewInChange;
+  // Python's static analysis sees only Python names: a change to a C++
+  // element can reach a Python test through an extension module, so a
+  // never-covered Python test is then selected as new, as in coverage mode.
+  bool OnlyPythonChanged =
+      llvm::all_of(C.Elements, [](const ChangedElement &E) {
+        return llvm::StringRef(E.Elem.Key).starts_with("py:");
+      });
   auto staticDecides = [&](llvm::StringRef Id) {
-    return (O.Select.Mode != SelectionMode::Coverage &&
+    return (O.Select.Mode != SelectionMode::Coverage && OnlyPythonChanged &&
             Id.starts_with("pytest:")) ||
            C.GraphDecided.count(Id.str()) != 0;
   };
