@@ -36,7 +36,8 @@ public:
   const Unit *next() {
     std::unique_lock<std::mutex> Lock(M);
     while (!Pending.empty()) {
-      auto It = llvm::find_if(Pending, [&](const Unit *U) { return mayStart(*U); });
+      auto It =
+          llvm::find_if(Pending, [&](const Unit *U) { return mayStart(*U); });
       // Nothing runs and nothing may start: fixtures that wait on each
       // other. Run the first rather than nothing.
       if (It == Pending.end() && Running == 0)
@@ -77,14 +78,16 @@ private:
     const Schedule &S = *U.Sched;
     if (SerialRunning || (S.RunSerial && Running) || Busy + cost(U) > Jobs)
       return false;
-    if (llvm::any_of(S.Locks, [&](const std::string &L) { return Held.count(L); }))
+    if (llvm::any_of(S.Locks,
+                     [&](const std::string &L) { return Held.count(L); }))
       return false;
     auto Left = [](const std::map<std::string, unsigned> &Counts,
                    const std::string &F) {
       auto It = Counts.find(F);
       return It != Counts.end() && It->second > 0;
     };
-    if (llvm::any_of(S.Requires, [&](const std::string &F) { return Left(SetupLeft, F); }))
+    if (llvm::any_of(S.Requires,
+                     [&](const std::string &F) { return Left(SetupLeft, F); }))
       return false;
     return llvm::none_of(S.Cleanup, [&](const std::string &F) {
       return Left(SetupLeft, F) || Left(RequiredLeft, F);

@@ -435,14 +435,13 @@ void oneModeMarkdown(const ReplayReport &R, llvm::raw_ostream &OS) {
         "|\n"
      << "|---|---|--:|--:|--:|--:|--:|--:|:-:|--:|--:|\n";
   for (const CommitMeasure &M : R.Commits)
-    OS << "| `" << shortId(M.Commit) << "` | "
-       << cell(M.Summary) << " | " << M.Tests << " (" << M.TestFiles << ") | "
-       << M.Selected << " (" << M.SelectedFiles << ")"
-       << (M.SelectedAll ? " all" : "") << " | " << M.Affected << " | "
-       << M.Missed.size() << " | " << percent(M.testReduction()) << " | "
-       << percent(M.precision()) << " | " << (M.safe() ? "yes" : "**no**")
-       << " | " << percent(M.timeReduction()) << " | "
-       << percent(M.timeReductionWithoutCollection()) << " |\n";
+    OS << "| `" << shortId(M.Commit) << "` | " << cell(M.Summary) << " | "
+       << M.Tests << " (" << M.TestFiles << ") | " << M.Selected << " ("
+       << M.SelectedFiles << ")" << (M.SelectedAll ? " all" : "") << " | "
+       << M.Affected << " | " << M.Missed.size() << " | "
+       << percent(M.testReduction()) << " | " << percent(M.precision()) << " | "
+       << (M.safe() ? "yes" : "**no**") << " | " << percent(M.timeReduction())
+       << " | " << percent(M.timeReductionWithoutCollection()) << " |\n";
   OS << "| **total** | " << R.Commits.size() << " commit"
      << (R.Commits.size() == 1 ? "" : "s") << " | " << R.tests() << " ("
      << R.testFiles() << ") | " << R.selected() << " (" << R.selectedFiles()
@@ -460,8 +459,8 @@ void oneModeMarkdown(const ReplayReport &R, llvm::raw_ostream &OS) {
   OS << "\nMissed tests:\n\n";
   for (const CommitMeasure &M : R.Commits)
     for (const MissedTest &T : M.Missed)
-      OS << "- `" << shortId(M.Commit) << "` `" << T.Test
-         << "`: " << T.Reason << "\n";
+      OS << "- `" << shortId(M.Commit) << "` `" << T.Test << "`: " << T.Reason
+         << "\n";
 }
 
 /// "12 (3)", with " all" when a fallback selected every test.
@@ -488,9 +487,9 @@ void modesMarkdown(const ReplayReport &R, llvm::raw_ostream &OS) {
   OS << "\n";
   for (size_t C = 0; C < R.Commits.size(); ++C) {
     const CommitMeasure &First = R.Commits[C];
-    OS << "| `" << shortId(First.Commit) << "` | "
-       << cell(First.Summary) << " | " << First.Tests << " (" << First.TestFiles
-       << ") | " << First.Affected << " |";
+    OS << "| `" << shortId(First.Commit) << "` | " << cell(First.Summary)
+       << " | " << First.Tests << " (" << First.TestFiles << ") | "
+       << First.Affected << " |";
     for (const ReplayReport *M : Modes)
       OS << " " << (C < M->Commits.size() ? selectedCell(M->Commits[C]) : "-")
          << " |";
@@ -537,8 +536,7 @@ void modesMarkdown(const ReplayReport &R, llvm::raw_ostream &OS) {
   for (const ReplayReport *M : Modes)
     for (const CommitMeasure &C : M->Commits)
       for (const MissedTest &T : C.Missed)
-        OS << "- " << M->Mode << ", `"
-           << shortId(C.Commit) << "` `" << T.Test
+        OS << "- " << M->Mode << ", `" << shortId(C.Commit) << "` `" << T.Test
            << "`: " << T.Reason << "\n";
 }
 } // namespace

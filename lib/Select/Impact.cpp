@@ -373,8 +373,7 @@ llvm::Error Impact::resolveScoped() {
                 return R.FallbackIndex == FI;
               }))
             continue;
-          Reasons.push_back({NoIndex, FI,
-                             "covers code compiled in " + TU.Path,
+          Reasons.push_back({NoIndex, FI, "covers code compiled in " + TU.Path,
                              Rule::Fallback});
         }
       }

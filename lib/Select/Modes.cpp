@@ -97,8 +97,8 @@ llvm::Error applyMode(git::Repository &Repo, Store &S, const SelectOptions &O,
       return R.Element == It->second && R.By == Evidence::Static;
     });
     if (!Have)
-      Rs.push_back({It->second, NoIndex, H.Chain, Rule::NameUse,
-                    Evidence::Static});
+      Rs.push_back(
+          {It->second, NoIndex, H.Chain, Rule::NameUse, Evidence::Static});
   }
   for (auto It = ByTest.begin(); It != ByTest.end();)
     It = It->second.empty() ? ByTest.erase(It) : std::next(It);
@@ -110,8 +110,8 @@ llvm::Error applyMode(git::Repository &Repo, Store &S, const SelectOptions &O,
           !llvm::any_of(*Tests, [&](const TestRecord &R) { return R.Id == T; }))
         for (size_t F = 0; F < Sel.Fallbacks.size(); ++F)
           if (Sel.Fallbacks[F].Scope == FallbackScope::All)
-            ByTest[T].push_back({NoIndex, F, "", Rule::Fallback,
-                                 Evidence::Fallback});
+            ByTest[T].push_back(
+                {NoIndex, F, "", Rule::Fallback, Evidence::Fallback});
 
   // Changed elements no test reaches, by any evidence.
   std::vector<bool> Reached(Sel.Elements.size(), false);

@@ -103,8 +103,7 @@ public:
             FallbackKind::StaleCoverage, "",
             "the coverage snapshot at " + shortId(C.Commit) +
                 " holds tests whose coverage was collected at " +
-                (Commit.empty() ? std::string("no commit")
-                                : shortId(Commit)) +
+                (Commit.empty() ? std::string("no commit") : shortId(Commit)) +
                 ", which is not an ancestor of the base: collect coverage "
                 "of every test again"));
         P.Snapshot = Use;
@@ -178,8 +177,7 @@ private:
                       "inside the repository");
     if (!Repo.hasCommit(C.Commit))
       return fallback(FallbackKind::StaleCoverage, "",
-                      "the coverage snapshot's commit " +
-                          shortId(C.Commit) +
+                      "the coverage snapshot's commit " + shortId(C.Commit) +
                           " is not in this repository (a shallow clone?): "
                           "fetch the history it was collected on");
     return fallback(FallbackKind::StaleCoverage, "",

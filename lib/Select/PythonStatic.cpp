@@ -28,10 +28,9 @@ namespace {
 bool isInert(llvm::StringRef Path) {
   llvm::StringRef Ext = llvm::sys::path::extension(Path);
   llvm::StringRef Name = llvm::sys::path::filename(Path);
-  return Ext == ".pyc" || Path.contains("__pycache__/") ||
-         Ext == ".profraw" || Ext == ".profdata" || Ext == ".gcda" ||
-         Ext == ".gcno" || Name == ".coverage" ||
-         Name.starts_with(".coverage.");
+  return Ext == ".pyc" || Path.contains("__pycache__/") || Ext == ".profraw" ||
+         Ext == ".profdata" || Ext == ".gcda" || Ext == ".gcno" ||
+         Name == ".coverage" || Name.starts_with(".coverage.");
 }
 
 /// Finds the Python versions a graph needs: the store's, else parsed from
@@ -47,7 +46,8 @@ public:
   llvm::Expected<std::optional<FileIndex>>
   get(llvm::StringRef Path, llvm::StringRef Blob,
       llvm::function_ref<bool(llvm::StringRef)> IsFile, bool Full) {
-    auto Stored = Full ? S.getFileIndex(Path, Blob) : S.getPythonGraph(Path, Blob);
+    auto Stored =
+        Full ? S.getFileIndex(Path, Blob) : S.getPythonGraph(Path, Blob);
     if (!Stored)
       return Stored.takeError();
     // A version stored before tia kept name graphs has none: parse it.
@@ -130,8 +130,8 @@ void compare(const FileIndex &Old, const FileIndex &New, GraphFile &GF) {
     for (size_t I = 0; I < GF.Nodes.size(); ++I) {
       if (GF.Changes[I] != NodeChange::None)
         continue;
-      bool Hit = L == "*" ? GF.Nodes[I].Kind == "module"
-                          : usesName(GF.Nodes[I], L);
+      bool Hit =
+          L == "*" ? GF.Nodes[I].Kind == "module" : usesName(GF.Nodes[I], L);
       if (Hit) {
         GF.Changes[I] = NodeChange::Modified;
         GF.ChangeNotes[I] = L == "*" ? "a star import changed"
@@ -161,10 +161,10 @@ std::string baseOf(llvm::StringRef NodeId) {
 /// What changed between two commits, as far as evidence recorded at the
 /// first needs to know.
 struct Staleness {
-  bool All = false;      ///< something tia cannot follow changed
-  std::string Why;       ///< for All
+  bool All = false; ///< something tia cannot follow changed
+  std::string Why;  ///< for All
   std::set<std::pair<std::string, std::string>> Nodes; ///< (path, node id)
-  std::set<std::string> Keys; ///< changed element keys
+  std::set<std::string> Keys;                          ///< changed element keys
 };
 
 llvm::Expected<Staleness> staleness(git::Repository &Repo, Store &S,
@@ -184,9 +184,9 @@ llvm::Expected<Staleness> staleness(git::Repository &Repo, Store &S,
     if (Listed)
       return llvm::Error::success();
     Listed = true;
-    for (auto [Side, Set] : {std::pair<llvm::StringRef, decltype(&FromFiles)>{
-                                 From, &FromFiles},
-                             {To, &ToFiles}}) {
+    for (auto [Side, Set] :
+         {std::pair<llvm::StringRef, decltype(&FromFiles)>{From, &FromFiles},
+          {To, &ToFiles}}) {
       auto Files = Repo.treeFiles(Side);
       if (!Files)
         return Files.takeError();
@@ -199,8 +199,8 @@ llvm::Expected<Staleness> staleness(git::Repository &Repo, Store &S,
     llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
     if (isInert(Shown))
       continue;
-    bool Py = python::isPythonSource(C.OldPath) ||
-              python::isPythonSource(C.NewPath);
+    bool Py =
+        python::isPythonSource(C.OldPath) || python::isPythonSource(C.NewPath);
     if (!Py || C.Binary) {
       if (O.Included && !O.Included(Shown))
         continue;
@@ -212,17 +212,17 @@ llvm::Expected<Staleness> staleness(git::Repository &Repo, Store &S,
       return std::move(E);
     std::optional<FileIndex> Old, New;
     if (!C.OldPath.empty()) {
-      auto Got = V.get(C.OldPath, C.OldBlob,
-                       [&](llvm::StringRef P) { return FromFiles.count(P); },
-                       true);
+      auto Got = V.get(
+          C.OldPath, C.OldBlob,
+          [&](llvm::StringRef P) { return FromFiles.count(P); }, true);
       if (!Got)
         return Got.takeError();
       Old = std::move(*Got);
     }
     if (!C.NewPath.empty()) {
-      auto Got = V.get(C.NewPath, C.NewBlob,
-                       [&](llvm::StringRef P) { return ToFiles.count(P); },
-                       true);
+      auto Got = V.get(
+          C.NewPath, C.NewBlob,
+          [&](llvm::StringRef P) { return ToFiles.count(P); }, true);
       if (!Got)
         return Got.takeError();
       New = std::move(*Got);
@@ -232,8 +232,8 @@ llvm::Expected<Staleness> staleness(git::Repository &Repo, Store &S,
       Out.Why = Shown.str() + " did not parse";
       return Out;
     }
-    FileComparison Cmp = compareVersions(Old ? &*Old : nullptr,
-                                         New ? &*New : nullptr, {}, {});
+    FileComparison Cmp =
+        compareVersions(Old ? &*Old : nullptr, New ? &*New : nullptr, {}, {});
     for (const ChangedElement &CE : Cmp.Elements)
       Out.Keys.insert(CE.Elem.Key);
     if (New) {
@@ -453,12 +453,10 @@ llvm::Expected<StaticAnswer> selectPythonStatic(const StaticRequest &R) {
       if (Diff.empty())
         continue;
       for (size_t I = 0; I < GF.Nodes.size(); ++I)
-        if (GF.Nodes[I].Kind == "module" &&
-            GF.Changes[I] == NodeChange::None) {
+        if (GF.Nodes[I].Kind == "module" && GF.Changes[I] == NodeChange::None) {
           GF.Changes[I] = NodeChange::Modified;
-          GF.ChangeNotes[I] =
-              "it now imports or no longer imports " + join(Diff) +
-              ", which run code at import";
+          GF.ChangeNotes[I] = "it now imports or no longer imports " +
+                              join(Diff) + ", which run code at import";
         }
     }
   }
@@ -640,12 +638,10 @@ llvm::Expected<StaticAnswer> selectPythonStatic(const StaticRequest &R) {
   // Propagation, one test file per task.
   std::vector<FileOutcome> Outcomes(TestFiles.size());
   {
-    llvm::DefaultThreadPool Pool(
-        llvm::hardware_concurrency(O.Static.Jobs));
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(O.Static.Jobs));
     for (size_t I = 0; I < TestFiles.size(); ++I)
       Pool.async([&, I] {
-        Outcomes[I] =
-            G.select(TestFiles[I], Evidence[I], TestsOf[I].Names);
+        Outcomes[I] = G.select(TestFiles[I], Evidence[I], TestsOf[I].Names);
       });
     Pool.wait();
   }
@@ -694,8 +690,7 @@ llvm::Expected<StaticAnswer> selectPythonStatic(const StaticRequest &R) {
       ElementOf(H.Node, SH);
       SH.Chain = H.Chain;
       auto [F, N] = G.where(H.Node);
-      if (!G.file(F).ChangeNotes.empty() &&
-          !G.file(F).ChangeNotes[N].empty())
+      if (!G.file(F).ChangeNotes.empty() && !G.file(F).ChangeNotes[N].empty())
         SH.Chain += " (" + G.file(F).ChangeNotes[N] + ")";
       for (const std::string &Id : It->second) {
         SH.Test = Id;

@@ -605,9 +605,9 @@ llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
     // keys: it is compared below like any other change.
     if (C.Status == git::ChangeStatus::Renamed && C.OldBlob == C.NewBlob &&
         !(New && New->Python)) {
-      Sel.Notes.push_back(
-          {Shown.str(), "renamed from " + C.OldPath + " without changes",
-           NoteKind::Renamed});
+      Sel.Notes.push_back({Shown.str(),
+                           "renamed from " + C.OldPath + " without changes",
+                           NoteKind::Renamed});
       if (Old)
         OldVersions.push_back(std::move(*Old));
       return llvm::Error::success();
@@ -635,11 +635,10 @@ llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
         {Shown.str(), CommentOnlyNote.str(), NoteKind::CommentOnly});
   else
     for (const Element &U : Cmp.Unchanged)
-      Sel.Notes.push_back(
-          {Shown.str(),
-           "no semantic change in " + kindName(U.Kind).str() + " " +
-               U.Display + " (comments or layout only)",
-           NoteKind::LayoutOnly});
+      Sel.Notes.push_back({Shown.str(),
+                           "no semantic change in " + kindName(U.Kind).str() +
+                               " " + U.Display + " (comments or layout only)",
+                           NoteKind::LayoutOnly});
 
   std::map<std::string, const Element *> OldByKey;
   if (Old)
@@ -906,8 +905,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
         OldCompileTime.insert(E.Key);
   // A test whose own code changed covers that change, coverage or not.
   for (auto &[I, Id] : OwnTests)
-    ByTest[Id].push_back(
-        {I, NoIndex, "", Rule::Covers, Evidence::Source});
+    ByTest[Id].push_back({I, NoIndex, "", Rule::Covers, Evidence::Source});
   SiblingFinder Finder(S, OldVersions);
   // Classes that did not exist before: no unchanged code holds an object of
   // one, so their new members take no calls from it (a GoogleTest TEST's
@@ -968,9 +966,8 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
         if (!SibTests)
           return SibTests.takeError();
         for (const std::string &T : *SibTests)
-          ByTest[T].push_back({I, NoIndex,
-                               "covers same-named " + Sib.Display,
-                               Rule::SameName});
+          ByTest[T].push_back(
+              {I, NoIndex, "covers same-named " + Sib.Display, Rule::SameName});
         Any |= !SibTests->empty();
         if (!SibFunction && !Function) {
           if (llvm::Error Err =
@@ -1005,8 +1002,8 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
     for (const TestRecord &T : *Tests)
       for (size_t F = 0; F < Sel.Fallbacks.size(); ++F)
         if (Sel.Fallbacks[F].Scope == FallbackScope::All)
-          ByTest[T.Id].push_back({NoIndex, F, "",
-                                  Rule::Fallback, Evidence::Fallback});
+          ByTest[T.Id].push_back(
+              {NoIndex, F, "", Rule::Fallback, Evidence::Fallback});
 
   for (auto &[Id, Reasons] : ByTest) {
     // Tests defined by the change itself are not in the store yet.

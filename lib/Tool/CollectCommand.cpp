@@ -126,18 +126,17 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
     if (Sum->Broken)
       Broken = llvm::formatv("; {0} broken by collection, not recorded",
                              Sum->Broken);
-    Err << llvm::formatv("collected {0} pytest tests in {1:f1}s with {2}: {3} "
-                         "passed, {4} failed, {5} errors, {6} skipped; {7} "
-                         "test-element links ({8} through imports); {9} test "
-                         "files {10}, {11} functions probed, {12} runtime "
-                         "accesses{13}\n",
-                         Total, Sum->Seconds, Sum->Python, Sum->Passed,
-                         Sum->Failed, Sum->Errors, Sum->Skipped,
-                         Sum->Coverage.Links, Sum->Coverage.ImportTimeLinks,
-                         Sum->TestFiles,
-                         Sum->Isolated ? "each in its own process"
-                                       : "in one process",
-                         Sum->Probed, Sum->Accesses, Broken);
+    Err << llvm::formatv(
+        "collected {0} pytest tests in {1:f1}s with {2}: {3} "
+        "passed, {4} failed, {5} errors, {6} skipped; {7} "
+        "test-element links ({8} through imports); {9} test "
+        "files {10}, {11} functions probed, {12} runtime "
+        "accesses{13}\n",
+        Total, Sum->Seconds, Sum->Python, Sum->Passed, Sum->Failed, Sum->Errors,
+        Sum->Skipped, Sum->Coverage.Links, Sum->Coverage.ImportTimeLinks,
+        Sum->TestFiles,
+        Sum->Isolated ? "each in its own process" : "in one process",
+        Sum->Probed, Sum->Accesses, Broken);
   }
   return llvm::Error::success();
 }
@@ -241,8 +240,8 @@ llvm::cl::list<std::string> Args(llvm::cl::Positional,
 
 int collectMain(const GlobalOptions &G) {
   if (Pytest) {
-    if (!BuildDir.empty() || !Only.empty() || ProcessPerTest ||
-        SplitCases || !Gcov.empty() || !CTest.empty())
+    if (!BuildDir.empty() || !Only.empty() || ProcessPerTest || SplitCases ||
+        !Gcov.empty() || !CTest.empty())
       return usageError("--pytest runs the Python tests: -p, --only, "
                         "--process-per-test, --split-cases, --gcov and "
                         "--ctest are for the tests of a CMake build");

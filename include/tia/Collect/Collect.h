@@ -40,13 +40,13 @@ struct OutcomeRules {
 
 /// What ctest says about running a test beside others (its properties).
 struct Schedule {
-  std::string CTestName;              ///< the ctest test it belongs to
-  bool RunSerial = false;             ///< RUN_SERIAL: nothing else at once
-  unsigned Processors = 1;            ///< PROCESSORS: the jobs it takes
-  std::vector<std::string> Locks;     ///< RESOURCE_LOCK
-  std::vector<std::string> Setup;     ///< FIXTURES_SETUP
-  std::vector<std::string> Cleanup;   ///< FIXTURES_CLEANUP
-  std::vector<std::string> Requires;  ///< FIXTURES_REQUIRED
+  std::string CTestName;             ///< the ctest test it belongs to
+  bool RunSerial = false;            ///< RUN_SERIAL: nothing else at once
+  unsigned Processors = 1;           ///< PROCESSORS: the jobs it takes
+  std::vector<std::string> Locks;    ///< RESOURCE_LOCK
+  std::vector<std::string> Setup;    ///< FIXTURES_SETUP
+  std::vector<std::string> Cleanup;  ///< FIXTURES_CLEANUP
+  std::vector<std::string> Requires; ///< FIXTURES_REQUIRED
 };
 
 /// One test to run, as discovery found it.

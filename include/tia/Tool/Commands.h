@@ -74,8 +74,8 @@ struct CollectCommandOptions {
   bool ProcessPerTest = false;   ///< never use tia's GoogleTest listener
   /// Run the cases of one ctest test at once (collect::CollectOptions).
   bool SplitCases = false;
-  std::string Gcov;              ///< empty: "gcov"
-  std::string CTest;             ///< empty: "ctest"
+  std::string Gcov;  ///< empty: "gcov"
+  std::string CTest; ///< empty: "ctest"
 };
 
 struct ResultsImportOptions {
