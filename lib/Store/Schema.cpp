@@ -382,6 +382,15 @@ CREATE TABLE observations(
 /// relative to the root, and the next index records it.
 llvm::Error relocatePaths(Database &DB) { return relocateStoredPaths(DB); }
 
+/// Version 11: how long each translation unit took to parse, in seconds,
+/// so that `tia index --shard K/N --balance-from DB` shares the units out
+/// by what they cost instead of by their size. A unit indexed before has
+/// 0, which balancing reads as "unknown" and estimates by size.
+llvm::Error addParseTimes(Database &DB) {
+  return DB.exec("ALTER TABLE translation_units ADD COLUMN parse_seconds REAL "
+                 "NOT NULL DEFAULT 0;");
+}
+
 // A tia that knows version 1 can still read and write version 2: it ignores
 // the new columns and tables. Version 3 holds element kinds (module, class,
 // variable) that older tias reject; version 4 adds more (enum, alias, macro,
@@ -390,6 +399,8 @@ llvm::Error relocatePaths(Database &DB) { return relocateStoredPaths(DB); }
 // Python version it stores has no name graph, which tia parses again when it
 // needs one. Versions 7 and 9 add a table that older tias ignore. Version
 // 10's relative paths would be read as paths in the working directory.
+// Version 11 adds a column that older tias neither read nor write (its
+// default stands for "not measured").
 const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/1, createVersion1},
     {/*CompatibleVersion=*/1, addTestInfoAndResults},
@@ -401,6 +412,7 @@ const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/8, addCoverageBitmaps},
     {/*CompatibleVersion=*/1, addObservations},
     {/*CompatibleVersion=*/10, relocatePaths},
+    {/*CompatibleVersion=*/1, addParseTimes},
 };
 
 /// Turns what SQLite says about a file it cannot read as a database (or a

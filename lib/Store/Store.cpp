@@ -261,6 +261,7 @@ llvm::Expected<StoredTranslationUnit> readTranslationUnit(const Database &DB,
   if (llvm::Error E = decodeArguments(DB, TU.Path, S.columnText(3), B,
                                       TU.Command.Arguments))
     return E;
+  TU.ParseSeconds = S.columnDouble(4);
   return TU;
 }
 
@@ -557,16 +558,18 @@ Store::getFileIndex(llvm::StringRef Path, llvm::StringRef ContentHash) {
 llvm::Error Store::putTranslationUnit(const StoredTranslationUnit &TU) {
   return inTransaction(*DB, [&]() -> llvm::Error {
     auto Put = DB->statement(
-        "INSERT INTO translation_units(path, file, directory, arguments) "
-        "VALUES(?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET "
+        "INSERT INTO translation_units(path, file, directory, arguments, "
+        "parse_seconds) VALUES(?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET "
         "file = excluded.file, directory = excluded.directory, "
-        "arguments = excluded.arguments");
+        "arguments = excluded.arguments, "
+        "parse_seconds = excluded.parse_seconds");
     if (!Put)
       return Put.takeError();
     Put->bindText(0, TU.Path);
     Put->bindText(1, relocatableText(TU.Command.File));
     Put->bindText(2, relocatableText(TU.Command.Directory));
     Put->bindText(3, encodeArguments(TU.Command.Arguments, Bases));
+    Put->bindDouble(4, TU.ParseSeconds);
     if (llvm::Error E = Put->run())
       return E;
 
@@ -606,8 +609,9 @@ llvm::Error Store::removeTranslationUnit(llvm::StringRef Path) {
 llvm::Expected<std::vector<StoredTranslationUnit>> Store::translationUnits() {
   std::vector<StoredTranslationUnit> TUs;
   std::map<std::string, size_t> IndexOf;
-  auto Units = DB->statement("SELECT path, file, directory, arguments "
-                             "FROM translation_units ORDER BY path");
+  auto Units = DB->statement("SELECT path, file, directory, arguments, "
+                             "parse_seconds FROM translation_units "
+                             "ORDER BY path");
   if (!Units)
     return Units.takeError();
   if (llvm::Error E = Units->forEachRow([&]() -> llvm::Error {
@@ -639,7 +643,7 @@ llvm::Expected<std::vector<StoredTranslationUnit>>
 Store::translationUnitsReading(llvm::StringRef Path) {
   std::vector<StoredTranslationUnit> TUs;
   auto Units = DB->statement(
-      "SELECT t.path, t.file, t.directory, t.arguments "
+      "SELECT t.path, t.file, t.directory, t.arguments, t.parse_seconds "
       "FROM translation_units t WHERE t.path IN "
       "(SELECT d.tu_path FROM tu_dependencies d WHERE d.file_path = ?) "
       "ORDER BY t.path");

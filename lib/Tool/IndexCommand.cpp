@@ -276,13 +276,18 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
   // Parse in parallel; results land in their own slots.
   std::vector<std::unique_ptr<llvm::Expected<TranslationUnitIndex>>> Results(
       ToParse.size());
+  std::vector<double> ParseTimes(ToParse.size()); // balances --shard
   Progress Prog("indexing", ToParse.size(), Err, G.Quiet);
   {
     llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(O.Jobs));
     for (size_t I = 0; I < ToParse.size(); ++I)
       Pool.async([&, I] {
+        auto Began = std::chrono::steady_clock::now();
         Results[I] = std::make_unique<llvm::Expected<TranslationUnitIndex>>(
             cpp::indexTranslationUnit(*ToParse[I], FE));
+        ParseTimes[I] = std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - Began)
+                            .count();
         Prog.step(relativeTo(ToParse[I]->File, Ctx->Root));
       });
     Pool.wait();
@@ -293,10 +298,13 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
   // file not made yet) is left out with a warning; a later change to it is
   // a "not indexed" change, which selects all.
   std::vector<TranslationUnitIndex> Parsed;
+  std::vector<double> ParsedSeconds;
   unsigned Unreadable = 0;
-  for (auto &R : Results) {
+  for (size_t I = 0; I < Results.size(); ++I) {
+    auto &R = Results[I];
     if (*R) {
       Parsed.push_back(std::move(**R));
+      ParsedSeconds.push_back(ParseTimes[I]);
       continue;
     }
     ++Unreadable;
@@ -365,7 +373,8 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
     for (const FileIndex &F : Py->Parsed)
       if (llvm::Error E = (*S)->putFileIndex(F))
         return E;
-    for (const TranslationUnitIndex &TU : Parsed) {
+    for (size_t I = 0; I < Parsed.size(); ++I) {
+      const TranslationUnitIndex &TU = Parsed[I];
       for (const FileIndex &F : TU.Files)
         if (llvm::Error E = (*S)->putFileIndex(F))
           return E;
@@ -373,6 +382,7 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
       Rec.Path = relativeTo(TU.Command.File, Ctx->Root);
       Rec.Command = TU.Command;
       Rec.Dependencies = TU.Dependencies;
+      Rec.ParseSeconds = ParsedSeconds[I];
       if (llvm::Error E = (*S)->putTranslationUnit(Rec))
         return E;
     }

@@ -891,6 +891,40 @@ TEST(SchemaTest, Version5DatabaseGainsTheNameGraphAndStaysReadable) {
   EXPECT_LE((**V).Compatible, 5);
 }
 
+TEST(SchemaTest, Version10TranslationUnitsGainAnUnmeasuredParseTime) {
+  auto DB = openRawMemory();
+  ASSERT_TRUE(DB);
+  ASSERT_OK(schema::migrate(*DB, schema::migrations().take_front(10)));
+  EXPECT_EQ(versionsOf(*DB), "10/10");
+  ASSERT_OK(DB->exec("INSERT INTO translation_units(path, file, directory, "
+                     "arguments) VALUES('a.cpp', 'a.cpp', '.', '[]')"));
+  ASSERT_OK(schema::migrate(*DB, schema::migrations().take_front(11)));
+  // A tia that knows schema 10 still reads and writes it: the column has a
+  // default and nothing it reads changes.
+  EXPECT_EQ(versionsOf(*DB), "11/10");
+  ASSERT_VALUE(S, DB->statement("SELECT path, parse_seconds "
+                                "FROM translation_units"));
+  ASSERT_VALUE(Row, S->step());
+  ASSERT_TRUE(*Row);
+  EXPECT_EQ(S->columnText(0), "a.cpp");
+  EXPECT_EQ(S->columnDouble(1), 0.0);
+}
+
+TEST(StoreTest, TranslationUnitKeepsItsParseTime) {
+  auto S = openMemory();
+  StoredTranslationUnit TU;
+  TU.Path = "a.cpp";
+  TU.Command.File = "a.cpp";
+  TU.Command.Directory = ".";
+  TU.Command.Arguments = {"clang++", "-c", "a.cpp"};
+  TU.Dependencies = {{"a.cpp", "h1"}};
+  TU.ParseSeconds = 1.25;
+  ASSERT_OK(S->putTranslationUnit(TU));
+  ASSERT_VALUE(TUs, S->translationUnits());
+  ASSERT_EQ(TUs->size(), 1u);
+  EXPECT_EQ(TUs->front().ParseSeconds, 1.25);
+}
+
 //===----------------------------------------------------------------------===//
 // The SQLite wrapper
 //===----------------------------------------------------------------------===//

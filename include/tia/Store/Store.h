@@ -38,6 +38,9 @@ struct StoredTranslationUnit {
   std::string Path; ///< repository-relative main file
   CompileCommand Command;
   std::vector<FileVersionRef> Dependencies; ///< sorted by path
+  /// Seconds its last parse took; 0 when not measured (an index made
+  /// before schema 11, or a unit stored without a parse).
+  double ParseSeconds = 0;
 };
 
 /// A test and where its coverage came from.
@@ -228,7 +231,7 @@ public:
   };
 
   /// Schema version this tia writes, and the oldest version it can read.
-  static constexpr int SchemaVersion = 10;
+  static constexpr int SchemaVersion = 11;
 
   /// Coverage snapshots kept: recording coverage at a new commit drops the
   /// oldest beyond this many, with the coverage only they referred to.
