@@ -391,6 +391,34 @@ llvm::Error addParseTimes(Database &DB) {
                  "NOT NULL DEFAULT 0;");
 }
 
+/// Version 12: the files each test read (`tia collect` traces them). A
+/// path is interned in data_paths, as element keys are, so that a read is
+/// two integers. test_file_records says which tests were traced, at which
+/// commit, and whether the trace saw every read (a crash or an untraceable
+/// process leaves it incomplete: the test counts as reading everything);
+/// test_reads holds the files a test read (listed = 0) and the directories
+/// it listed or walked (listed = 1).
+llvm::Error addFileReads(Database &DB) {
+  return DB.exec(R"sql(
+CREATE TABLE data_paths(
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE);
+
+CREATE TABLE test_file_records(
+  test_id INTEGER PRIMARY KEY REFERENCES tests(id) ON DELETE CASCADE,
+  commit_id TEXT NOT NULL,
+  complete INTEGER NOT NULL);
+
+CREATE TABLE test_reads(
+  test_id INTEGER NOT NULL
+    REFERENCES test_file_records(test_id) ON DELETE CASCADE,
+  path_id INTEGER NOT NULL REFERENCES data_paths(id),
+  listed INTEGER NOT NULL,
+  PRIMARY KEY(test_id, path_id, listed)) WITHOUT ROWID;
+CREATE INDEX test_reads_by_path ON test_reads(path_id, listed, test_id);
+)sql");
+}
+
 // A tia that knows version 1 can still read and write version 2: it ignores
 // the new columns and tables. Version 3 holds element kinds (module, class,
 // variable) that older tias reject; version 4 adds more (enum, alias, macro,
@@ -401,6 +429,9 @@ llvm::Error addParseTimes(Database &DB) {
 // 10's relative paths would be read as paths in the working directory.
 // Version 11 adds a column that older tias neither read nor write (its
 // default stands for "not measured").
+// Version 12 adds tables older tias ignore: selection trusts a test's reads
+// only when they were traced at the commit of its coverage, so reads an
+// older tia left behind when it collected again are not believed.
 const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/1, createVersion1},
     {/*CompatibleVersion=*/1, addTestInfoAndResults},
@@ -413,6 +444,7 @@ const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/1, addObservations},
     {/*CompatibleVersion=*/10, relocatePaths},
     {/*CompatibleVersion=*/1, addParseTimes},
+    {/*CompatibleVersion=*/1, addFileReads},
 };
 
 /// Turns what SQLite says about a file it cannot read as a database (or a

@@ -168,6 +168,25 @@ llvm::Error dumpObservations(Store &S, llvm::raw_ostream &Out) {
   return llvm::Error::success();
 }
 
+/// Each traced test with the files it read and the directories it listed.
+llvm::Error dumpFiles(Store &S, llvm::raw_ostream &Out) {
+  auto All = S.fileReads();
+  if (!All)
+    return All.takeError();
+  for (const FileReads &R : *All) {
+    Out << R.TestId
+        << " commit=" << (R.Commit.empty() ? "-" : shortId(R.Commit));
+    if (!R.Complete)
+      Out << " incomplete (counts as reading every file)";
+    Out << "\n";
+    for (const std::string &F : R.Files)
+      Out << "  read " << F << "\n";
+    for (const std::string &D : R.Directories)
+      Out << "  list " << D << "\n";
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
 
 llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
@@ -199,6 +218,8 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
     return dumpFlaky(**S, Ctx->Config, Out);
   case DumpWhat::Observations:
     return dumpObservations(**S, Out);
+  case DumpWhat::Files:
+    return dumpFiles(**S, Out);
   }
   return llvm::Error::success();
 }
@@ -210,14 +231,15 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
 llvm::cl::SubCommand
     DumpSubcommand("dump",
                    "'tia dump elements|references|tests|coverage|"
-                   "results|definitions|names|evidence|flaky|observations': "
+                   "results|definitions|names|evidence|flaky|observations|"
+                   "files': "
                    "print what the database holds, sorted and stable");
 
 namespace {
 llvm::cl::list<std::string>
     Args(llvm::cl::Positional,
          llvm::cl::desc("elements|references|tests|coverage|results|"
-                        "definitions|names|evidence|flaky|observations"),
+                        "definitions|names|evidence|flaky|observations|files"),
          llvm::cl::cat(tiaCategory()), llvm::cl::sub(DumpSubcommand));
 llvm::cl::opt<std::string>
     File("file", llvm::cl::desc("Only this file (repository-relative)"),
@@ -235,7 +257,7 @@ int dumpMain(const GlobalOptions &G) {
   if (Args.size() != 1)
     return usageError("'tia dump' needs one of: elements, references, "
                       "tests, coverage, results, definitions, names, "
-                      "evidence, flaky, observations");
+                      "evidence, flaky, observations, files");
   if (Args[0] == "elements")
     O.What = DumpWhat::Elements;
   else if (Args[0] == "tests")
@@ -256,6 +278,8 @@ int dumpMain(const GlobalOptions &G) {
     O.What = DumpWhat::Flaky;
   else if (Args[0] == "observations")
     O.What = DumpWhat::Observations;
+  else if (Args[0] == "files")
+    O.What = DumpWhat::Files;
   else
     return usageError("unknown dump '" + Args[0] +
                       "': use elements, references, tests, coverage, "

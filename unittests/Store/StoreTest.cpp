@@ -925,6 +925,29 @@ TEST(StoreTest, TranslationUnitKeepsItsParseTime) {
   EXPECT_EQ(TUs->front().ParseSeconds, 1.25);
 }
 
+TEST(SchemaTest, Version11DatabaseGainsFileReadsAndStaysReadable) {
+  auto DB = openRawMemory();
+  ASSERT_TRUE(DB);
+  ASSERT_OK(schema::migrate(*DB, schema::migrations().take_front(11)));
+  EXPECT_EQ(versionsOf(*DB), "11/10");
+  ASSERT_OK(DB->exec("INSERT INTO tests(name, coverage_commit) "
+                     "VALUES('ctest:old', 'c1')"));
+  ASSERT_OK(schema::migrate(*DB, schema::migrations().take_front(12)));
+  // Older tias ignore the new tables.
+  EXPECT_EQ(versionsOf(*DB), "12/10");
+  for (const char *Table : {"data_paths", "test_file_records", "test_reads"}) {
+    ASSERT_VALUE(Has, DB->hasTable(Table));
+    EXPECT_TRUE(*Has) << Table;
+  }
+  ASSERT_VALUE(S, DB->statement("SELECT count(*) FROM tests t WHERE NOT "
+                                "EXISTS (SELECT 1 FROM test_file_records r "
+                                "WHERE r.test_id = t.id)"));
+  ASSERT_VALUE(Row, S->step());
+  ASSERT_TRUE(*Row);
+  // The old test is kept, with no record of its reads.
+  EXPECT_EQ(S->columnInt64(0), 1);
+}
+
 //===----------------------------------------------------------------------===//
 // The SQLite wrapper
 //===----------------------------------------------------------------------===//

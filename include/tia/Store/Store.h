@@ -187,6 +187,20 @@ struct RuntimeEvidence {
   std::vector<Access> Accesses;
 };
 
+/// The files one test read while `tia collect` traced it
+/// (docs/Collection.md, "Files tests read"). Paths are repository-relative;
+/// "." is the repository root.
+struct FileReads {
+  std::string TestId;
+  std::string Commit; ///< the commit the test ran at; may be empty
+  /// False when the trace may have missed reads (the test crashed, a
+  /// process of it could not be traced): selection counts the test as
+  /// reading every file.
+  bool Complete = true;
+  std::vector<std::string> Files;       ///< files it read, sorted
+  std::vector<std::string> Directories; ///< directories it listed, sorted
+};
+
 /// A reference into an element, as the latest index saw it.
 struct ReferenceFrom {
   /// Key of the referencing element; "cpp:file:PATH" for the code of a file
@@ -231,7 +245,7 @@ public:
   };
 
   /// Schema version this tia writes, and the oldest version it can read.
-  static constexpr int SchemaVersion = 11;
+  static constexpr int SchemaVersion = 12;
 
   /// Coverage snapshots kept: recording coverage at a new commit drops the
   /// oldest beyond this many, with the coverage only they referred to.
@@ -408,6 +422,25 @@ public:
   /// not readable is dropped with its test's coverage. Memory stays
   /// bounded (SQLite sorts on disk).
   llvm::Expected<CoverageRepair> repairCoverage();
+
+  // --- Files tests read (FileReadStore.cpp) ---
+
+  /// Replaces the recorded reads of test \p R.TestId (adding the test if
+  /// unknown) with \p R.
+  llvm::Error putFileReads(const FileReads &R);
+  /// Every test's recorded reads, sorted by test id.
+  llvm::Expected<std::vector<FileReads>> fileReads();
+  /// The tests whose complete record, taken at the commit of their
+  /// coverage, holds file \p Path (\p Listed: holds directory \p Path),
+  /// sorted.
+  llvm::Expected<std::vector<std::string>> testsReading(llvm::StringRef Path,
+                                                        bool Listed);
+  /// The tests whose reads selection cannot trust, sorted: those never
+  /// traced, traced incompletely, or traced at another commit than their
+  /// coverage (a later collect or import that did not trace them).
+  llvm::Expected<std::vector<std::string>> testsWithoutTrustedReads();
+  /// True when at least one test has a trusted record.
+  llvm::Expected<bool> hasTrustedReads();
 
   // --- Coverage snapshots ---
 

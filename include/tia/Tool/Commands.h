@@ -167,7 +167,8 @@ enum class DumpWhat {
   Names,
   Evidence,
   Flaky,
-  Observations
+  Observations,
+  Files
 };
 
 struct DumpOptions {
