@@ -12,6 +12,8 @@
 #include "tia/Support/Error.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <set>
+
 namespace tia {
 namespace tool {
 
@@ -67,6 +69,76 @@ void chain(const Plan &P, const PlannedTest &T, const select::TestReason &R,
     OS << "    -> covered by " << T.Id << " in " << snapshotText(P) << "\n";
 }
 
+/// Whether definition \p D stands for test \p Id: the same name, or for
+/// GoogleTest, an instance of it in any binary.
+bool defines(const TestDefinition &D, llvm::StringRef Id) {
+  if (D.Framework != "gtest")
+    return Id == D.Framework + ":" + D.Name;
+  llvm::StringRef Rest = Id;
+  return Rest.consume_front("gtest:") &&
+         select::gtestNameMatches(Rest.split(':').second, D.Name);
+}
+
+/// Where test \p Id is defined in the head, "FILE:LINE", as selection sees
+/// it: the changed test files' definitions, else the index's for the files
+/// the change leaves alone. Empty when no definition names it.
+llvm::Expected<std::string> definitionOf(const Plan &P, Store &S,
+                                         llvm::StringRef Id) {
+  for (const select::TestFileChange &T : P.Changes.TestFiles)
+    for (const TestDefinition &D : T.New)
+      if (defines(D, Id))
+        return T.Path + ":" + std::to_string(D.BeginLine);
+  std::set<std::string> Changed;
+  for (const select::ChangedFile &F : P.Changes.Files) {
+    Changed.insert(F.Path);
+    Changed.insert(F.OldPath);
+  }
+  auto Indexed = S.currentTestDefinitions();
+  if (!Indexed)
+    return Indexed.takeError();
+  for (const auto &[File, D] : *Indexed)
+    if (!Changed.count(File) && defines(D, Id))
+      return File + ":" + std::to_string(D.BeginLine);
+  return std::string();
+}
+
+/// Why a test with no coverage was not selected as new: the static analysis
+/// that decides it (as the policy does) found no change reaching it. Empty
+/// when neither analysis decides it.
+std::string staticDecision(const Plan &P, llvm::StringRef Id) {
+  if (P.Changes.GraphDecided.count(Id.str()))
+    return "the C++ reference graph decides it: no changed element is "
+           "reachable from it";
+  bool OnlyPython =
+      llvm::all_of(P.Changes.Elements, [](const select::ChangedElement &E) {
+        return llvm::StringRef(E.Elem.Key).starts_with("py:");
+      });
+  if (Id.starts_with("pytest:") && OnlyPython &&
+      P.Changes.Mode != select::SelectionMode::Coverage)
+    return "Python's static analysis decides it (every changed element is "
+           "Python): no changed name reaches it";
+  return "";
+}
+
+/// The changed elements, at most ten, each "  changed, RELATION: ...".
+void listChanges(const Plan &P, llvm::StringRef Relation,
+                 llvm::raw_ostream &Out) {
+  size_t Shown = 0;
+  for (const select::ChangedElement &CE : P.Changes.Elements) {
+    if (Shown++ == 10) {
+      Out << "  ... and " << P.Changes.Elements.size() - 10
+          << " more changed elements\n";
+      break;
+    }
+    Out << "  changed, " << Relation << ": " << select::changeName(CE.Change)
+        << " "
+        << (isFunctionKind(CE.Elem.Kind) ? std::string()
+                                         : kindName(CE.Elem.Kind).str() + " ")
+        << CE.Elem.Display << " (" << CE.Elem.File << ":" << CE.Elem.BeginLine
+        << "-" << CE.Elem.EndLine << ")\n";
+  }
+}
+
 /// The test \p Wanted names: an id, or the unique id ending in ":" or "."
 /// and it.
 llvm::Expected<std::string> findTest(const Plan &P, llvm::StringRef Wanted) {
@@ -92,6 +164,47 @@ llvm::Expected<std::string> findTest(const Plan &P, llvm::StringRef Wanted) {
     return makeErrorf("'{0}' could be {1}: give the whole test id", Wanted,
                       llvm::join(Endings, ", "));
   return Wanted.str();
+}
+
+/// Why a test with no coverage in the snapshot is not selected: what tia
+/// knows of it (a definition, earlier records, or nothing), the analysis
+/// that decided it, or the fallback that runs every test anyway.
+llvm::Error explainUnrecorded(const Plan &P, Store &S, llvm::StringRef Id,
+                              llvm::raw_ostream &Out) {
+  auto Where = definitionOf(P, S, Id);
+  if (!Where)
+    return Where.takeError();
+  auto Known = S.tests();
+  if (!Known)
+    return Known.takeError();
+  bool Earlier =
+      llvm::any_of(*Known, [&](const TestRecord &T) { return T.Id == Id; });
+  if (!Where->empty())
+    Out << Id << " is not selected: known from its definition at " << *Where
+        << ", with no coverage recorded\n";
+  else if (Earlier)
+    Out << Id << " is not selected: known, with no coverage in "
+        << snapshotText(P) << "\n";
+  else
+    Out << Id << " is not selected: never recorded (tia has no coverage, "
+        << "results or definition of it): check the id with 'tia dump "
+           "tests', or collect its coverage\n";
+  std::string Decision = staticDecision(P, Id);
+  if ((!Where->empty() || Earlier) && !Decision.empty()) {
+    Out << "  " << Decision << "\n";
+    listChanges(P, "not reached by it", Out);
+  }
+  const std::vector<select::Fallback> &Fs = P.Changes.Fallbacks;
+  auto All = llvm::find_if(Fs, [](const select::Fallback &F) {
+    return F.Scope == select::FallbackScope::All;
+  });
+  if (All != Fs.end())
+    Out << "  every test runs anyway: "
+        << report::describe(P,
+                            {ReasonKind::Fallback, select::NoIndex,
+                             static_cast<size_t>(All - Fs.begin()), "", ""})
+        << "\n";
+  return llvm::Error::success();
 }
 
 } // namespace
@@ -151,39 +264,12 @@ llvm::Error explainTest(const Plan &P, Store &S, llvm::StringRef Id,
       Covered = std::move(*Keys);
     }
   }
-  if (!Recorded) {
-    Out << Id << " is not selected: never recorded (tia has no coverage, "
-        << "results or definition of it): check the id with 'tia dump "
-           "tests', or collect its coverage\n";
-    const std::vector<select::Fallback> &Fs = P.Changes.Fallbacks;
-    auto All = llvm::find_if(Fs, [](const select::Fallback &F) {
-      return F.Scope == select::FallbackScope::All;
-    });
-    if (All != Fs.end())
-      Out << "  every test runs anyway: "
-          << report::describe(P,
-                              {ReasonKind::Fallback, select::NoIndex,
-                               static_cast<size_t>(All - Fs.begin()), "", ""})
-          << "\n";
-    return llvm::Error::success();
-  }
+  if (!Recorded)
+    return explainUnrecorded(P, S, Id, Out);
   Out << Id << " is not selected: recorded (it covers " << Covered.size()
       << " element" << (Covered.size() == 1 ? "" : "s") << " in "
       << snapshotText(P) << "), depends on nothing changed\n";
-  size_t Shown = 0;
-  for (const select::ChangedElement &CE : P.Changes.Elements) {
-    if (Shown++ == 10) {
-      Out << "  ... and " << P.Changes.Elements.size() - 10
-          << " more changed elements\n";
-      break;
-    }
-    Out << "  changed, not covered by it: " << select::changeName(CE.Change)
-        << " "
-        << (isFunctionKind(CE.Elem.Kind) ? std::string()
-                                         : kindName(CE.Elem.Kind).str() + " ")
-        << CE.Elem.Display << " (" << CE.Elem.File << ":" << CE.Elem.BeginLine
-        << "-" << CE.Elem.EndLine << ")\n";
-  }
+  listChanges(P, "not covered by it", Out);
   for (const select::Note &N : P.Changes.Notes)
     Out << "  no effect: " << N.File << ": " << N.Text << "\n";
   return llvm::Error::success();
