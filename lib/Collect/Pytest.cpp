@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tia/Collect/Pytest.h"
+#include "FileReadsInternal.h"
 #include "PytestInternal.h"
 #include "tia/Store/CoveragePyData.h"
 #include "tia/Store/Store.h"
@@ -33,6 +34,7 @@ namespace {
 
 #include "ChildSource.inc"
 #include "EvidenceSource.inc"
+#include "FilesSource.inc"
 #include "PytestPluginSource.inc"
 #include "SiteCustomizeSource.inc"
 
@@ -227,6 +229,7 @@ struct PytestSetup {
   std::string Python;
   TempDir Tmp;
   std::string PlanFile; ///< the probe plan; empty without one
+  bool TraceFiles = false; ///< record the files each test reads
   std::vector<std::string> Args;
   std::vector<std::string> Env;
 };
@@ -278,7 +281,7 @@ llvm::Expected<PytestSetup> setUp(Store &S, const PytestOptions &O) {
   auto Tmp = TempDir::make();
   if (!Tmp)
     return Tmp.takeError();
-  PytestSetup Setup{*Python, std::move(*Tmp), "", {}, {}};
+  PytestSetup Setup{*Python, std::move(*Tmp), "", O.TraceFiles, {}, {}};
   const TempDir &Dir = Setup.Tmp;
   if (llvm::Error E = writeFile(Dir.file("tia_pytest_plugin.py"),
                                 embedded(PytestPluginSource)))
@@ -287,6 +290,9 @@ llvm::Expected<PytestSetup> setUp(Store &S, const PytestOptions &O) {
           writeFile(Dir.file("tia_evidence.py"), embedded(EvidenceSource)))
     return std::move(E);
   if (llvm::Error E = writeChildTracing(Dir, O.Root))
+    return std::move(E);
+  if (llvm::Error E =
+          writeFile(Dir.file("tia_files.py"), embedded(FilesSource)))
     return std::move(E);
   if (O.Plan) {
     auto Indexed = S.currentFiles();
@@ -364,6 +370,8 @@ std::vector<std::string> recordingEnv(const PytestSetup &Setup,
       "TIA_PYTEST_CHILD=" + Setup.Tmp.file(Name)};
   if (!Setup.PlanFile.empty())
     Env.push_back("TIA_PYTEST_PROBES=" + Setup.PlanFile);
+  if (Setup.TraceFiles)
+    Env.push_back("TIA_PYTEST_FILES=1");
   return Env;
 }
 
@@ -451,6 +459,8 @@ struct Gathered {
   RuntimeEvidence Evidence;
   /// Tests whose evidence stops at a failure, as accesses.
   std::vector<RuntimeEvidence::Access> Failures;
+  /// What each test read, by test id (with $TIA_PYTEST_FILES).
+  std::map<std::string, RawReads> Reads;
 };
 
 void countOutcome(PytestSummary &Sum, Outcome R) {
@@ -518,6 +528,32 @@ void addResult(const llvm::json::Object &R, const std::string &Python,
 
   auto &Locations = G.Import.ExtraLocations[Id];
   llvm::append_range(Locations, fixtureLocations(R, O.Root));
+
+  if (const llvm::json::Object *Files = R.getObject("files")) {
+    RawReads &Reads = G.Reads[Id];
+    Reads.add(*Files);
+    // A test cut short by a failure did not read all it reads.
+    if (G.Import.Untrusted.count(Id))
+      Reads.Incomplete = true;
+  }
+}
+
+/// Adds what the child processes of job \p Name read: PREFIX.files.PID,
+/// one record per process, {"test": NODEID, "read": ..., "listed": ...}.
+void addChildReads(const std::vector<std::string> &Files, Gathered &G) {
+  for (const std::string &F : Files) {
+    auto Buf = llvm::MemoryBuffer::getFile(F, /*IsText=*/true);
+    if (!Buf)
+      continue;
+    auto V = parseJson((*Buf)->getBuffer());
+    if (!V) {
+      llvm::consumeError(V.takeError()); // Cut short: nothing usable.
+      continue;
+    }
+    if (const llvm::json::Object *O = V->getAsObject())
+      if (auto Test = O->getString("test"); Test && !Test->empty())
+        G.Reads["pytest:" + Test->str()].add(*O);
+  }
 }
 
 /// The files \p Prefix + "." + \p Kind + ".*" of folder \p Dir: what the
@@ -550,6 +586,7 @@ void addChildFiles(const TempDir &Dir, const std::string &Name, Gathered &G) {
       G.DataFiles.push_back(F);
   }
   llvm::append_range(G.EvidenceFiles, childFiles(Dir, Name, "evidence"));
+  addChildReads(childFiles(Dir, Name, "files"), G);
 }
 
 /// A test that failed, erred or crashed under collect ran only part of
@@ -606,7 +643,22 @@ Gathered gatherJobs(const std::vector<PytestJob> &Jobs,
   return G;
 }
 
-/// Writes the coverage and the runtime evidence (unless pytest crashed),
+/// Records what each test read, keeping the files git tracks.
+llvm::Error storeReads(Store &S, const Gathered &G, const PytestOptions &O) {
+  TrackedTree Tree;
+  Tree.Root = O.Root;
+  llvm::SmallString<256> Real;
+  if (!llvm::sys::fs::real_path(O.Root, Real))
+    Tree.RealRoot = std::string(Real);
+  Tree.Files = O.TrackedFiles;
+  for (const auto &[Id, Raw] : G.Reads)
+    if (llvm::Error E = S.putFileReads(keepTracked(Id, O.Commit, Raw, Tree)))
+      return E;
+  return llvm::Error::success();
+}
+
+/// Writes the coverage, the runtime evidence and the files each test read
+/// (unless pytest crashed),
 /// the tests' commands, and a "collect" run with the outcomes, in one
 /// transaction.
 llvm::Error storePytest(Store &S, const Gathered &G, const PytestOptions &O,
@@ -621,6 +673,9 @@ llvm::Error storePytest(Store &S, const Gathered &G, const PytestOptions &O,
         if (llvm::Error E = S.putRuntimeEvidence(G.Evidence))
           return E;
     }
+    if (!Crashed && O.TraceFiles)
+      if (llvm::Error E = storeReads(S, G, O))
+        return E;
     for (const TestInfo &I : G.Infos)
       if (llvm::Error E = S.putTestInfo(I))
         return E;

@@ -12,7 +12,9 @@
 #     one pytest-cov started, in the dynamic context "NODEID|run", so that
 #     its lines go to the test that started it;
 #   - records runtime evidence (tia_evidence.py) under the test's file and
-#     writes it to PREFIX.evidence.PID when it ends.
+#     writes it to PREFIX.evidence.PID when it ends;
+#   - with $TIA_PYTEST_FILES, records the files it reads (tia_files.py) and
+#     writes them to PREFIX.files.PID when it ends.
 #
 # multiprocessing children (fork, forkserver, spawn; concurrent.futures'
 # process pools) start over in the child: the measurement the parent was
@@ -33,6 +35,7 @@ import sys
 
 _prefix = ""          # where this job's files go
 _evidence = None      # tia_evidence, when recording evidence
+_files = None         # tia_files, when recording the files read
 _test = ""            # the running test's node id
 _scope = None         # its test file
 _pid = None           # the process the measurement below belongs to
@@ -101,6 +104,7 @@ def _begin(forked):
     if not _start_coverage(forked) and _test:
         _untraced("coverage.py does not run in " + sys.executable)
     _start_evidence(forked)
+    _start_files(forked)
     atexit.register(_save)
 
 
@@ -137,6 +141,20 @@ def _start_coverage(forked):
     return True
 
 
+def _start_files(forked):
+    global _files
+    if not os.environ.get("TIA_PYTEST_FILES"):
+        return
+    import tia_files
+    if forked:
+        # What the parent read is the parent's to report.
+        for key in list(tia_files._reads) + list(tia_files._listed):
+            tia_files.forget(key)
+    tia_files.install()
+    tia_files.enter(_test or None)
+    _files = tia_files
+
+
 def _start_evidence(forked):
     global _evidence
     plan = os.environ.get("TIA_PYTEST_PROBES")
@@ -150,13 +168,16 @@ def _start_evidence(forked):
 
 
 def _save():
-    """Saves this process's coverage and evidence, once."""
+    """Saves this process's coverage, evidence and reads, once."""
     global _saved, _saving
     pid = os.getpid()
     if _saved == pid or _pid != pid or _saving:
         return
     _saving = True
     try:
+        # First: coverage.py lists the measured folders as it saves.
+        if _files is not None and _test:
+            _write_files("%s.files.%d" % (_prefix, pid))
         if _cov is not None:
             try:
                 _cov.stop()
@@ -172,6 +193,16 @@ def _save():
         _saved, _saving = pid, False
     if _terminate_after:
         _die()
+
+
+def _write_files(path):
+    record = dict(_files.record(_test), test=_test)
+    try:
+        with open(path + ".tmp", "w", encoding="utf-8") as f:
+            json.dump(record, f)
+        os.replace(path + ".tmp", path)
+    except OSError:
+        pass
 
 
 #===------------------------------------------------------------------------===#
@@ -239,6 +270,9 @@ def _watch():
 def _untraced(what):
     # Outside a test (collection, a session's end) no test's run is at
     # stake: a fixture's processes start within the test that needs it.
+    files = sys.modules.get("tia_files")
+    if files is not None:
+        files.untraced()
     if _evidence is not None and _test:
         _evidence._note("untraced", _test + "\t" + what)
 

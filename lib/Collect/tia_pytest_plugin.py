@@ -12,8 +12,13 @@
 # test file only: `tia collect` runs each test file in a process of its
 # own. With $TIA_PYTEST_LIST it also lists the collected items. With
 # $TIA_PYTEST_CHILD (a path prefix) the Python processes the tests start
-# are traced too (tia_child.py). The variables meant for this process are
-# taken out of the environment the tests' child processes inherit.
+# are traced too (tia_child.py). With $TIA_PYTEST_FILES each result also
+# holds the files the test read and the directories it listed (tia_files.py):
+# its own, those of the broader-scoped fixtures it uses (set up once, in the
+# first test that needs them) and those read outside every test
+# (collection, imports), which every test of the process shares. The
+# variables meant for this process are taken out of the environment the
+# tests' child processes inherit.
 
 import json
 import os
@@ -29,6 +34,10 @@ _evidence_file = os.environ.pop("TIA_PYTEST_EVIDENCE", "")
 _list = os.environ.pop("TIA_PYTEST_LIST", "")
 _child = None
 _evidence = None
+_files = None
+if os.environ.get("TIA_PYTEST_FILES"):
+    import tia_files as _files
+    _files.install()
 if os.environ.get("TIA_PYTEST_PROBES"):
     import tia_evidence as _evidence
     _evidence.install(os.environ["TIA_PYTEST_PROBES"])
@@ -100,7 +109,11 @@ def pytest_runtest_protocol(item, nextitem):
         _evidence.enter(scope)
     if _child is not None:
         _child.enter(item.nodeid, scope)
+    if _files is not None:
+        _files.enter(item.nodeid)
     yield
+    if _files is not None:
+        _files.enter(None)
     if _evidence is not None:
         _evidence.enter(None)
     if _child is not None:
@@ -164,17 +177,62 @@ def _fixture_locations(item):
 
 
 _fixtures = {}
+_broad_fixtures = {}  # node id -> keys of the broader fixtures it uses
+
+
+def _fixture_key(fixturedef):
+    return "fixture:%d" % id(fixturedef)
+
+
+def _broader_fixtures(item):
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return []
+    return [_fixture_key(d) for defs in info.name2fixturedefs.values()
+            for d in defs if getattr(d, "scope", "function") != "function"]
 
 
 def pytest_runtest_setup(item):
     _fixtures[item.nodeid] = _fixture_locations(item)
+    if _files is not None:
+        _broad_fixtures[item.nodeid] = _broader_fixtures(item)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_fixture_setup(fixturedef, request):
+    # A fixture set up once for many tests reads for each of them.
+    if _files is None or fixturedef.scope == "function":
+        yield
+        return
+    before = _files._key
+    _files.enter(_fixture_key(fixturedef))
+    yield
+    _files.enter(before)
+
+
+def _files_of(nodeid):
+    """What test \\p nodeid read, with its broader fixtures and what ran
+    outside every test."""
+    out = {"read": set(), "listed": set(), "incomplete": False}
+    for key in [nodeid, None] + _broad_fixtures.pop(nodeid, []):
+        r = _files.record(key)
+        out["read"].update(r["read"])
+        out["listed"].update(r["listed"])
+        out["incomplete"] = out["incomplete"] or r["incomplete"]
+    _files.forget(nodeid)
+    return {"read": sorted(out["read"]), "listed": sorted(out["listed"]),
+            "incomplete": out["incomplete"]}
 
 
 def pytest_runtest_logfinish(nodeid, location):
     reports = _reports.pop(nodeid, [])
     outcome, message = _outcome(reports)
     duration = sum(getattr(r, "duration", 0.0) for r in reports)
-    _write({"id": nodeid, "outcome": outcome, "duration": duration,
-            "message": message, "file": location[0],
-            "line": (location[1] or 0) + 1 if location[1] is not None else 0,
-            "fixtures": _fixtures.pop(nodeid, [])})
+    result = {"id": nodeid, "outcome": outcome, "duration": duration,
+              "message": message, "file": location[0],
+              "line": (location[1] or 0) + 1 if location[1] is not None
+              else 0,
+              "fixtures": _fixtures.pop(nodeid, [])}
+    if _files is not None:
+        result["files"] = _files_of(nodeid)
+    _write(result)

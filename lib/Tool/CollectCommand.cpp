@@ -101,6 +101,14 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
 
   P.Isolate = O.Isolate;
   P.Jobs = O.Jobs;
+  // Reads are kept for the files git tracks: without git, none.
+  P.TraceFiles = O.TraceFiles && Ctx->Repo;
+  if (P.TraceFiles) {
+    auto Tracked = Ctx->Repo->trackedFiles();
+    if (!Tracked)
+      return Tracked.takeError();
+    P.TrackedFiles = std::move(*Tracked);
+  }
 
   auto S = openForUpdate(*Ctx);
   if (!S)
@@ -231,6 +239,13 @@ llvm::cl::opt<bool> NoIsolation(
                    "then shared by all files and prunes less)"),
     llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
     llvm::cl::sub(CollectSubcommand));
+llvm::cl::opt<bool> NoFileTrace(
+    "no-file-trace",
+    llvm::cl::desc("Do not record the files each test reads (selection "
+                   "then counts every test as reading every file that is "
+                   "not source code)"),
+    llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
+    llvm::cl::sub(CollectSubcommand));
 llvm::cl::list<std::string> Args(llvm::cl::Positional,
                                  llvm::cl::desc("[TEST...] | --pytest [-- "
                                                 "PYTEST_ARGS...]"),
@@ -253,6 +268,7 @@ int collectMain(const GlobalOptions &G) {
     O.JunitXml = JunitXml;
     O.PytestArgs.assign(Args.begin(), Args.end());
     O.Isolate = !NoIsolation;
+    O.TraceFiles = !NoFileTrace;
     // Test files run one after the other unless asked: they may share
     // files or ports.
     O.Jobs = Jobs == 0 ? 1 : Jobs;

@@ -48,6 +48,12 @@ struct PytestOptions {
   unsigned Jobs = 1;
   /// What to record for static selection; no runtime evidence without.
   std::optional<ProbePlan> Plan;
+  /// Record the files each test reads and the directories it lists
+  /// (docs/Collection.md, "Files tests read").
+  bool TraceFiles = true;
+  /// The files git tracks, repository-relative and sorted: only reads of
+  /// these are kept.
+  std::vector<std::string> TrackedFiles;
 };
 
 struct PytestSummary {

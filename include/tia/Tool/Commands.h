@@ -62,6 +62,8 @@ struct CollectPytestOptions {
   bool Isolate = true;
   /// Test files run at once.
   unsigned Jobs = 1;
+  /// Record the files each test reads (--no-file-trace: not).
+  bool TraceFiles = true;
 };
 
 struct CollectCommandOptions {

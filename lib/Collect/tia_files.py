@@ -1,0 +1,133 @@
+# The files each test reads, compiled into tia. An audit hook
+# (sys.addaudithook) sees every `open` (builtins.open, io.open, os.open,
+# pathlib, importlib.resources, io.open_code) and every directory listing
+# (os.listdir, os.scandir: os.walk, glob and pathlib's iterdir go through
+# them) in this process, and files them under the key set by enter(): a
+# test's node id, a broader fixture's name, or None for what runs outside
+# every test (collection, imports). `tia collect` keeps the paths inside
+# the repository that git tracks.
+#
+# A file the key wrote before reading it does not count: the test made what
+# it reads. What the tools around the tests open and list is left out:
+# modules that imports load (the coverage and the import graph see them),
+# the folders import finders, pytest's collection and entry-point discovery
+# list, coverage.py's own files. A process the tests start that tia cannot follow makes the record
+# of the running test incomplete (untraced()).
+
+import os
+import sys
+
+_key = None
+_reads = {}       # key -> set of absolute paths read
+_listed = {}      # key -> set of absolute directories listed
+_written = {}     # key -> set of absolute paths written first
+_incomplete = set()
+_busy = False
+_installed = False
+
+
+def install():
+    global _installed
+    if not _installed:
+        _installed = True
+        sys.addaudithook(_hook)
+
+
+def enter(key):
+    """What runs from now on reads for \\p key (None: outside any test)."""
+    global _key
+    _key = key
+
+
+def untraced(key=None):
+    """\\p key (default: the current one) started what tia cannot trace."""
+    k = _key if key is None else key
+    _incomplete.add(k)
+
+
+# Modules that list and open for whoever calls them: the caller decides.
+_HELPERS = ("glob.py", "fnmatch.py", "os.py", "pathlib.py", "shutil.py",
+            "posixpath.py", "genericpath.py", "_abc.py", "abc.py")
+# The tools around the tests: what they read is not the tests' reading.
+_TOOLS = ("<frozen importlib", os.sep + "_pytest" + os.sep,
+          os.sep + "pluggy" + os.sep, os.sep + "coverage" + os.sep,
+          os.sep + "pytest_cov" + os.sep,
+          os.sep + "importlib" + os.sep + "metadata" + os.sep,
+          os.sep + "tia_")
+
+
+def _by_tools():
+    """True when import machinery, pytest, coverage.py or tia itself opened
+    or listed (the first frame that is no generic helper decides)."""
+    f = sys._getframe(2)  # the frame that opened or listed
+    depth = 0
+    while f is not None and depth < 12:
+        name = f.f_code.co_filename
+        if name.startswith("<frozen importlib") or \
+                any(t in name for t in _TOOLS):
+            return True
+        if not name.endswith(_HELPERS) or name.startswith("<"):
+            return False
+        f = f.f_back
+        depth += 1
+    return False
+
+
+def _writes(mode, flags):
+    """True when an open with \\p mode (open()'s) or \\p flags (os.open's)
+    creates, truncates or only writes the file."""
+    if isinstance(mode, str) and mode:
+        return mode[0] in "wax"
+    if not isinstance(flags, int):
+        return False
+    return (flags & os.O_ACCMODE) == os.O_WRONLY or \
+        bool(flags & (os.O_CREAT | os.O_TRUNC | os.O_APPEND))
+
+
+def _hook(event, args):
+    # Called for every audited event: leave at once for the others, and
+    # never raise, which would stop what the code is doing.
+    global _busy
+    if _busy or not (event == "open" or event == "os.listdir"
+                     or event == "os.scandir"):
+        return
+    _busy = True
+    try:
+        path = args[0] if args else None
+        if path is None:
+            path = "."
+        if isinstance(path, int):
+            return  # A descriptor: what it names was opened already.
+        path = os.path.abspath(os.fsdecode(path))
+        if event != "open":
+            if not _by_tools():
+                _listed.setdefault(_key, set()).add(path)
+            return
+        mode = args[1] if len(args) > 1 else None
+        flags = args[2] if len(args) > 2 else 0
+        if _writes(mode, flags):
+            if path not in _reads.get(_key, ()):
+                _written.setdefault(_key, set()).add(path)
+            return
+        if path in _written.get(_key, ()):
+            return
+        if _by_tools():
+            return
+        _reads.setdefault(_key, set()).add(path)
+    except Exception:
+        pass
+    finally:
+        _busy = False
+
+
+def record(key):
+    """What \\p key read: {"read": [...], "listed": [...], "incomplete": b}."""
+    return {"read": sorted(_reads.get(key, ())),
+            "listed": sorted(_listed.get(key, ())),
+            "incomplete": key in _incomplete}
+
+
+def forget(key):
+    for d in (_reads, _listed, _written):
+        d.pop(key, None)
+    _incomplete.discard(key)
