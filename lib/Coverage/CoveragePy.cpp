@@ -69,9 +69,16 @@ void keysForLine(const FileIndex &F, unsigned Line,
   for (const Element &E : F.Elements)
     if (E.containsLine(Line))
       Holding.push_back(&E);
+  // Innermost first. A module holds everything in its file, so among
+  // elements of the same lines (a function spanning its whole file) the
+  // module is the outer one.
   std::stable_sort(
       Holding.begin(), Holding.end(), [](const Element *A, const Element *B) {
-        return A->EndLine - A->BeginLine < B->EndLine - B->BeginLine;
+        unsigned SpanA = A->EndLine - A->BeginLine;
+        unsigned SpanB = B->EndLine - B->BeginLine;
+        if (SpanA != SpanB)
+          return SpanA < SpanB;
+        return A->Kind != ElementKind::Module && B->Kind == ElementKind::Module;
       });
   for (const Element *E : Holding) {
     bool Function = E->BodyLine != 0;
