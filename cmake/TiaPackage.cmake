@@ -1,4 +1,4 @@
-# Installs tia (the driver, the GoogleTest listener's source and the CMake
+# Installs tia (the driver, the listeners' sources and the CMake
 # helper tia_add_coverage) and writes a package config for find_package(tia)
 # in the install tree and one in the build tree (BUILD/cmake/tia), so that a
 # project can use a tia it did not install.
@@ -36,6 +36,7 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/cmake/tia/tiaConfigVersion.
 set_target_properties(tia PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS tia RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${CMAKE_SOURCE_DIR}/runtime/GTestListener.cpp
+  ${CMAKE_SOURCE_DIR}/runtime/Catch2Listener.cpp
   DESTINATION ${TIA_INSTALL_DATADIR})
 install(FILES
   ${CMAKE_BINARY_DIR}/cmake/install/tiaConfig.cmake

@@ -42,6 +42,8 @@ config.substitutions.append(("%resource-dir", config.clang_resource_dir))
 # The collect fixture (test/CMakeLists.txt): a git repository with a clang
 # and a gcc build of its tests, and its index.
 config.substitutions.append(("%fixture", config.collect_fixture))
+# The frameworks fixture: the same for Catch2 (and other frameworks') cases.
+config.substitutions.append(("%fwfixture", config.frameworks_fixture))
 
 # The Python that runs pytest in the tests: Debian's, which has pytest,
 # pytest-cov and coverage (utils/install-deps.sh), whatever is first on PATH.

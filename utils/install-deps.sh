@@ -9,6 +9,7 @@ packages=(
   libgit2-dev libfmt-dev libsqlite3-dev libxgboost-dev libroaring-dev
   libbenchmark-dev
   libgtest-dev googletest
+  catch2 doctest-dev libboost-test-dev
   python3-dev python3-pytest python3-pytest-cov python3-coverage
 )
 

@@ -1,11 +1,12 @@
-# tia_add_coverage(<target> [NO_LISTENER])
+# tia_add_coverage(<target> [NO_LISTENER] [FRAMEWORK gtest|catch2])
 #
 # Builds <target> for `tia collect`: instruments it for coverage with the
 # compiler in use (clang: -fprofile-instr-generate -fcoverage-mapping; GCC:
-# --coverage) and, for an executable, compiles tia's GoogleTest listener into
-# it, so that `tia collect` runs all its test cases in one process and still
-# gets one profile per case. NO_LISTENER leaves the listener out (for an
-# executable that does not use GoogleTest); `tia collect` then runs each
+# --coverage) and, for an executable, compiles tia's listener for its test
+# framework into it (FRAMEWORK: gtest, the default, or catch2 for Catch2
+# 2.x), so that `tia collect` runs all its test cases in one process and
+# still gets one profile per case. NO_LISTENER leaves the listener out (for
+# an executable that uses no such framework); `tia collect` then runs each
 # case in its own process.
 #
 # Instrument the libraries under test too (tia_add_coverage(mylib)): only
@@ -18,9 +19,19 @@ if(NOT DEFINED TIA_GTEST_LISTENER_SOURCE)
 endif()
 
 function(tia_add_coverage target)
-  cmake_parse_arguments(ARG "NO_LISTENER" "" "" ${ARGN})
+  cmake_parse_arguments(ARG "NO_LISTENER" "FRAMEWORK" "" ${ARGN})
   if(NOT TARGET ${target})
     message(FATAL_ERROR "tia_add_coverage: ${target} is not a target")
+  endif()
+  if(NOT ARG_FRAMEWORK OR ARG_FRAMEWORK STREQUAL "gtest")
+    set(listener "${TIA_GTEST_LISTENER_SOURCE}")
+  elseif(ARG_FRAMEWORK STREQUAL "catch2")
+    # Every listener lies beside the GoogleTest one.
+    get_filename_component(runtime "${TIA_GTEST_LISTENER_SOURCE}" DIRECTORY)
+    set(listener "${runtime}/Catch2Listener.cpp")
+  else()
+    message(FATAL_ERROR "tia_add_coverage: FRAMEWORK ${ARG_FRAMEWORK} is "
+      "not one tia has a listener for; use gtest or catch2, or NO_LISTENER")
   endif()
   if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     set(flags -fprofile-instr-generate -fcoverage-mapping)
@@ -48,14 +59,14 @@ function(tia_add_coverage target)
   endif()
 
   if(type STREQUAL "EXECUTABLE" AND NOT ARG_NO_LISTENER)
-    if(NOT EXISTS "${TIA_GTEST_LISTENER_SOURCE}")
-      message(FATAL_ERROR "tia_add_coverage: tia's GoogleTest listener "
-        "${TIA_GTEST_LISTENER_SOURCE} is missing; reinstall tia")
+    if(NOT EXISTS "${listener}")
+      message(FATAL_ERROR "tia_add_coverage: tia's listener "
+        "${listener} is missing; reinstall tia")
     endif()
-    target_sources(${target} PRIVATE "${TIA_GTEST_LISTENER_SOURCE}")
+    target_sources(${target} PRIVATE "${listener}")
     target_compile_definitions(${target} PRIVATE ${kind})
     # The listener's own code is not what the tests cover.
-    set_source_files_properties("${TIA_GTEST_LISTENER_SOURCE}"
+    set_source_files_properties("${listener}"
       TARGET_DIRECTORY ${target} PROPERTIES COMPILE_OPTIONS "${no_flags}")
   endif()
 endfunction()

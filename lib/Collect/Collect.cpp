@@ -224,13 +224,13 @@ BinaryMap probeExecutables(const std::vector<DiscoveredTest> &Tests,
 }
 
 /// The cases of one binary that run through one listener process share
-/// this key: the command but for --gtest_filter.
-std::string listenerKey(const TestCommand &C) {
+/// this key: the command but for the argument naming the case.
+std::string listenerKey(const DiscoveredTest &T) {
+  const TestCommand &C = T.Command;
   std::string Key = C.Executable + "\n" + C.WorkingDir + "\n" +
                     llvm::join(C.Environment, "\n");
-  for (const std::string &A : C.Arguments)
-    if (!llvm::StringRef(A).starts_with("--gtest_filter="))
-      Key += "\n" + A;
+  for (const std::string &A : argumentsWithoutCase(T))
+    Key += "\n" + A;
   return Key;
 }
 
@@ -277,7 +277,7 @@ std::vector<Unit> planSplitUnits(const std::vector<DiscoveredTest> &Tests,
     if (T.Disabled)
       continue;
     if (usesListener(T, Binaries, O))
-      ListenerGroups[listenerKey(T.Command)].push_back(I);
+      ListenerGroups[listenerKey(T)].push_back(I);
     else
       Alone.push_back({{I}, false, &T.Sched});
   }
@@ -487,7 +487,8 @@ llvm::Error putTestInfos(Store &S, const std::vector<DiscoveredTest> &Tests,
       Info.File = (*Old)->File;
       Info.Line = (*Old)->Line;
     }
-    if (Info.File.empty() && !T.Case.empty()) {
+    if (Info.File.empty() && !T.Case.empty() &&
+        frameworkOf(T) == CaseFramework::GTest) {
       auto It = DefinedAt.find(definitionName(T.Case));
       if (It != DefinedAt.end()) {
         Info.File = It->second.first;

@@ -6,6 +6,7 @@
 #include "Process.h"
 #include "tia/Collect/Collect.h"
 #include "tia/Coverage/Profiles.h"
+#include "tia/Support/CaseFilters.h"
 #include "tia/Support/Progress.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <map>
@@ -29,8 +30,9 @@ namespace collect {
 TestResult classify(const DiscoveredTest &T, const ProcessEnd &End,
                     llvm::StringRef Output, double TimeoutSeconds);
 
-/// What tia's GoogleTest listener wrote to its journal (see
-/// runtime/GTestListener.cpp), segments relative to its folder.
+/// What tia's listener wrote to its journal (see runtime/GTestListener.cpp
+/// and Catch2Listener.cpp), segments relative to its folder, case names
+/// unescaped ("%20" is a space).
 struct Journal {
   struct Case {
     std::string Segment; ///< empty until the case ended
@@ -48,6 +50,13 @@ struct Journal {
   /// Reads complete lines of journal text.
   void parse(llvm::StringRef Text);
 };
+
+/// The framework of case \p T (a GoogleTest or Catch2 case).
+CaseFramework frameworkOf(const DiscoveredTest &T);
+
+/// The arguments of case \p T's command but the one that names the case:
+/// what all the cases of one binary run through one listener share.
+std::vector<std::string> argumentsWithoutCase(const DiscoveredTest &T);
 
 //===----------------------------------------------------------------------===//
 // Binaries and their coverage

@@ -2,8 +2,10 @@
 
 #include "Process.h"
 #include "tia/Collect/Collect.h"
+#include "tia/Support/CaseFilters.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Json.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
@@ -110,6 +112,111 @@ void readScheduleProperty(llvm::StringRef Name, const llvm::json::Value &V,
     S.Requires = stringList(V);
 }
 
+/// The cases of one ctest test's binary, as the binary lists them.
+struct CaseListing {
+  CaseFramework Framework;
+  std::vector<std::string> Cases;
+};
+
+/// Whether \p Binary links Catch2 (2.x): its help text.
+bool looksLikeCatch2(llvm::StringRef Binary) {
+  auto Buf = llvm::MemoryBuffer::getFile(Binary, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  return Buf && (*Buf)->getBuffer().contains("list-test-names-only");
+}
+
+/// The framework whose cases the ctest command \p Command runs, if any.
+std::optional<CaseFramework>
+frameworkOf(const std::vector<std::string> &Command) {
+  if (llvm::any_of(Command, [](llvm::StringRef A) {
+        return A.starts_with("--gtest_filter=");
+      }))
+    return CaseFramework::GTest;
+  if (looksLikeGTest(Command[0]))
+    return CaseFramework::GTest;
+  if (looksLikeCatch2(Command[0]))
+    return CaseFramework::Catch2;
+  return std::nullopt;
+}
+
+/// The arguments that list the cases: GoogleTest filters afterwards, Catch2
+/// applies the ctest test's own specs.
+std::vector<std::string> listArguments(CaseFramework F,
+                                       const std::vector<std::string> &Specs) {
+  if (F == CaseFramework::GTest)
+    return {"--gtest_list_tests"};
+  std::vector<std::string> Args = {"--list-test-names-only"};
+  llvm::append_range(Args, Specs);
+  return Args;
+}
+
+void addGTestCases(const CTestEntry &E, const TestCommand &Base,
+                   const std::vector<std::string> &Cases,
+                   const std::string &Binary,
+                   std::map<std::string, DiscoveredTest> &Tests) {
+  // The cases this ctest test runs: its --gtest_filter, disabled ones
+  // only with --gtest_also_run_disabled_tests and a filter naming them.
+  std::string Filter = "*";
+  std::vector<std::string> Rest;
+  for (size_t I = 1; I < E.Command.size(); ++I) {
+    llvm::StringRef A = E.Command[I];
+    if (A.consume_front("--gtest_filter="))
+      Filter = A.str();
+    else if (A != "--gtest_also_run_disabled_tests")
+      Rest.push_back(A.str());
+  }
+  for (const std::string &Case : Cases) {
+    if (!matchesGTestFilter(Filter, Case))
+      continue;
+    DiscoveredTest T;
+    T.Id = "gtest:" + Binary + ":" + Case;
+    if (Tests.count(T.Id))
+      continue; // The first ctest test that runs a case says how.
+    T.Binary = E.Command[0];
+    T.Case = Case;
+    T.Command = Base;
+    T.Command.Arguments.push_back("--gtest_filter=" + Case);
+    llvm::append_range(T.Command.Arguments, Rest);
+    T.Disabled = E.Disabled || isDisabled(Case);
+    T.Sched = E.Sched;
+    // gtest_discover_tests' rules are about the one case; those of a
+    // ctest test running many cases are about the whole binary.
+    if (Filter == Case)
+      T.Rules = E.Rules;
+    else
+      T.Rules.SkipRegex = E.Rules.SkipRegex;
+    Tests.emplace(T.Id, std::move(T));
+  }
+}
+
+/// Catch2 cases run with the ctest test's options and a spec naming the
+/// case alone, its last argument.
+void addCatch2Cases(const CTestEntry &E, const TestCommand &Base,
+                    const std::vector<std::string> &Cases,
+                    const std::string &Binary,
+                    std::map<std::string, DiscoveredTest> &Tests) {
+  auto [Specs, Rest] = splitCatch2Arguments(E.Command);
+  for (const std::string &Case : Cases) {
+    DiscoveredTest T;
+    T.Id = "catch2:" + Binary + ":" + Case;
+    if (Tests.count(T.Id))
+      continue;
+    T.Binary = E.Command[0];
+    T.Case = Case;
+    T.Command = Base;
+    T.Command.Arguments = Rest;
+    T.Command.Arguments.push_back(catch2Escape(Case));
+    T.Disabled = E.Disabled;
+    T.Sched = E.Sched;
+    // catch_discover_tests' rules are about the one case.
+    if (!Specs.empty() && Cases.size() == 1)
+      T.Rules = E.Rules;
+    else
+      T.Rules.SkipRegex = E.Rules.SkipRegex;
+    Tests.emplace(T.Id, std::move(T));
+  }
+}
+
 } // namespace
 
 bool matchesGTestFilter(llvm::StringRef Filter, llvm::StringRef Case) {
@@ -138,6 +245,41 @@ std::vector<std::string> parseGTestList(llvm::StringRef Text) {
       Cases.push_back(Suite + "." + Line.trim().str());
   }
   return Cases;
+}
+
+std::vector<std::string> parseCatch2List(llvm::StringRef Text) {
+  std::vector<std::string> Cases;
+  for (llvm::StringRef Line : llvm::split(Text, '\n')) {
+    Line = Line.rtrim("\r");
+    // Catch2 prints its notes ("Filters: ...") only when it runs cases.
+    if (!Line.trim().empty())
+      Cases.push_back(Line.str());
+  }
+  return Cases;
+}
+
+std::pair<std::vector<std::string>, std::vector<std::string>>
+splitCatch2Arguments(llvm::ArrayRef<std::string> Command) {
+  // Catch2 2.x options that take a value in the next argument.
+  static const llvm::StringSet<> WithValue = {
+      "-o", "--out", "-r", "--reporter", "-n", "--name", "-x", "--abortx",
+      "-w", "--warn", "-d", "--durations", "-D", "--min-duration", "-f",
+      "--input-file", "-v", "--verbosity", "--order", "--rng-seed",
+      "--use-colour", "-c", "--section", "--wait-for-keypress",
+      "--benchmark-samples", "--benchmark-resamples",
+      "--benchmark-confidence-interval", "--benchmark-warmup-time"};
+  std::vector<std::string> Specs, Rest;
+  for (size_t I = 1; I < Command.size(); ++I) {
+    llvm::StringRef A = Command[I];
+    if (!A.starts_with("-") || A == "-") {
+      Specs.push_back(A.str());
+      continue;
+    }
+    Rest.push_back(A.str());
+    if (WithValue.count(A) && I + 1 < Command.size())
+      Rest.push_back(Command[++I]);
+  }
+  return {Specs, Rest};
 }
 
 llvm::Expected<std::vector<CTestEntry>>
@@ -245,34 +387,40 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
     return Entries.takeError();
 
   Discovery D;
-  // Binaries -> their cases, listed once.
-  std::map<std::string, std::optional<std::vector<std::string>>> Listed;
-  auto casesOf = [&](const CTestEntry &E)
-      -> const std::optional<std::vector<std::string>> & {
-    const std::string &Binary = E.Command[0];
-    auto It = Listed.find(Binary);
+  // Binaries (with the Catch2 specs of the ctest test) -> their cases,
+  // listed once.
+  std::map<std::string, std::optional<CaseListing>> Listed;
+  auto casesOf =
+      [&](const CTestEntry &E) -> const std::optional<CaseListing> & {
+    std::optional<CaseFramework> F = frameworkOf(E.Command);
+    std::vector<std::string> Specs;
+    if (F == CaseFramework::Catch2)
+      Specs = splitCatch2Arguments(E.Command).first;
+    std::string Key = E.Command[0] + "\n" + llvm::join(Specs, "\n");
+    auto It = Listed.find(Key);
     if (It != Listed.end())
       return It->second;
-    std::optional<std::vector<std::string>> &Slot = Listed[Binary];
-    bool HasFilter = llvm::any_of(E.Command, [](llvm::StringRef A) {
-      return A.starts_with("--gtest_filter=");
-    });
-    if (!HasFilter && !looksLikeGTest(Binary))
+    std::optional<CaseListing> &Slot = Listed[Key];
+    if (!F)
       return Slot;
     std::string ListOut =
         WorkDir.str() + "/list-" + std::to_string(Listed.size()) + ".txt";
-    ProcessSpec L{Binary,
-                  {"--gtest_list_tests"},
+    ProcessSpec L{E.Command[0],
+                  listArguments(*F, Specs),
                   buildEnvironment({"TIA_COLLECT_DIR"}, {Env, E.Environment}),
                   E.WorkingDir.empty() ? BuildDir.str() : E.WorkingDir,
                   ListOut};
     ProcessEnd R = runProcess(L, 120);
-    if (R.How != ProcessEnd::Exited || R.ExitCode != 0) {
-      D.Problems.push_back(Binary + " --gtest_list_tests failed; its tests "
-                                    "are run as ctest tests");
+    // Catch2 exits with the number of cases it listed.
+    if (R.How != ProcessEnd::Exited ||
+        (F == CaseFramework::GTest && R.ExitCode != 0)) {
+      D.Problems.push_back(E.Command[0] + " " + L.Arguments.front() +
+                           " failed; its tests are run as ctest tests");
       return Slot;
     }
-    Slot = parseGTestList(readFileOrEmpty(ListOut));
+    std::string Text = readFileOrEmpty(ListOut);
+    Slot = CaseListing{*F, F == CaseFramework::GTest ? parseGTestList(Text)
+                                                     : parseCatch2List(Text)};
     return Slot;
   };
 
@@ -305,8 +453,11 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
     Base.Environment = E.Environment;
     Base.TimeoutSeconds = E.Timeout;
 
-    const std::optional<std::vector<std::string>> &Cases = casesOf(E);
-    if (!Cases) {
+    const std::optional<CaseListing> &Listing = casesOf(E);
+    // A listing of no case (a spec the binary does not match, such as
+    // catch_discover_tests' for a name with a backslash) leaves the ctest test
+    // whole: it still runs.
+    if (!Listing || Listing->Cases.empty()) {
       DiscoveredTest T;
       T.Id = "ctest:" + E.Name;
       T.Command = Base;
@@ -317,39 +468,11 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
       Tests.emplace(T.Id, std::move(T));
       continue;
     }
-    // The cases this ctest test runs: its --gtest_filter, disabled ones
-    // only with --gtest_also_run_disabled_tests and a filter naming them.
-    std::string Filter = "*";
-    std::vector<std::string> Rest;
-    for (size_t I = 1; I < E.Command.size(); ++I) {
-      llvm::StringRef A = E.Command[I];
-      if (A.consume_front("--gtest_filter="))
-        Filter = A.str();
-      else if (A != "--gtest_also_run_disabled_tests")
-        Rest.push_back(A.str());
-    }
-    for (const std::string &Case : *Cases) {
-      if (!matchesGTestFilter(Filter, Case))
-        continue;
-      DiscoveredTest T;
-      T.Id = "gtest:" + binaryName(E.Command[0]) + ":" + Case;
-      if (Tests.count(T.Id))
-        continue; // The first ctest test that runs a case says how.
-      T.Binary = E.Command[0];
-      T.Case = Case;
-      T.Command = Base;
-      T.Command.Arguments.push_back("--gtest_filter=" + Case);
-      llvm::append_range(T.Command.Arguments, Rest);
-      T.Disabled = E.Disabled || isDisabled(Case);
-      T.Sched = E.Sched;
-      // gtest_discover_tests' rules are about the one case; those of a
-      // ctest test running many cases are about the whole binary.
-      if (Filter == Case)
-        T.Rules = E.Rules;
-      else
-        T.Rules.SkipRegex = E.Rules.SkipRegex;
-      Tests.emplace(T.Id, std::move(T));
-    }
+    if (Listing->Framework == CaseFramework::GTest)
+      addGTestCases(E, Base, Listing->Cases, binaryName(E.Command[0]), Tests);
+    else
+      addCatch2Cases(E, Base, Listing->Cases, binaryName(E.Command[0]),
+                     Tests);
   }
   for (auto &[Id, T] : Tests)
     D.Tests.push_back(std::move(T));

@@ -1,6 +1,7 @@
 //===- Outcome.cpp - how a test ended -------------------------------------===//
 
 #include "CollectInternal.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Regex.h"
 
@@ -39,6 +40,41 @@ std::string gtestFailure(llvm::StringRef Output) {
   return oneLine((Where + ": " + After).str());
 }
 
+/// Catch2's first failure: "file:line: FAILED:" and the lines after it up to
+/// the next blank one.
+std::string catch2Failure(llvm::StringRef Output) {
+  size_t At = Output.find(": FAILED:\n");
+  if (At == llvm::StringRef::npos)
+    return std::string();
+  size_t LineStart = Output.rfind('\n', At);
+  LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
+  llvm::StringRef Rest = Output.substr(LineStart);
+  size_t Blank = Rest.find("\n\n");
+  std::string Text;
+  for (llvm::StringRef Line : llvm::split(Rest.substr(0, Blank), '\n'))
+    Text += (Text.empty() ? "" : " ") + Line.trim().str();
+  return oneLine(Text);
+}
+
+/// The outcome of Catch2 case \p T that exited with \p ExitCode.
+void classifyCatch2(const DiscoveredTest &T, int ExitCode,
+                    llvm::StringRef Output, TestResult &R) {
+  if (Output.contains("No test cases matched")) {
+    R.Result = Outcome::Error;
+    R.Message = "the spec " + T.Command.Arguments.back() +
+                " ran no test: rebuild the binary or run collect again";
+    return;
+  }
+  if (ExitCode == 0) {
+    R.Result = Outcome::Passed;
+    return;
+  }
+  R.Result = Outcome::Failed;
+  R.Message = catch2Failure(Output);
+  if (R.Message.empty())
+    R.Message = llvm::formatv("exit code {0}", ExitCode).str();
+}
+
 } // namespace
 
 TestResult classify(const DiscoveredTest &T, const ProcessEnd &End,
@@ -64,6 +100,10 @@ TestResult classify(const DiscoveredTest &T, const ProcessEnd &End,
     break;
   }
 
+  if (!T.Case.empty() && frameworkOf(T) == CaseFramework::Catch2) {
+    classifyCatch2(T, End.ExitCode, Output, R);
+    return R;
+  }
   if (!T.Case.empty()) {
     // GoogleTest reports the case itself.
     if (End.ExitCode == 0) {
@@ -117,6 +157,43 @@ TestResult classify(const DiscoveredTest &T, const ProcessEnd &End,
   return R;
 }
 
+CaseFramework frameworkOf(const DiscoveredTest &T) {
+  return caseFrameworkOfId(T.Id).value_or(CaseFramework::GTest);
+}
+
+std::vector<std::string> argumentsWithoutCase(const DiscoveredTest &T) {
+  std::vector<std::string> Out = T.Command.Arguments;
+  if (frameworkOf(T) == CaseFramework::Catch2) {
+    if (!Out.empty())
+      Out.pop_back();
+    return Out;
+  }
+  llvm::erase_if(Out, [](llvm::StringRef A) {
+    return A.starts_with("--gtest_filter=");
+  });
+  return Out;
+}
+
+namespace {
+
+/// Undoes the listener's %-escapes of case names.
+std::string unescapeName(llvm::StringRef Name) {
+  std::string Out;
+  for (size_t I = 0; I < Name.size(); ++I) {
+    unsigned Code;
+    if (Name[I] == '%' && I + 2 < Name.size() &&
+        !Name.substr(I + 1, 2).getAsInteger(16, Code)) {
+      Out += static_cast<char>(Code);
+      I += 2;
+    } else {
+      Out += Name[I];
+    }
+  }
+  return Out;
+}
+
+} // namespace
+
 void Journal::parse(llvm::StringRef Text) {
   Exists = true;
   llvm::SmallVector<llvm::StringRef, 64> Lines;
@@ -129,17 +206,18 @@ void Journal::parse(llvm::StringRef Text) {
       auto [Suite, Segment] = Rest.split(' ');
       SuiteSegments[Suite.str()].push_back(Segment.str());
     } else if (Kind == "start") {
-      Cases[Rest.str()];
-      Started.push_back(Rest.str());
+      std::string Name = unescapeName(Rest);
+      Cases[Name];
+      Started.push_back(Name);
     } else if (Kind == "case") {
       auto [Name, Segment] = Rest.split(' ');
-      Cases[Name.str()].Segment = Segment.str();
+      Cases[unescapeName(Name)].Segment = Segment.str();
     } else if (Kind == "end") {
       llvm::SmallVector<llvm::StringRef, 4> Parts;
       Rest.split(Parts, ' ', /*MaxSplit=*/3);
       if (Parts.size() < 3)
         continue;
-      Case &C = Cases[Parts[0].str()];
+      Case &C = Cases[unescapeName(Parts[0])];
       C.Ended = true;
       C.Result = Parts[1] == "skipped"  ? Outcome::Skipped
                  : Parts[1] == "failed" ? Outcome::Failed

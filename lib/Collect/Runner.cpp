@@ -314,8 +314,9 @@ namespace {
 /// case is progress, and resets the timeout.
 class JournalWatch {
 public:
-  JournalWatch(std::string Path, Progress &Prog, llvm::StringRef BinaryName)
-      : Path(std::move(Path)), Prog(Prog), BinaryName(BinaryName) {}
+  /// \p IdPrefix is "gtest:<binary>:": with a case's name, its id.
+  JournalWatch(std::string Path, Progress &Prog, llvm::StringRef IdPrefix)
+      : Path(std::move(Path)), Prog(Prog), IdPrefix(IdPrefix) {}
 
   bool operator()() {
     struct stat St;
@@ -327,10 +328,12 @@ public:
       return false;
     llvm::StringRef New = llvm::StringRef(Text).slice(Seen, End + 1);
     Seen = End + 1;
-    for (llvm::StringRef Line : llvm::split(New, '\n'))
-      if (Line.consume_front("end ")) {
-        Prog.step(("gtest:" + BinaryName + ":" + Line.split(' ').first).str());
-        Stepped.insert(Line.split(' ').first.str());
+    Journal J;
+    J.parse(New);
+    for (auto &[Name, C] : J.Cases)
+      if (C.Ended) {
+        Prog.step(IdPrefix + Name);
+        Stepped.insert(Name);
       }
     return true;
   }
@@ -340,7 +343,7 @@ public:
 private:
   std::string Path;
   Progress &Prog;
-  std::string BinaryName;
+  std::string IdPrefix;
   off_t Seen = 0;
 };
 
@@ -356,23 +359,19 @@ runWithListener(RunContext &Ctx,
   for (const DiscoveredTest *T : Cases)
     Timeout = std::max(Timeout, Ctx.timeoutOf(*T));
   const DiscoveredTest &First = *Cases.front();
-  llvm::StringRef BinaryName = llvm::StringRef(First.Id)
-                                   .drop_front(6)
-                                   .rsplit(':')
-                                   .first; // "gtest:<binary>:<case>"
+  CaseFramework Framework = frameworkOf(First);
+  std::string IdPrefix = First.Id.substr(0, First.Id.size() - First.Case.size());
 
   std::set<std::string> Stepped; // cases counted as progress
   while (!Remaining.empty()) {
     std::string Dir = Ctx.freshDir("b");
-    std::string Filter;
+    std::vector<std::string> Names;
     for (const DiscoveredTest *T : Remaining)
-      Filter += (Filter.empty() ? "" : ":") + T->Case;
+      Names.push_back(T->Case);
     ProcessSpec Spec;
     Spec.Executable = First.Command.Executable;
-    for (const std::string &A : First.Command.Arguments)
-      if (!llvm::StringRef(A).starts_with("--gtest_filter="))
-        Spec.Arguments.push_back(A);
-    Spec.Arguments.push_back("--gtest_filter=" + Filter);
+    Spec.Arguments = argumentsWithoutCase(First);
+    llvm::append_range(Spec.Arguments, caseFilterArguments(Framework, Names));
     Spec.WorkingDir = First.Command.WorkingDir;
     Spec.OutputFile = Dir + "/output.txt";
     Spec.Environment = buildEnvironment(
@@ -381,7 +380,7 @@ runWithListener(RunContext &Ctx,
          {"TIA_COLLECT_DIR=" + Dir,
           "LLVM_PROFILE_FILE=" + Dir + "/default-%p-%m.profraw",
           "GCOV_PREFIX=" + Dir + "/default", "GCOV_PREFIX_STRIP=0"}});
-    JournalWatch Watch(Dir + "/journal", Ctx.Prog, BinaryName);
+    JournalWatch Watch(Dir + "/journal", Ctx.Prog, IdPrefix);
     ProcessEnd End = runProcess(Spec, Timeout, std::ref(Watch));
     {
       std::lock_guard<std::mutex> Lock(Ctx.M);
@@ -447,6 +446,7 @@ runWithListener(RunContext &Ctx,
         Run.Result.Seconds = C.Seconds;
         Run.Result.Message = C.Message;
         std::vector<std::string> Locations = Program;
+        // GoogleTest's suites; Catch2 has none.
         for (const std::string &S :
              J.SuiteSegments[T->Case.substr(0, T->Case.find('.'))])
           if (!llvm::is_contained(Locations, Dir + "/" + S))
@@ -490,7 +490,8 @@ runWithListener(RunContext &Ctx,
         TestRun Run;
         Run.Result.TestId = T->Id;
         Run.Result.Result = Outcome::Error;
-        Run.Result.Message = "--gtest_filter=" + T->Case + " ran no test";
+        Run.Result.Message =
+            caseFilterArguments(Framework, {T->Case}).front() + " ran no test";
         Ctx.Prog.step(T->Id);
         Runs[T->Case] = std::move(Run);
       }

@@ -62,7 +62,8 @@ llvm::Expected<BinaryProbe> probeBinary(llvm::StringRef Path) {
   else if (Bytes.contains("__gcov_init") ||
            Bytes.contains("__gcov_merge_add") || Bytes.contains(".gcda"))
     P.Kind = Instrumentation::Gcov;
-  P.HasListener = Bytes.contains("tia-gtest-listener-v1");
+  P.HasListener = Bytes.contains("tia-gtest-listener-v1") ||
+                  Bytes.contains("tia-catch2-listener-v1");
   return P;
 }
 

@@ -6,9 +6,11 @@
 # Indexing it into OUT/index.db, which each test copies, is a separate build
 # step that reruns whenever tia changes (a schema upgrade drops an index).
 #
-#   make-collect-fixture.sh SRC OUT TIA_PACKAGE_DIR CLANGXX GENERATOR
+# With --clang-only (the frameworks fixture), the gcc build is left out.
+#
+#   make-collect-fixture.sh SRC OUT TIA_PACKAGE_DIR CLANGXX GENERATOR [--clang-only]
 set -euo pipefail
-src=$1 out=$2 package=$3 clangxx=$4 generator=$5
+src=$1 out=$2 package=$3 clangxx=$4 generator=$5 only=${6:-}
 repo=$out/repo
 
 rm -rf "$out"
@@ -33,6 +35,6 @@ build() { # DIR COMPILER ARGS...
     { cat "$out/$dir.log"; exit 1; }
 }
 build build-clang "$clangxx"
-build build-gcc g++ -DSHAPES_ALL=OFF
+[ "$only" = --clang-only ] || build build-gcc g++ -DSHAPES_ALL=OFF
 
 touch "$out/stamp"

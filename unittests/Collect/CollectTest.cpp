@@ -29,6 +29,24 @@ TEST(GTestListTest, SuitesCasesTypedAndParameterized) {
                        "Typed/0.Doubles", "Small/Sides.Area/0"}));
 }
 
+TEST(CollectTest, ParsesCatch2Lists) {
+  EXPECT_EQ(parseCatch2List("adds\nScenario: negating twice\n"
+                            "odd: name, with [brackets] and \\ backslash\n"
+                            "typed adds - int\n\n"),
+            (std::vector<std::string>{
+                "adds", "Scenario: negating twice",
+                "odd: name, with [brackets] and \\ backslash",
+                "typed adds - int"}));
+}
+
+TEST(CollectTest, SplitsCatch2SpecsFromOptions) {
+  auto [Specs, Rest] = splitCatch2Arguments(
+      {"bin", "adds\\, more", "-r", "junit", "--out=x.xml", "[tag]", "-s"});
+  EXPECT_EQ(Specs, (std::vector<std::string>{"adds\\, more", "[tag]"}));
+  EXPECT_EQ(Rest, (std::vector<std::string>{"-r", "junit", "--out=x.xml",
+                                            "-s"}));
+}
+
 TEST(GTestFilterTest, PositiveAndNegativePatterns) {
   EXPECT_TRUE(matchesGTestFilter("*", "A.b"));
   EXPECT_TRUE(matchesGTestFilter("A.*:B.c", "B.c"));

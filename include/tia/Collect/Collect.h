@@ -13,6 +13,7 @@
 #define TIA_COLLECT_COLLECT_H
 
 #include "tia/Support/Model.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -51,13 +52,17 @@ struct Schedule {
 
 /// One test to run, as discovery found it.
 struct DiscoveredTest {
-  /// "gtest:<binary>:<Suite.Name>" or "ctest:<name>".
+  /// "gtest:<binary>:<Suite.Name>", "catch2:<binary>:<case name>" or
+  /// "ctest:<name>".
   std::string Id;
   /// How to run it alone (stored with the test): for a GoogleTest case the
   /// binary with --gtest_filter=<Suite.Name> and the ctest test's other
-  /// arguments; the ctest test's environment, working directory, timeout.
+  /// arguments, for a Catch2 case the ctest test's options and a spec
+  /// naming the case (the last argument); the ctest test's environment,
+  /// working directory, timeout.
   TestCommand Command;
-  /// GoogleTest cases: the binary (absolute) and "Suite.Name".
+  /// GoogleTest and Catch2 cases: the binary (absolute) and the case's
+  /// name ("Suite.Name", or the Catch2 name).
   std::string Binary;
   std::string Case;
   /// A DISABLED_ case or a ctest test with the DISABLED property: recorded
@@ -97,6 +102,16 @@ parseCTestJson(llvm::StringRef Text, llvm::StringRef BuildDir);
 /// Parses `--gtest_list_tests` output into "Suite.Name" cases, in order
 /// (typed and parameterized ones included, their "# ..." comments dropped).
 std::vector<std::string> parseGTestList(llvm::StringRef Text);
+
+/// Parses `--list-test-names-only` output of a Catch2 binary: one case
+/// name a line, as Catch2 names them (spaces, commas, brackets kept).
+std::vector<std::string> parseCatch2List(llvm::StringRef Text);
+
+/// Splits the arguments after the executable of a ctest command running a
+/// Catch2 binary into its test specs (catch_discover_tests' one case, or
+/// tags) and its other options (with their values).
+std::pair<std::vector<std::string>, std::vector<std::string>>
+splitCatch2Arguments(llvm::ArrayRef<std::string> Command);
 
 /// True when \p Case matches a --gtest_filter value ("A.*:B.c-*.Slow").
 bool matchesGTestFilter(llvm::StringRef Filter, llvm::StringRef Case);

@@ -1,0 +1,73 @@
+//===- CaseFilters.cpp - running chosen cases of a C++ test binary --------===//
+
+#include "tia/Support/CaseFilters.h"
+#include "llvm/ADT/StringExtras.h"
+
+namespace tia {
+
+llvm::StringRef caseFrameworkName(CaseFramework F) {
+  switch (F) {
+  case CaseFramework::GTest:
+    return "gtest";
+  case CaseFramework::Catch2:
+    return "catch2";
+  }
+  return "gtest";
+}
+
+std::optional<CaseFramework> caseFrameworkOfId(llvm::StringRef Id) {
+  for (CaseFramework F : {CaseFramework::GTest, CaseFramework::Catch2})
+    if (Id.starts_with((caseFrameworkName(F) + ":").str()))
+      return F;
+  return std::nullopt;
+}
+
+std::optional<CaseId> parseCaseId(llvm::StringRef Id) {
+  std::optional<CaseFramework> F = caseFrameworkOfId(Id);
+  if (!F)
+    return std::nullopt;
+  Id = Id.drop_front(caseFrameworkName(*F).size() + 1);
+  auto [Binary, Name] = Id.split(':');
+  if (Binary.empty() || Name.empty())
+    return std::nullopt;
+  return CaseId{*F, Binary.str(), Name.str()};
+}
+
+std::string catch2Escape(llvm::StringRef Name) {
+  std::string Out;
+  for (char C : Name) {
+    if (llvm::StringRef("\\,[]\"~*").contains(C))
+      Out += '\\';
+    Out += C;
+  }
+  return Out;
+}
+
+std::vector<std::string>
+caseFilterArguments(CaseFramework F, llvm::ArrayRef<std::string> Cases) {
+  if (F == CaseFramework::GTest)
+    return {"--gtest_filter=" + (Cases.empty() ? std::string("-*")
+                                               : llvm::join(Cases, ":"))};
+  if (Cases.empty())
+    return {"~*"};
+  std::vector<std::string> Escaped;
+  for (const std::string &C : Cases)
+    Escaped.push_back(catch2Escape(C));
+  return {llvm::join(Escaped, ",")};
+}
+
+std::vector<std::string>
+caseExclusionArguments(CaseFramework F, llvm::ArrayRef<std::string> Cases) {
+  if (Cases.empty())
+    return {};
+  if (F == CaseFramework::GTest)
+    return {"--gtest_filter=-" + llvm::join(Cases, ":")};
+  std::vector<std::string> Out;
+  for (const std::string &C : Cases)
+    Out.push_back("~" + catch2Escape(C));
+  // An exclusion alone lets Catch2 2.x run hidden ("[.]") cases too.
+  Out.push_back("~[.]");
+  return Out;
+}
+
+} // namespace tia

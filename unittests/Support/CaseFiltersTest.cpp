@@ -1,0 +1,46 @@
+//===- CaseFiltersTest.cpp - running chosen cases of a test binary --------===//
+
+#include "tia/Support/CaseFilters.h"
+#include "gtest/gtest.h"
+
+using namespace tia;
+
+namespace {
+
+TEST(CaseFiltersTest, IdsSplitAtTheBinary) {
+  std::optional<CaseId> C = parseCaseId("catch2:calc_test:a: b, c");
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->Framework, CaseFramework::Catch2);
+  EXPECT_EQ(C->Binary, "calc_test");
+  EXPECT_EQ(C->Name, "a: b, c");
+  EXPECT_EQ(parseCaseId("gtest:t:S.N")->Framework, CaseFramework::GTest);
+  EXPECT_FALSE(parseCaseId("ctest:x"));
+  EXPECT_FALSE(parseCaseId("catch2:only"));
+}
+
+TEST(CaseFiltersTest, Catch2SpecsEscapeWhatSpecsTreatSpecially) {
+  EXPECT_EQ(catch2Escape("plain name"), "plain name");
+  EXPECT_EQ(catch2Escape("a,b [c] \\d \"e\" ~f *"),
+            "a\\,b \\[c\\] \\\\d \\\"e\\\" \\~f \\*");
+}
+
+TEST(CaseFiltersTest, FilterArguments) {
+  EXPECT_EQ(caseFilterArguments(CaseFramework::GTest, {"A.b", "C.d"}),
+            (std::vector<std::string>{"--gtest_filter=A.b:C.d"}));
+  EXPECT_EQ(caseFilterArguments(CaseFramework::GTest, {}),
+            (std::vector<std::string>{"--gtest_filter=-*"}));
+  EXPECT_EQ(caseFilterArguments(CaseFramework::Catch2, {"a, b", "c"}),
+            (std::vector<std::string>{"a\\, b,c"}));
+  EXPECT_EQ(caseFilterArguments(CaseFramework::Catch2, {}),
+            (std::vector<std::string>{"~*"}));
+}
+
+TEST(CaseFiltersTest, ExclusionArguments) {
+  EXPECT_TRUE(caseExclusionArguments(CaseFramework::Catch2, {}).empty());
+  EXPECT_EQ(caseExclusionArguments(CaseFramework::GTest, {"A.b", "C.d"}),
+            (std::vector<std::string>{"--gtest_filter=-A.b:C.d"}));
+  EXPECT_EQ(caseExclusionArguments(CaseFramework::Catch2, {"a [x]", "b"}),
+            (std::vector<std::string>{"~a \\[x\\]", "~b", "~[.]"}));
+}
+
+} // namespace
