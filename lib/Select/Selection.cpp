@@ -12,6 +12,7 @@
 #include "tia/Support/Quote.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <map>
@@ -325,6 +326,15 @@ private:
             Arg = NewAbs;
         Cmd.File = NewAbs;
       }
+      if (!Cmd.Directory.empty() &&
+          !llvm::sys::fs::is_directory(Cmd.Directory)) {
+        // The build is not configured yet (a fresh checkout): the command's
+        // relative paths mean nothing, so the file has no context to parse
+        // in. The caller falls back to every test.
+        MissingDirectory[Which == Side::Old].try_emplace(Path.str(),
+                                                         Cmd.Directory);
+        continue;
+      }
       auto TUI = cpp::indexTranslationUnit(Cmd, O.FrontEnd, **Over);
       if (!TUI)
         return TUI.takeError();
@@ -422,6 +432,9 @@ public:
   /// Clang's first error in the parse that produced each incomplete file,
   /// per side: a header missing on this machine, a flag this clang lacks.
   std::map<std::string, std::string, std::less<>> FirstError[2];
+  /// Files left unparsed, per side, because the compile directory of their
+  /// translation units does not exist: that directory.
+  std::map<std::string, std::string, std::less<>> MissingDirectory[2];
 
 private:
   git::Repository &Repo;
@@ -486,6 +499,19 @@ llvm::Error includeResolution(Store &S, detail::Impact &Im,
   return llvm::Error::success();
 }
 
+/// Why \p Path of side \p Which could not be parsed: its build directory is
+/// missing, else \p Otherwise.
+std::string unparsedReason(const VersionResolver &R, Side Which,
+                           llvm::StringRef Path, std::string Otherwise) {
+  auto It = R.MissingDirectory[Which == Side::Old].find(Path);
+  if (It == R.MissingDirectory[Which == Side::Old].end())
+    return Otherwise;
+  return "cannot parse " + Path.str() + ": its compile directory " +
+         It->second +
+         " does not exist (the build is not configured yet): configure the "
+         "build before selecting, or pass -p to where it is, to select less";
+}
+
 /// Examines one changed source file and adds what changed to \p Sel. The
 /// base version, however it was found (store or parse), goes to
 /// \p OldVersions: a new element's siblings may live there. Both versions
@@ -504,8 +530,9 @@ llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
       return Got.takeError();
     if (!*Got) {
       addFallback(Sel, FallbackKind::NotIndexed, C.OldPath,
-                  "no indexed translation unit reads " + C.OldPath +
-                      " at the base revision");
+                  unparsedReason(R, Side::Old, C.OldPath,
+                                 "no indexed translation unit reads " +
+                                     C.OldPath + " at the base revision"));
       return llvm::Error::success();
     }
     Old = std::move(*Got);
@@ -520,8 +547,11 @@ llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
     if (!*Got) {
       addFallback(
           Sel, FallbackKind::NotIndexed, C.NewPath,
-          "no indexed translation unit reads " + C.NewPath +
-              (C.Status == git::ChangeStatus::Added ? " (a new file)" : ""));
+          unparsedReason(
+              R, Side::New, C.NewPath,
+              "no indexed translation unit reads " + C.NewPath +
+                  (C.Status == git::ChangeStatus::Added ? " (a new file)"
+                                                        : "")));
       return llvm::Error::success();
     }
     New = std::move(*Got);
