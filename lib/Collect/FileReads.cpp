@@ -25,8 +25,8 @@ void addStrings(const llvm::json::Array *A, std::set<std::string> &Out) {
 std::string insideRepository(llvm::StringRef Path, const TrackedTree &Tree) {
   llvm::SmallString<256> P(Path);
   llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-  for (llvm::StringRef Root : {llvm::StringRef(Tree.Root),
-                               llvm::StringRef(Tree.RealRoot)}) {
+  for (llvm::StringRef Root :
+       {llvm::StringRef(Tree.Root), llvm::StringRef(Tree.RealRoot)}) {
     llvm::StringRef R = P;
     if (Root.empty() || !R.consume_front(Root))
       continue;
@@ -55,8 +55,7 @@ bool holdsTracked(const std::string &Rel, const TrackedTree &Tree) {
 }
 
 bool isPythonSource(llvm::StringRef Rel) {
-  return Rel.ends_with(".py") || Rel.ends_with(".pyc") ||
-         Rel.ends_with(".pyi");
+  return Rel.ends_with(".py") || Rel.ends_with(".pyc") || Rel.ends_with(".pyi");
 }
 
 } // namespace

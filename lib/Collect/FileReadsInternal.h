@@ -32,8 +32,8 @@ struct RawReads {
 
 /// Where the repository is and what git tracks in it.
 struct TrackedTree {
-  std::string Root; ///< absolute, as the tests see it
-  std::string RealRoot; ///< with symbolic links resolved
+  std::string Root;               ///< absolute, as the tests see it
+  std::string RealRoot;           ///< with symbolic links resolved
   std::vector<std::string> Files; ///< repository-relative, sorted
 };
 

@@ -221,6 +221,7 @@ struct RawSelect {
   unsigned MaxTests = 0;
   double TimeBudget = 0;
   std::string FullSuiteMarker = tia::config::SelectConfig().FullSuiteMarker;
+  bool UnreadFilesSelectAll = true;
 };
 /// An output format name, checked as it is read so that a wrong one is
 /// reported at its position.
@@ -291,6 +292,7 @@ template <> struct MappingTraits<RawSelect> {
     IO.mapOptional("max_tests", S.MaxTests);
     IO.mapOptional("time_budget", S.TimeBudget);
     IO.mapOptional("full_suite_marker", S.FullSuiteMarker);
+    IO.mapOptional("unread_files_select_all", S.UnreadFilesSelectAll);
   }
 };
 
@@ -460,6 +462,7 @@ llvm::Expected<Config> parseConfig(llvm::StringRef Text,
   C.Select.MaxTests = Raw.Select.MaxTests;
   C.Select.TimeBudget = Raw.Select.TimeBudget;
   C.Select.FullSuiteMarker = Raw.Select.FullSuiteMarker;
+  C.Select.UnreadFilesSelectAll = Raw.Select.UnreadFilesSelectAll;
   C.Output.Format = Raw.Output.Format.Value;
   C.Output.Exclusion = Raw.Output.Exclusion;
   // The project's own lists come first, so that the message naming the

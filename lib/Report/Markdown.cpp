@@ -91,10 +91,16 @@ std::string why(const Plan &P, const PlannedTest &T) {
   }
   case ReasonKind::Fallback: {
     const select::Fallback &F = P.Changes.Fallbacks[R.Fallback];
-    Out = (F.Scope == select::FallbackScope::All
-               ? "every test ("
-               : "compiled with " + code(F.File) + " (") +
-          select::fallbackName(F.Kind).str() + ")";
+    if (F.Scope == select::FallbackScope::Readers)
+      Out = (llvm::StringRef(R.Detail).starts_with("reads ")
+                 ? "reads " + code(F.File)
+                 : cell(R.Detail)) +
+            " (" + select::fallbackName(F.Kind).str() + ")";
+    else
+      Out = (F.Scope == select::FallbackScope::All
+                 ? "every test ("
+                 : "compiled with " + code(F.File) + " (") +
+            select::fallbackName(F.Kind).str() + ")";
     break;
   }
   default:
@@ -140,6 +146,8 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
   for (const select::Fallback &F : C.Fallbacks)
     OS << (F.Scope == select::FallbackScope::All
                ? std::string("**Every test runs: ")
+           : F.Scope == select::FallbackScope::Readers
+               ? std::string("**The tests that read it run: ")
                : "**The tests of " +
                      plural(F.TranslationUnits.size(), "translation unit",
                             "translation units") +
@@ -175,11 +183,27 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
         ReasonKind::NewTest, ReasonKind::ChangedTest, ReasonKind::Fallback}) {
     size_t N = llvm::count_if(P.Selected,
                               [&](const PlannedTest &T) { return T.has(K); });
-    if (N)
-      Rows.push_back({K == ReasonKind::Fallback && !P.selectsAll()
-                          ? "Compiled with a file tia cannot reason about"
-                          : reasonTitle(K),
-                      N});
+    if (!N)
+      continue;
+    if (K != ReasonKind::Fallback || P.selectsAll()) {
+      Rows.push_back({reasonTitle(K), N});
+      continue;
+    }
+    // Scoped fallbacks: to translation units, or to a data file's readers.
+    for (select::FallbackScope S :
+         {select::FallbackScope::Includers, select::FallbackScope::Readers}) {
+      size_t M = llvm::count_if(P.Selected, [&](const PlannedTest &T) {
+        return llvm::any_of(T.Reasons, [&](const auto &R) {
+          return R.Kind == ReasonKind::Fallback &&
+                 P.Changes.Fallbacks[R.Fallback].Scope == S;
+        });
+      });
+      if (M)
+        Rows.push_back({S == select::FallbackScope::Readers
+                            ? "Read a changed data file"
+                            : "Compiled with a file tia cannot reason about",
+                        M});
+    }
   }
   if (!Rows.empty()) {
     OS << "| Reason | Tests |\n|---|---:|\n";

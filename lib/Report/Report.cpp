@@ -61,8 +61,9 @@ std::string where(const ChangedElement &CE) {
 
 std::string fallbackText(const Fallback &F) {
   std::string Scope =
-      F.Scope == select::FallbackScope::All
-          ? "all tests"
+      F.Scope == select::FallbackScope::All ? "all tests"
+      : F.Scope == select::FallbackScope::Readers
+          ? "tests reading a data file"
           : "tests of " + plural(F.TranslationUnits.size(), "translation unit",
                                  "translation units");
   return Scope + " (" + select::fallbackName(F.Kind).str() +
@@ -323,7 +324,7 @@ void writeJson(const Plan &P, llvm::raw_ostream &OS) {
           J.attribute("file", jsonPath(F.File));
           J.attribute("detail", jsonText(F.Detail));
           J.attribute("scope", select::scopeName(F.Scope));
-          if (F.Scope != select::FallbackScope::All)
+          if (F.Scope == select::FallbackScope::Includers)
             J.attributeArray("translation_units", [&] {
               for (const std::string &TU : F.TranslationUnits)
                 J.value(jsonPath(TU));

@@ -467,6 +467,7 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
 
   SelectOptions SO = O.Select;
   SO.Classify = classifier(O.Config);
+  SO.UnreadFilesSelectAll = O.Config.UnreadFilesSelectAll;
   if (P.Snapshot) {
     SO.Snapshot = P.Snapshot->Snapshot.Id;
     if (llvm::none_of(Problems, [](const Fallback &F) {

@@ -2,6 +2,7 @@
 
 #include "tia/Select/Selection.h"
 #include "CppStatic.h"
+#include "DataFiles.h"
 #include "Modes.h"
 #include "PythonSelect.h"
 #include "SelectInternal.h"
@@ -49,12 +50,22 @@ llvm::StringRef fallbackName(FallbackKind K) {
     return "no-coverage";
   case FallbackKind::Registry:
     return "registry";
+  case FallbackKind::DataFile:
+    return "data-file";
   }
   return "non-source-file";
 }
 
 llvm::StringRef scopeName(FallbackScope S) {
-  return S == FallbackScope::All ? "all" : "includers";
+  switch (S) {
+  case FallbackScope::All:
+    return "all";
+  case FallbackScope::Includers:
+    return "includers";
+  case FallbackScope::Readers:
+    return "readers";
+  }
+  return "all";
 }
 
 llvm::StringRef ruleName(Rule R) {
@@ -85,6 +96,8 @@ llvm::StringRef ruleName(Rule R) {
     return "name-use";
   case Rule::Reaches:
     return "reaches";
+  case Rule::Reads:
+    return "reads";
   }
   return "covers";
 }
@@ -848,6 +861,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
   std::vector<std::pair<size_t, std::string>> OwnTests;
   std::vector<detail::NameScan> Scans;
   detail::TestReasons ByTest;
+  detail::DataFiles Data(S, O.UnreadFilesSelectAll);
   detail::Impact Im(
       S, Sel, ByTest, O.Snapshot,
       [&](llvm::StringRef Path,
@@ -898,6 +912,14 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
               ? "submodule " + Status + ": tia does not look inside submodules"
               : "symbolic link " + Status + ": tia does not follow links");
       continue;
+    }
+    // A data file: the tests that read it, when their reads are known.
+    if (C.Binary || !Source) {
+      auto Decided = Data.decide(Sel, C, ByTest);
+      if (!Decided)
+        return Decided.takeError();
+      if (*Decided)
+        continue;
     }
     if (C.Binary) {
       addFallback(Sel, FallbackKind::BinaryFile, Shown,

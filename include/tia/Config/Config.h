@@ -116,6 +116,10 @@ struct SelectConfig {
   /// `full_suite_marker:` a head commit message containing it selects every
   /// test; empty: never.
   std::string FullSuiteMarker = "[full-suite]";
+  /// `unread_files_select_all:` a changed file that is not source code and
+  /// that no test read when `tia collect` traced it selects every test;
+  /// false: only the tests whose reads are not known.
+  bool UnreadFilesSelectAll = true;
 };
 
 /// The names `output.format` and `select --format` accept, in --help order.

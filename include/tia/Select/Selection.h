@@ -48,12 +48,14 @@ enum class FallbackKind {
   NoCoverage,        ///< no coverage was ever recorded
   Registry,          ///< a registry decorator changed (static selection): what
                      ///< it registers may run from anywhere
+  DataFile,          ///< a file no front end reads, which tests read when
+                     ///< traced: scoped to them (docs/Safety.md)
 };
 
 /// Returns a short stable name: "non-source-file", "binary-file",
 /// "not-indexed", "incomplete", "outside-elements", "compile-time",
 /// "include-resolution", "trigger", "stale-coverage", "full-suite-marker",
-/// "requested", "no-coverage", "registry".
+/// "requested", "no-coverage", "registry", "data-file".
 llvm::StringRef fallbackName(FallbackKind K);
 
 /// How far a fallback reaches.
@@ -62,9 +64,11 @@ enum class FallbackScope {
   Includers, ///< the tests covering code of the translation units (main
              ///< file and every project header they read) that read the
              ///< file
+  Readers,   ///< the tests that read the file when traced, and those whose
+             ///< reads are not known
 };
 
-/// Returns "all" or "includers".
+/// Returns "all", "includers" or "readers".
 llvm::StringRef scopeName(FallbackScope S);
 
 struct Fallback {
@@ -132,11 +136,13 @@ enum class Rule {
                    ///< static selection, docs/Safety.md)
   Reaches,         ///< the test's code reaches the element through the C++
                    ///< reference graph (static selection, docs/Safety.md)
+  Reads,           ///< the test read the changed data file (or listed its
+                   ///< folder) when traced, or its reads are not known
 };
 
 /// Returns "covers", "same-name", "declaration", "type-use",
 /// "variable-use", "initializer", "macro-use", "macro-name", "region",
-/// "constexpr-caller", "fallback", "name-use", "reaches".
+/// "constexpr-caller", "fallback", "name-use", "reaches", "reads".
 llvm::StringRef ruleName(Rule R);
 
 /// The index that points at nothing (an element or fallback index that
@@ -300,6 +306,10 @@ struct SelectOptions {
   /// Which repository-relative paths tia indexes (paths.include and
   /// paths.exclude); null: all.
   std::function<bool(llvm::StringRef)> Included;
+  /// A changed file no front end reads that no traced test read selects
+  /// every test (select.unread_files_select_all); otherwise only the tests
+  /// whose reads are not known.
+  bool UnreadFilesSelectAll = true;
 };
 
 /// Selects the tests \p Options' change can affect. Fails for an unknown

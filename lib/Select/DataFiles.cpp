@@ -1,0 +1,110 @@
+//===- DataFiles.cpp - changed data files and the tests that read them ----===//
+
+#include "DataFiles.h"
+#include "tia/Support/Quote.h"
+#include "llvm/Support/Path.h"
+
+namespace tia {
+namespace select {
+namespace detail {
+
+namespace {
+
+/// The directories above \p Path, innermost first, "." last.
+std::vector<std::string> directoriesAbove(llvm::StringRef Path) {
+  std::vector<std::string> Out;
+  for (llvm::StringRef Dir =
+           llvm::sys::path::parent_path(Path, llvm::sys::path::Style::posix);
+       !Dir.empty();
+       Dir = llvm::sys::path::parent_path(Dir, llvm::sys::path::Style::posix))
+    Out.push_back(Dir.str());
+  Out.push_back(".");
+  return Out;
+}
+
+/// Added, deleted and renamed files change what listing their directory
+/// returns; a modified one does not.
+bool changesListings(git::ChangeStatus S) {
+  return S != git::ChangeStatus::Modified;
+}
+
+} // namespace
+
+llvm::Error DataFiles::readersOf(llvm::StringRef Path, bool Listers,
+                                 std::map<std::string, std::string> &Found) {
+  auto Readers = S.testsReading(Path, /*Listed=*/false);
+  if (!Readers)
+    return Readers.takeError();
+  for (const std::string &T : *Readers)
+    Found.emplace(T, "reads " + quotePath(Path));
+  if (!Listers)
+    return llvm::Error::success();
+  // A walk lists every folder below the one it starts at, so a listing of
+  // any folder above may have met the file.
+  for (const std::string &Dir : directoriesAbove(Path)) {
+    auto Listing = S.testsReading(Dir, /*Listed=*/true);
+    if (!Listing)
+      return Listing.takeError();
+    for (const std::string &T : *Listing)
+      Found.emplace(T, "lists " + quotePath(Dir));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<bool> DataFiles::decide(Selection &Sel, const git::FileChange &C,
+                                       TestReasons &ByTest) {
+  if (!Known) {
+    auto Any = S.hasTrustedReads();
+    if (!Any)
+      return Any.takeError();
+    Known = *Any;
+  }
+  if (!*Known)
+    return false;
+  std::map<std::string, std::string> Found;
+  bool Listers = changesListings(C.Status);
+  for (const std::string *Path : {&C.OldPath, &C.NewPath})
+    if (!Path->empty())
+      if (llvm::Error E = readersOf(*Path, Listers, Found))
+        return std::move(E);
+  if (Found.empty() && UnreadSelectsAll)
+    return false;
+  if (!Unknown) {
+    auto Tests = S.testsWithoutTrustedReads();
+    if (!Tests)
+      return Tests.takeError();
+    Unknown = std::move(*Tests);
+  }
+  llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
+  if (Found.empty() && Unknown->empty()) {
+    Sel.Notes.push_back({Shown.str(),
+                         "no test read it when traced "
+                         "(select.unread_files_select_all: false)",
+                         NoteKind::Ignored});
+    return true;
+  }
+  size_t Index = Sel.Fallbacks.size();
+  Sel.Fallbacks.push_back(
+      {FallbackKind::DataFile,
+       Shown.str(),
+       std::string(git::statusName(C.Status)) + ": read by " +
+           std::to_string(Found.size()) + " traced " +
+           (Found.size() == 1 ? "test" : "tests") + ", " +
+           std::to_string(Unknown->size()) + " with unknown reads",
+       FallbackScope::Readers,
+       {}});
+  for (auto &[Test, How] : Found)
+    ByTest[Test].push_back(
+        {NoIndex, Index, How, Rule::Reads, Evidence::Fallback});
+  for (const std::string &Test : *Unknown)
+    if (!Found.count(Test))
+      ByTest[Test].push_back({NoIndex, Index,
+                              "its file reads are not known (not traced at "
+                              "its coverage commit, or incompletely)",
+                              Rule::Reads, Evidence::Fallback});
+  return true;
+}
+
+} // namespace detail
+} // namespace select
+} // namespace tia

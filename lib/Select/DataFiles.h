@@ -1,0 +1,54 @@
+//===- DataFiles.h - changed data files and the tests that read them -*- C++
+//-*-===//
+//
+// Private to lib/Select. A change to a file no front end reads (a golden
+// file, a JSON config, a test corpus) selects the tests that read it at
+// their coverage commit, as `tia collect` traced them (Store::fileReads),
+// and the tests whose reads are not known. It decides nothing while no
+// test's reads are known, and, unless configured otherwise, for a file no
+// traced test read: those keep the fallback that selects every test.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIA_LIB_SELECT_DATAFILES_H
+#define TIA_LIB_SELECT_DATAFILES_H
+
+#include "SelectInternal.h"
+#include "tia/Git/Repository.h"
+
+namespace tia {
+namespace select {
+namespace detail {
+
+class DataFiles {
+public:
+  /// \p UnreadSelectsAll: a file no traced test read selects every test
+  /// (select.unread_files_select_all).
+  DataFiles(Store &S, bool UnreadSelectsAll)
+      : S(S), UnreadSelectsAll(UnreadSelectsAll) {}
+
+  /// Selects the tests that read the file \p C changes (its old path),
+  /// listed the directory a file was added to or deleted from, or whose
+  /// reads are not known, into \p ByTest under a fallback of scope Readers.
+  /// Returns false when the reads cannot decide (none known, or nobody
+  /// read the file and that selects all): the caller applies its fallback.
+  llvm::Expected<bool> decide(Selection &Sel, const git::FileChange &C,
+                              TestReasons &ByTest);
+
+private:
+  /// Tests that read \p Path (or list a directory above it when \p Listers)
+  /// with how, into \p Found.
+  llvm::Error readersOf(llvm::StringRef Path, bool Listers,
+                        std::map<std::string, std::string> &Found);
+
+  Store &S;
+  bool UnreadSelectsAll;
+  std::optional<bool> Known;
+  std::optional<std::vector<std::string>> Unknown;
+};
+
+} // namespace detail
+} // namespace select
+} // namespace tia
+
+#endif // TIA_LIB_SELECT_DATAFILES_H
