@@ -29,8 +29,40 @@ struct ScratchDir {
   }
 };
 
-/// The tests --only names (ids or glob patterns); warns of names that
-/// match nothing.
+/// Adds to \p Chosen (flags over \p All) the tests that set up or clean
+/// up a fixture a chosen test requires, as ctest adds them to a -R run,
+/// with the fixtures those need in turn; says which unless \p Quiet.
+void addFixtureTests(const std::vector<DiscoveredTest> &All,
+                     std::vector<bool> &Chosen, llvm::raw_ostream &Err,
+                     bool Quiet) {
+  std::set<std::string> Needed;
+  bool Grew = true;
+  while (Grew) {
+    Grew = false;
+    for (size_t I = 0; I < All.size(); ++I)
+      if (Chosen[I])
+        for (const std::string &F : All[I].Sched.Requires)
+          Grew |= Needed.insert(F).second;
+    for (size_t I = 0; I < All.size(); ++I) {
+      if (Chosen[I])
+        continue;
+      const Schedule &S = All[I].Sched;
+      for (const std::vector<std::string> *Fixtures : {&S.Setup, &S.Cleanup})
+        for (const std::string &F : *Fixtures)
+          if (!Chosen[I] && Needed.count(F)) {
+            Chosen[I] = Grew = true;
+            if (!Quiet)
+              Err << "tia: note: running " << All[I].Id << " too: it "
+                  << (Fixtures == &S.Setup ? "sets up" : "cleans up")
+                  << " fixture " << F << ", which a test --only names "
+                  << "requires\n";
+          }
+    }
+  }
+}
+
+/// The tests --only names (ids or glob patterns), with the tests of the
+/// fixtures they require; warns of names that match nothing.
 llvm::Expected<std::vector<DiscoveredTest>>
 selectOnly(std::vector<DiscoveredTest> All,
            const std::vector<std::string> &Only, llvm::raw_ostream &Err,
@@ -46,22 +78,23 @@ selectOnly(std::vector<DiscoveredTest> All,
     Patterns.push_back(std::move(*P));
   }
   std::vector<bool> Used(Only.size(), false);
-  std::vector<DiscoveredTest> Out;
-  for (DiscoveredTest &T : All) {
-    bool Match = false;
+  std::vector<bool> Chosen(All.size(), false);
+  for (size_t T = 0; T < All.size(); ++T)
     for (size_t I = 0; I < Patterns.size(); ++I)
-      if (Patterns[I].match(T.Id))
-        Match = Used[I] = true;
-    if (Match)
-      Out.push_back(std::move(T));
-  }
+      if (Patterns[I].match(All[T].Id))
+        Chosen[T] = Used[I] = true;
   for (size_t I = 0; I < Only.size(); ++I)
     if (!Used[I] && !Quiet)
       Err << "tia: warning: --only " << Only[I]
           << " matches no discovered test (removed or renamed?)\n";
-  if (Out.empty())
+  if (llvm::none_of(Chosen, [](bool C) { return C; }))
     return makeError("--only matches none of the discovered tests: check the "
                      "ids with 'tia dump tests' or 'ctest -N'");
+  addFixtureTests(All, Chosen, Err, Quiet);
+  std::vector<DiscoveredTest> Out;
+  for (size_t T = 0; T < All.size(); ++T)
+    if (Chosen[T])
+      Out.push_back(std::move(All[T]));
   return std::move(Out);
 }
 
@@ -316,8 +349,24 @@ unsigned countTests(const std::vector<Unit> &Units) {
   return N;
 }
 
+/// Why \p T must not run: a fixture it requires whose setup test failed in
+/// \p Runs (ctest then runs none of the tests requiring it); empty when
+/// every setup it needs passed or did not run here.
+std::string failedSetup(const DiscoveredTest &T,
+                        const std::vector<DiscoveredTest> &Tests,
+                        const std::vector<TestRun> &Runs) {
+  for (const std::string &F : T.Sched.Requires)
+    for (size_t I = 0; I < Tests.size(); ++I)
+      if (llvm::is_contained(Tests[I].Sched.Setup, F) &&
+          !Runs[I].Result.TestId.empty() && isFailure(Runs[I].Result.Result))
+        return "not run: the setup of fixture " + F + " failed (" +
+               Tests[I].Id + " " + outcomeName(Runs[I].Result.Result).str() +
+               ")";
+  return "";
+}
+
 /// Runs \p Units on \p Jobs threads; one TestRun per test, a disabled one
-/// skipped.
+/// skipped, one whose fixture's setup failed an error.
 std::vector<TestRun> runUnits(const std::vector<Unit> &Units,
                               const std::vector<DiscoveredTest> &Tests,
                               const BinaryMap &Binaries, RunContext &Ctx,
@@ -330,6 +379,18 @@ std::vector<TestRun> runUnits(const std::vector<Unit> &Units,
       Runs[I].Result.Message = "disabled";
     }
   runScheduled(Units, Jobs, [&](const Unit &U) {
+    // The setups this unit requires ended before it started (runScheduled
+    // orders them), so their runs are written.
+    std::string NotRun = failedSetup(Tests[U.Tests.front()], Tests, Runs);
+    if (!NotRun.empty()) {
+      for (size_t I : U.Tests) {
+        Runs[I].Result.TestId = Tests[I].Id;
+        Runs[I].Result.Result = Outcome::Error;
+        Runs[I].Result.Message = NotRun;
+        Ctx.Prog.step(Tests[I].Id);
+      }
+      return;
+    }
     const Binary &B = Binaries.at(Tests[U.Tests.front()].Command.Executable);
     if (!U.Listener) {
       for (size_t I : U.Tests)

@@ -184,7 +184,9 @@ llvm::cl::opt<double> Timeout(
 llvm::cl::list<std::string>
     Only("only",
          llvm::cl::desc("Run and update only these tests (ids or globs such "
-                        "as 'gtest:calc_test:*'); the others keep theirs"),
+                        "as 'gtest:calc_test:*'), with the tests that set "
+                        "up and clean up their fixtures; the others keep "
+                        "theirs"),
          llvm::cl::value_desc("test"), llvm::cl::ZeroOrMore,
          llvm::cl::cat(tiaCategory()), llvm::cl::sub(CollectSubcommand));
 llvm::cl::opt<bool> ProcessPerTest(
