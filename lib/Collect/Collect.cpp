@@ -455,35 +455,6 @@ bool trustedCoverage(Outcome R) {
   return R == Outcome::Passed || R == Outcome::Skipped;
 }
 
-/// The tests the newest coverage snapshot holds: those with coverage to
-/// keep.
-llvm::Expected<std::set<std::string>> testsWithCoverage(Store &S) {
-  std::set<std::string> Out;
-  auto Snaps = S.coverageSnapshots();
-  if (!Snaps)
-    return Snaps.takeError();
-  if (Snaps->empty())
-    return Out;
-  auto Members = S.snapshotTests(Snaps->front().Id);
-  if (!Members)
-    return Members.takeError();
-  for (const TestRecord &T : *Members)
-    Out.insert(T.Id);
-  return Out;
-}
-
-/// Warns of a test that did not pass, with its message, and of what
-/// selection uses for it instead of this run's coverage.
-void warnNotPassed(const TestResult &R, bool HadCoverage,
-                   llvm::raw_ostream &Err) {
-  Err << "tia: warning: " << R.TestId << " " << outcomeName(R.Result) << " ("
-      << R.Message << "): "
-      << (HadCoverage ? "its coverage from an earlier collect is kept"
-                      : "it has no coverage until a collect sees it "
-                        "pass, and selects as a test never covered")
-      << "\n";
-}
-
 /// Turns \p Runs into what to store, counting outcomes and coverage
 /// problems into \p Sum; warns of every test that did not pass, whose
 /// coverage is not stored (\p Covered: the tests with earlier coverage).
@@ -628,6 +599,35 @@ void warnUnlinked(const coverage::ImportSummary &Imported,
 }
 
 } // namespace
+
+/// The tests the newest coverage snapshot holds: those with coverage to
+/// keep.
+llvm::Expected<std::set<std::string>> testsWithCoverage(Store &S) {
+  std::set<std::string> Out;
+  auto Snaps = S.coverageSnapshots();
+  if (!Snaps)
+    return Snaps.takeError();
+  if (Snaps->empty())
+    return Out;
+  auto Members = S.snapshotTests(Snaps->front().Id);
+  if (!Members)
+    return Members.takeError();
+  for (const TestRecord &T : *Members)
+    Out.insert(T.Id);
+  return Out;
+}
+
+/// Warns of a test that did not pass, with its message, and of what
+/// selection uses for it instead of this run's coverage.
+void warnNotPassed(const TestResult &R, bool HadCoverage,
+                   llvm::raw_ostream &Err) {
+  Err << "tia: warning: " << R.TestId << " " << outcomeName(R.Result) << " ("
+      << R.Message << "): "
+      << (HadCoverage ? "its coverage from an earlier collect is kept"
+                      : "it has no coverage until a collect sees it "
+                        "pass, and selects as a test never covered")
+      << "\n";
+}
 
 std::string summaryLine(const CollectSummary &Sum) {
   std::string Counts = llvm::formatv("{0} passed", Sum.Passed).str();

@@ -24,6 +24,16 @@ namespace collect {
 // Outcomes
 //===----------------------------------------------------------------------===//
 
+/// The tests the newest coverage snapshot holds: those whose coverage a
+/// run that does not pass keeps.
+llvm::Expected<std::set<std::string>> testsWithCoverage(Store &S);
+
+/// Warns of a test that did not pass, with its message, and of what
+/// selection uses for it instead of this run's coverage (\p HadCoverage:
+/// it is in testsWithCoverage).
+void warnNotPassed(const TestResult &R, bool HadCoverage,
+                   llvm::raw_ostream &Err);
+
 /// The outcome of a test that ran alone in \p End, with \p Output (stdout
 /// and stderr): GoogleTest's own report for a case (\p GTest), ctest's
 /// rules otherwise. The message is one line.

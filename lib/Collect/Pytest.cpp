@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tia/Collect/Pytest.h"
+#include "CollectInternal.h"
 #include "FileReadsInternal.h"
 #include "PytestInternal.h"
 #include "tia/Store/CoveragePyData.h"
@@ -728,6 +729,19 @@ llvm::Error checkFailures(const PytestSetup &Setup, const PytestOptions &O,
   return llvm::Error::success();
 }
 
+/// Warns of every test that did not pass (failed, error, crashed), with
+/// its message, as the C++ collect does.
+llvm::Error warnNotPassedTests(Store &S, const std::vector<TestResult> &Results,
+                               llvm::raw_ostream &Err) {
+  auto Covered = testsWithCoverage(S);
+  if (!Covered)
+    return Covered.takeError();
+  for (const TestResult &T : Results)
+    if (isFailure(T.Result))
+      warnNotPassed(T, Covered->count(T.TestId) != 0, Err);
+  return llvm::Error::success();
+}
+
 } // namespace
 
 llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
@@ -760,6 +774,9 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
   Gathered G = gatherJobs(Jobs, *Setup, O, Plan->TestFiles, Sum);
   if (!*Crashed)
     if (llvm::Error E = checkFailures(*Setup, O, G, Sum, Err))
+      return std::move(E);
+  if (!O.Quiet)
+    if (llvm::Error E = warnNotPassedTests(S, G.Results, Err))
       return std::move(E);
   readEvidence(G.EvidenceFiles, G.Failures, G.Evidence);
   Sum.Probed = G.Evidence.Probed.size();
