@@ -65,6 +65,11 @@ void chain(const Plan &P, const PlannedTest &T, const select::TestReason &R,
   if (R.Kind == ReasonKind::Related)
     OS << "    -> may take the calls of an element " << T.Id << " covers (it "
        << R.Detail << ")\n";
+  else if (R.By == select::Evidence::Static)
+    OS << "    -> reached by " << T.Id << " in the static analysis ("
+       << R.Detail << ")\n";
+  else if (R.By == select::Evidence::Source)
+    OS << "    -> in the code of " << T.Id << " itself\n";
   else
     OS << "    -> covered by " << T.Id << " in " << snapshotText(P) << "\n";
 }
