@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tia/Select/Policy.h"
+#include "BuildInputs.h"
 #include "tia/Cpp/FrontEnd.h"
 #include "tia/Support/CommitId.h"
 #include "tia/Support/Error.h"
@@ -271,15 +272,21 @@ commandChanges(Store &S, llvm::StringRef BuildDir) {
 constexpr llvm::StringLiteral ConfigNote =
     "tia's configuration, which selection reads as it is now";
 
-/// Decides, from .tia.yaml's select section, which changed paths select
-/// every test and which never affect one.
+/// Decides, from .tia.yaml's select section and the files CMake read to
+/// configure the build (\p BuildInputs), which changed paths select every
+/// test and which never affect one.
 std::function<std::optional<PathVerdict>(const git::FileChange &)>
-classifier(const config::SelectConfig &C) {
-  return [&C](const git::FileChange &F) -> std::optional<PathVerdict> {
+classifier(const config::SelectConfig &C, std::set<std::string> BuildInputs) {
+  return [&C, BuildInputs = std::move(BuildInputs)](
+             const git::FileChange &F) -> std::optional<PathVerdict> {
     // The configuration in force is the work tree's, whatever changed in it.
     if ((F.NewPath.empty() || F.NewPath == config::ConfigFileName) &&
         (F.OldPath.empty() || F.OldPath == config::ConfigFileName))
       return PathVerdict{false, ConfigNote.str(), NoteKind::Configuration};
+    for (const std::string *Path : {&F.NewPath, &F.OldPath})
+      if (!Path->empty() && BuildInputs.count(*Path))
+        return PathVerdict{true, "CMake read it to configure the build (its "
+                                 "file API, cmakeFiles)"};
     for (const std::string *Path : {&F.NewPath, &F.OldPath}) {
       if (Path->empty())
         continue;
@@ -466,7 +473,9 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
     return E;
 
   SelectOptions SO = O.Select;
-  SO.Classify = classifier(O.Config);
+  std::string BuildDir =
+      !O.BuildDir.empty() ? O.BuildDir : S.pathBases().BuildDir;
+  SO.Classify = classifier(O.Config, cmakeInputs(BuildDir, S.pathBases().Root));
   SO.UnreadFilesSelectAll = O.Config.UnreadFilesSelectAll;
   if (P.Snapshot) {
     SO.Snapshot = P.Snapshot->Snapshot.Id;
