@@ -24,7 +24,7 @@ using namerts::NodeChange;
 
 namespace {
 
-/// Files that select nothing wherever they change (see Selection.cpp).
+/// Files that select nothing wherever they change (see Paths.h).
 bool isInert(llvm::StringRef Path) {
   llvm::StringRef Ext = llvm::sys::path::extension(Path);
   llvm::StringRef Name = llvm::sys::path::filename(Path);

@@ -1,4 +1,4 @@
-//===- SelectInternal.h - what Selection.cpp and Impact.cpp share -*- C++ -*-=//
+//===- SelectInternal.h - what the selection's stages share -----*- C++ -*-===//
 //
 // Private to lib/Select. The C++ impact analysis: from a changed element
 // that is not a plain function edit (a class, variable, macro, region,

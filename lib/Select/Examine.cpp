@@ -1,0 +1,311 @@
+//===- Examine.cpp - what changed in one changed source file --------------===//
+
+#include "Examine.h"
+#include "PythonSelect.h"
+#include "tia/Support/Hash.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Path.h"
+#include <map>
+#include <optional>
+
+namespace tia {
+namespace select {
+namespace detail {
+
+void addFallback(Selection &Sel, FallbackKind K, llvm::StringRef File,
+                 const llvm::Twine &Detail) {
+  Sel.Fallbacks.push_back(
+      {K, File.str(), Detail.str(), FallbackScope::All, {}});
+}
+
+namespace {
+
+std::string lineList(const std::vector<unsigned> &Lines) {
+  std::string Out;
+  size_t I = 0;
+  unsigned Shown = 0;
+  while (I < Lines.size()) {
+    size_t J = I;
+    while (J + 1 < Lines.size() && Lines[J + 1] == Lines[J] + 1)
+      ++J;
+    if (Shown++ == 4) {
+      Out += ", ...";
+      break;
+    }
+    if (!Out.empty())
+      Out += ", ";
+    Out += std::to_string(Lines[I]);
+    if (J > I)
+      Out += "-" + std::to_string(Lines[J]);
+    I = J + 1;
+  }
+  return Out;
+}
+
+std::string linesPhrase(const std::vector<unsigned> &Lines) {
+  std::string Where = lineList(Lines);
+  if (Where.empty())
+    return std::string();
+  return " (line" +
+         std::string(Where.find_first_of(",-") == std::string::npos ? " "
+                                                                    : "s ") +
+         Where + ")";
+}
+
+/// The name a macro element defines or undefines: "N" of "#define N(x)".
+std::string macroName(llvm::StringRef Display) {
+  Display.consume_front("#define ");
+  Display.consume_front("#undef ");
+  return Display.take_until([](char C) { return C == '('; }).str();
+}
+
+/// The includes that may find \p Path now that it exists (or no longer
+/// find it): those whose spelling is a path suffix of it, whatever they
+/// found before. Their files' readers may compile differently.
+llvm::Error includeResolution(Store &S, detail::Impact &Im,
+                              llvm::StringRef Path, bool Appeared) {
+  llvm::StringRef What = Appeared ? "a new file" : "which no longer exists";
+  auto Includes = S.includesNaming(
+      llvm::sys::path::filename(Path, llvm::sys::path::Style::posix));
+  if (!Includes)
+    return Includes.takeError();
+  for (const IncludeIn &I : *Includes) {
+    llvm::StringRef Spelling = I.Directive.Spelling;
+    bool Suffix =
+        Path == Spelling || (Path.ends_with(Spelling) &&
+                             Path[Path.size() - Spelling.size() - 1] == '/');
+    // A new file matters to the includes that found another one; a file
+    // that went away, to those that found it.
+    if (!Suffix || (Appeared && I.Directive.Resolved == Path))
+      continue;
+    if (llvm::Error E =
+            Im.includers(FallbackKind::IncludeResolution, I.File,
+                         "#include " + Spelling.str() + " (line " +
+                             std::to_string(I.Directive.Line) + ") " +
+                             (Appeared ? "may now find " : "no longer finds ") +
+                             Path + ", " + What))
+      return E;
+  }
+  return llvm::Error::success();
+}
+
+/// Why \p Path of side \p Which could not be parsed: its build directory is
+/// missing, else \p Otherwise.
+std::string unparsedReason(const VersionResolver &R, Side Which,
+                           llvm::StringRef Path, std::string Otherwise) {
+  auto It = R.MissingDirectory[Which == Side::Old].find(Path);
+  if (It == R.MissingDirectory[Which == Side::Old].end())
+    return Otherwise;
+  return "cannot parse " + Path.str() + ": its compile directory " +
+         It->second +
+         " does not exist (the build is not configured yet): configure the "
+         "build before selecting, or pass -p to where it is, to select less";
+}
+
+} // namespace
+
+/// Examines one changed source file and adds what changed to \p Sel. The
+/// base version, however it was found (store or parse), goes to
+/// \p OldVersions: a new element's siblings may live there. Both versions
+/// go to \p Im, whose rules follow their references.
+llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
+                    detail::Impact &Im, const git::FileChange &C,
+                    std::vector<FileIndex> &OldVersions,
+                    std::vector<FileIndex> &NewVersions,
+                    std::vector<detail::NameScan> &Scans,
+                    std::vector<std::pair<size_t, std::string>> &OwnTests) {
+  llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
+  std::optional<FileIndex> Old, New;
+  if (!C.OldPath.empty()) {
+    auto Got = R.get(Side::Old, C.OldPath, C.OldBlob, "");
+    if (!Got)
+      return Got.takeError();
+    if (!*Got) {
+      addFallback(Sel, FallbackKind::NotIndexed, C.OldPath,
+                  unparsedReason(R, Side::Old, C.OldPath,
+                                 "no indexed translation unit reads " +
+                                     C.OldPath + " at the base revision"));
+      return llvm::Error::success();
+    }
+    Old = std::move(*Got);
+  }
+  if (!C.NewPath.empty()) {
+    llvm::StringRef From = C.Status == git::ChangeStatus::Renamed
+                               ? llvm::StringRef(C.OldPath)
+                               : "";
+    auto Got = R.get(Side::New, C.NewPath, C.NewBlob, From);
+    if (!Got)
+      return Got.takeError();
+    if (!*Got) {
+      addFallback(Sel, FallbackKind::NotIndexed, C.NewPath,
+                  unparsedReason(R, Side::New, C.NewPath,
+                                 "no indexed translation unit reads " +
+                                     C.NewPath +
+                                     (C.Status == git::ChangeStatus::Added
+                                          ? " (a new file)"
+                                          : "")));
+      return llvm::Error::success();
+    }
+    New = std::move(*Got);
+  }
+  for (const std::optional<FileIndex> *V : {&Old, &New})
+    if (*V && !(*V)->Complete) {
+      std::string Why =
+          " did not parse cleanly, so its elements may be missing";
+      if ((*V)->Python)
+        Why = " did not parse (" + (*V)->Python->Problem +
+              "), so its elements are unknown";
+      else if (auto It = R.FirstError[V == &Old].find((*V)->Path);
+               It != R.FirstError[V == &Old].end())
+        Why += " (first error: " + It->second + ")";
+      addFallback(Sel, FallbackKind::Incomplete, (*V)->Path,
+                  (*V)->Path + (V == &Old ? " at the base revision" : "") +
+                      Why);
+      return llvm::Error::success();
+    }
+  if (New && New->Python)
+    if (std::optional<std::string> Why = pythonFileFallback(C)) {
+      addFallback(Sel, FallbackKind::OutsideElements, Shown, *Why);
+      return llvm::Error::success();
+    }
+  auto Inferred = R.InferredFrom.find(C.NewPath);
+  if (Inferred != R.InferredFrom.end())
+    Sel.Notes.push_back({C.NewPath,
+                         "not in the compilation database: parsed with the "
+                         "compile command of " +
+                             Inferred->second,
+                         NoteKind::NotCompiled});
+  for (const std::optional<FileIndex> *V : {&Old, &New})
+    if (*V)
+      Im.addVersion(**V);
+  if (New) {
+    auto Text = R.content(Side::New, C);
+    if (!Text)
+      return Text.takeError();
+    Im.addHead(C.NewPath, {std::move(*Text), *New});
+  }
+
+  std::vector<unsigned> Deleted, Added;
+  for (const git::Hunk &H : C.Hunks) {
+    Deleted.insert(Deleted.end(), H.DeletedLines.begin(), H.DeletedLines.end());
+    Added.insert(Added.end(), H.AddedLines.begin(), H.AddedLines.end());
+  }
+  if ((Old && !Old->Tests.empty()) || (New && !New->Tests.empty()))
+    Sel.TestFiles.push_back(
+        {C.NewPath, C.OldPath, Old ? Old->Tests : std::vector<TestDefinition>(),
+         New ? New->Tests : std::vector<TestDefinition>(), Deleted, Added});
+
+  // A file that appears, disappears or moves changes what #include
+  // directives find; the code outside its elements (its own includes)
+  // changes how its readers compile.
+  bool Moved = C.Status == git::ChangeStatus::Added ||
+               C.Status == git::ChangeStatus::Deleted ||
+               C.Status == git::ChangeStatus::Renamed ||
+               C.Status == git::ChangeStatus::Copied;
+  if (Moved) {
+    if (!C.NewPath.empty())
+      if (llvm::Error E = includeResolution(S, Im, C.NewPath, true))
+        return E;
+    if (!C.OldPath.empty() && C.OldPath != C.NewPath &&
+        C.Status != git::ChangeStatus::Copied) {
+      if (llvm::Error E = includeResolution(S, Im, C.OldPath, false))
+        return E;
+      // Quoted includes are searched from the includer's directory first:
+      // only a move to another directory can change what they find.
+      bool OtherDir =
+          C.NewPath.empty() || llvm::sys::path::parent_path(C.OldPath) !=
+                                   llvm::sys::path::parent_path(C.NewPath);
+      if (OtherDir && Old->ResidualHash != TokenHasher().hex())
+        if (llvm::Error E = Im.includers(
+                FallbackKind::OutsideElements, C.OldPath,
+                "file " + git::statusName(C.Status) +
+                    " with code outside every element (includes, "
+                    "using-directives), which its readers compiled"))
+          return E;
+    }
+    // A moved Python module has another name, so its elements have other
+    // keys: it is compared below like any other change.
+    if (C.Status == git::ChangeStatus::Renamed && C.OldBlob == C.NewBlob &&
+        !(New && New->Python)) {
+      Sel.Notes.push_back({Shown.str(),
+                           "renamed from " + C.OldPath + " without changes",
+                           NoteKind::Renamed});
+      if (Old)
+        OldVersions.push_back(std::move(*Old));
+      return llvm::Error::success();
+    }
+  }
+
+  FileComparison Cmp = compareVersions(Old ? &*Old : nullptr,
+                                       New ? &*New : nullptr, Deleted, Added);
+  if (New && New->Python)
+    addLostNames(Cmp, &*New, Deleted);
+  if (Cmp.OutsideElements) {
+    std::string Where = linesPhrase(Cmp.LinesOutsideNew);
+    if (Where.empty())
+      Where = linesPhrase(Cmp.LinesOutsideOld);
+    if (llvm::Error E =
+            Im.includers(FallbackKind::OutsideElements, Shown,
+                         "code outside every element changed" + Where,
+                         C.OldPath != C.NewPath && !C.NewPath.empty()
+                             ? std::vector<std::string>{C.NewPath}
+                             : std::vector<std::string>{}))
+      return E;
+  }
+  if (Cmp.Elements.empty() && !Cmp.OutsideElements && !Moved)
+    Sel.Notes.push_back(
+        {Shown.str(), CommentOnlyNote.str(), NoteKind::CommentOnly});
+  else
+    for (const Element &U : Cmp.Unchanged)
+      Sel.Notes.push_back({Shown.str(),
+                           "no semantic change in " + kindName(U.Kind).str() +
+                               " " + U.Display + " (comments or layout only)",
+                           NoteKind::LayoutOnly});
+
+  std::map<std::string, const Element *> OldByKey;
+  if (Old)
+    for (const Element &E : Old->Elements)
+      OldByKey[E.Key] = &E;
+  for (ChangedElement &CE : Cmp.Elements) {
+    size_t Index = Sel.Elements.size();
+    const Element &E = CE.Elem;
+    // A conditional region around an #include: what the include brings in
+    // is not an element of this file.
+    if (E.Kind == ElementKind::Conditional)
+      for (const std::optional<FileIndex> *V : {&Old, &New})
+        if (*V && llvm::any_of((*V)->Includes, [&](const IncludeDirective &I) {
+              return E.containsLine(I.Line);
+            }))
+          if (llvm::Error Err =
+                  Im.includers(FallbackKind::OutsideElements, Shown,
+                               E.Display + " around an #include changed"))
+            return Err;
+    // A name that code may now expand: a new #define, a dropped #undef, a
+    // macro that became function-like or object-like.
+    if (E.Kind == ElementKind::Macro && !CE.Lines.empty()) {
+      auto O = OldByKey.find(E.Key);
+      bool Undef = llvm::StringRef(E.Display).starts_with("#undef");
+      bool NewName = (CE.Change == ElementChange::Added && !Undef) ||
+                     (CE.Change == ElementChange::Deleted && Undef) ||
+                     (CE.Change == ElementChange::Modified &&
+                      O != OldByKey.end() && O->second->Display != E.Display);
+      if (NewName && !C.NewPath.empty())
+        Scans.push_back(
+            {Index, macroName(E.Display), C.NewPath,
+             CE.Change == ElementChange::Deleted ? 0 : E.BeginLine});
+    }
+    if (New)
+      for (std::string &Id : testsDefinedIn(*New, CE))
+        OwnTests.emplace_back(Index, std::move(Id));
+    Sel.Elements.push_back(std::move(CE));
+  }
+  if (Old)
+    OldVersions.push_back(std::move(*Old));
+  if (New && New->Python)
+    NewVersions.push_back(std::move(*New));
+  return llvm::Error::success();
+}
+
+} // namespace detail
+} // namespace select
+} // namespace tia
