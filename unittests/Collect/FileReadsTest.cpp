@@ -1,0 +1,56 @@
+//===- FileReadsTest.cpp - what of a trace the store keeps ----------------===//
+
+#include "FileReadsInternal.h"
+#include "gtest/gtest.h"
+
+using namespace tia;
+using namespace tia::collect;
+
+namespace {
+
+using Strings = std::vector<std::string>;
+
+TrackedTree tree() {
+  TrackedTree T;
+  T.Root = "/repo";
+  T.Files = {"data/a.txt", "data/sub/b.txt", "src/m.py", "top.json"};
+  return T;
+}
+
+TEST(FileReadsTest, KeepsTrackedFilesInsideTheRepository) {
+  RawReads Raw;
+  Raw.Read = {"/repo/data/a.txt", "/repo/data/../top.json",
+              "/repo/data/untracked.txt", "/elsewhere/data/a.txt",
+              "/repository/data/a.txt", "/repo/src/m.py"};
+  FileReads R = keepTracked("pytest:t", "c1", Raw, tree());
+  EXPECT_EQ(R.TestId, "pytest:t");
+  EXPECT_EQ(R.Commit, "c1");
+  EXPECT_TRUE(R.Complete);
+  // Python sources are the coverage's; the others are outside or untracked.
+  EXPECT_EQ(R.Files, (Strings{"data/a.txt", "top.json"}));
+}
+
+TEST(FileReadsTest, KeepsFoldersHoldingATrackedFile) {
+  RawReads Raw;
+  Raw.Listed = {"/repo", "/repo/data/sub", "/repo/empty", "/repo/dat",
+                "/tmp"};
+  FileReads R = keepTracked("pytest:t", "c1", Raw, tree());
+  EXPECT_EQ(R.Directories, (Strings{".", "data/sub"}));
+}
+
+TEST(FileReadsTest, RecordsAddUpAndStayIncompleteOnceIncomplete) {
+  RawReads Raw;
+  Raw.add(llvm::json::Object{{"read", llvm::json::Array{"/repo/data/a.txt"}},
+                             {"listed", llvm::json::Array{"/repo/data"}},
+                             {"incomplete", false}});
+  Raw.add(llvm::json::Object{{"read", llvm::json::Array{"/repo/top.json"}},
+                             {"incomplete", true}});
+  Raw.add(llvm::json::Object{{"incomplete", false}});
+  EXPECT_TRUE(Raw.Incomplete);
+  FileReads R = keepTracked("pytest:t", "c1", Raw, tree());
+  EXPECT_FALSE(R.Complete);
+  EXPECT_EQ(R.Files, (Strings{"data/a.txt", "top.json"}));
+  EXPECT_EQ(R.Directories, Strings{"data"});
+}
+
+} // namespace
