@@ -496,7 +496,7 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
   P.Changes = std::move(*Sel);
   Selection &C = P.Changes;
   // What concerns the whole selection comes before what one file caused.
-  C.Fallbacks.insert(C.Fallbacks.begin(), Problems.begin(), Problems.end());
+  C.prependFallbacks(Problems);
 
   // What is known of tests.
   auto Known = S.tests();
@@ -574,14 +574,12 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
   for (const SelectedTest &T : C.Tests)
     for (const Reason &R : T.Reasons) {
       if (R.Element == NoIndex) {
-        // A fallback scoped to some translation units; the policy's own
-        // fallbacks come first in C.Fallbacks.
+        // A fallback scoped to some translation units.
         if (R.FallbackIndex != NoIndex &&
-            C.Fallbacks[R.FallbackIndex + Problems.size()].Scope !=
-                FallbackScope::All)
+            C.Fallbacks[R.FallbackIndex].Scope != FallbackScope::All)
           Add(T.Id,
-              {ReasonKind::Fallback, NoIndex, R.FallbackIndex + Problems.size(),
-               R.Via, "", R.Applied},
+              {ReasonKind::Fallback, NoIndex, R.FallbackIndex, R.Via, "",
+               R.Applied},
               false);
         continue;
       }

@@ -306,5 +306,13 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
   return Sel;
 }
 
+void Selection::prependFallbacks(const std::vector<Fallback> &First) {
+  Fallbacks.insert(Fallbacks.begin(), First.begin(), First.end());
+  for (SelectedTest &T : Tests)
+    for (Reason &R : T.Reasons)
+      if (R.FallbackIndex != NoIndex)
+        R.FallbackIndex += First.size();
+}
+
 } // namespace select
 } // namespace tia

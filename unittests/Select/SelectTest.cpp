@@ -159,4 +159,22 @@ TEST(SelectionTest, CppSources) {
   EXPECT_FALSE(isCppSource("README.md"));
 }
 
+TEST(SelectionTest, PrependedFallbacksKeepEveryReasonOnItsFallback) {
+  Selection Sel;
+  Sel.Fallbacks.push_back({FallbackKind::OutsideElements, "a.h", "scoped",
+                           FallbackScope::Includers, {}});
+  Sel.Tests.push_back({"gtest:t:A.Scoped", {{NoIndex, 0, "via a.cpp"}}});
+  Sel.Tests.push_back({"gtest:t:A.Covers", {{0, NoIndex, ""}}});
+  Sel.prependFallbacks(
+      {{FallbackKind::Requested, "", "asked", FallbackScope::All, {}},
+       {FallbackKind::StaleCoverage, "", "old", FallbackScope::All, {}}});
+  ASSERT_EQ(Sel.Fallbacks.size(), 3u);
+  EXPECT_EQ(Sel.Fallbacks[0].Kind, FallbackKind::Requested);
+  const Reason &Scoped = Sel.Tests[0].Reasons[0];
+  ASSERT_NE(Scoped.FallbackIndex, NoIndex);
+  EXPECT_EQ(Sel.Fallbacks[Scoped.FallbackIndex].File, "a.h");
+  EXPECT_EQ(Sel.Tests[1].Reasons[0].FallbackIndex, NoIndex);
+  EXPECT_EQ(Sel.Tests[1].Reasons[0].Element, 0u);
+}
+
 } // namespace

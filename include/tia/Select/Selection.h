@@ -261,6 +261,11 @@ struct Selection {
   std::vector<FunctionReach> Reach;
   ChangeCoverage Coverage;
 
+  /// Puts \p First before the fallbacks there are, in its order, and moves
+  /// every reason's FallbackIndex with its fallback, so that no index goes
+  /// out of step with Fallbacks.
+  void prependFallbacks(const std::vector<Fallback> &First);
+
   /// True when a fallback with scope All applies.
   bool selectsAll() const {
     for (const Fallback &F : Fallbacks)
