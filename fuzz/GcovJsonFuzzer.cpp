@@ -1,6 +1,6 @@
 //===- GcovJsonFuzzer.cpp - fuzz the gcov JSON reader ---------------------===//
 
-#include "tia/Coverage/Profiles.h"
+#include "tia/Coverage/Gcov.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::StringRef Text(reinterpret_cast<const char *>(Data), Size);

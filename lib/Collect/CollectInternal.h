@@ -5,6 +5,7 @@
 
 #include "Process.h"
 #include "tia/Collect/Collect.h"
+#include "tia/Coverage/Gcov.h"
 #include "tia/Coverage/Profiles.h"
 #include "tia/Support/CaseFilters.h"
 #include "tia/Support/Progress.h"

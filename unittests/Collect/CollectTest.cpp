@@ -2,6 +2,7 @@
 
 #include "tia/Collect/Collect.h"
 #include "CollectInternal.h"
+#include "tia/Coverage/Gcov.h"
 #include "tia/Coverage/Profiles.h"
 #include "tia/Store/Store.h"
 #include "tia/Testing/Assertions.h"

@@ -2,6 +2,7 @@
 
 #include "tia/Cpp/FrontEnd.h"
 #include "tia/Support/Hash.h"
+#include "tia/Testing/Assertions.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -11,10 +12,9 @@
 #include <thread>
 
 using namespace tia;
+using tia::testing::errorText;
 
 namespace {
-
-std::string errorText(llvm::Error E) { return llvm::toString(std::move(E)); }
 
 bool contains(const std::vector<std::string> &List, llvm::StringRef Item) {
   return std::find(List.begin(), List.end(), Item) != List.end();

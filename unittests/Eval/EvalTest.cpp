@@ -1,7 +1,7 @@
 //===- EvalTest.cpp - the measures and mutations of tia eval --------------===//
 
 #include "tia/Eval/Mutants.h"
-#include "tia/Eval/Replay.h"
+#include "tia/Eval/SelectionReplay.h"
 #include "tia/Store/Store.h"
 #include "llvm/Support/JSON.h"
 #include "gtest/gtest.h"

@@ -8,6 +8,7 @@
 #include "tia/Git/History.h"
 #include "tia/Git/Repository.h"
 #include "tia/Support/Hash.h"
+#include "tia/Testing/Assertions.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -20,11 +21,10 @@
 extern char **environ;
 
 using namespace tia;
+using tia::testing::errorText;
 using namespace tia::git;
 
 namespace {
-
-std::string errorText(llvm::Error E) { return llvm::toString(std::move(E)); }
 
 /// "1,2,3" for an assertion message and comparisons.
 std::string join(const std::vector<unsigned> &Lines) {

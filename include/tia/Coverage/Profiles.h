@@ -1,9 +1,9 @@
 //===- tia/Coverage/Profiles.h - reading coverage where tests left it -----===//
 //
 // What `tia collect` needs from the coverage tools, read in-process: which
-// kind of coverage a binary was built with, clang's raw profiles read
-// against the binaries' coverage mappings with LLVM's coverage library,
-// and gcov's JSON.
+// kind of coverage a binary was built with, and clang's raw profiles read
+// against the binaries' coverage mappings with LLVM's coverage library.
+// gcov's JSON is read by tia/Coverage/Gcov.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,20 +76,6 @@ private:
   std::vector<std::string> Paths;
   std::vector<std::unique_ptr<llvm::MemoryBuffer>> Buffers;
 };
-
-/// The functions one gcov data file (.gcda) says ran.
-struct GcovData {
-  std::string DataFile; ///< as gcov names it ("data_file")
-  std::vector<FunctionHit> Functions;
-};
-
-/// Parses the output of `gcov --json-format --stdout` (one JSON document per
-/// line, one per data file): every function with an execution count above
-/// zero, with its source made absolute against the document's
-/// "current_working_directory". The per-line arrays, most of the text, are
-/// skipped unparsed. Fails with "malformed gcov JSON from NAME: REASON".
-llvm::Expected<std::vector<GcovData>> parseGcovJson(llvm::StringRef Text,
-                                                    llvm::StringRef Name);
 
 /// Splits a profile's function name into the mangled name and, for local
 /// symbols, the file clang put before it ("src/a.cpp:_ZL1fv" or, from newer
