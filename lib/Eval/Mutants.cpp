@@ -1,7 +1,7 @@
 //===- Mutants.cpp - small semantic changes and their report --------------===//
 
 #include "tia/Eval/Mutants.h"
-#include "tia/Eval/Replay.h"
+#include "tia/Eval/SelectionReplay.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"

@@ -1,6 +1,6 @@
-//===- Replay.cpp - selection measured against the history ----------------===//
+//===- SelectionReplay.cpp - selection measured against the history -------===//
 
-#include "tia/Eval/Replay.h"
+#include "tia/Eval/SelectionReplay.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/CommitId.h"
 #include "llvm/ADT/StringSet.h"

@@ -1,4 +1,4 @@
-//===- Replay.cpp - the history of runs along the commits -----------------===//
+//===- RunHistoryReplay.cpp - the recorded runs along the commits ---------===//
 
 #include "PredictInternal.h"
 #include "tia/Support/CommitId.h"

@@ -12,7 +12,7 @@
 #include "CommandsInternal.h"
 #include "tia/Collect/Collect.h"
 #include "tia/Eval/Mutants.h"
-#include "tia/Eval/Replay.h"
+#include "tia/Eval/SelectionReplay.h"
 #include "tia/Git/History.h"
 #include "tia/Support/CommitId.h"
 #include "tia/Support/Error.h"

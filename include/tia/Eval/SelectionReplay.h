@@ -1,4 +1,4 @@
-//===- tia/Eval/Replay.h - selection measured against the history ---------===//
+//===- tia/Eval/SelectionReplay.h - selection measured against history ----===//
 //
 // What `tia eval replay` measures at each commit of a range: the tests tia
 // selected against the parent with the parent's coverage, and the tests the
@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TIA_EVAL_REPLAY_H
-#define TIA_EVAL_REPLAY_H
+#ifndef TIA_EVAL_SELECTIONREPLAY_H
+#define TIA_EVAL_SELECTIONREPLAY_H
 
 #include "tia/Select/Policy.h"
 #include "tia/Support/Model.h"
@@ -172,4 +172,4 @@ std::string percent(std::optional<double> V);
 } // namespace eval
 } // namespace tia
 
-#endif // TIA_EVAL_REPLAY_H
+#endif // TIA_EVAL_SELECTIONREPLAY_H
