@@ -6,10 +6,10 @@
 #
 # DIR defaults to the standard library of the embedded Python
 # (/usr/lib/python3.11, several hundred thousand lines). Needs a build with
-# tools/bench (utils/build.sh builds it).
+# bench/ (utils/build.sh builds it).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-/usr/lib/python3.11}
 rounds=${2:-3}
-bench=${TIA_PYTHON_BENCH:-$root/build/tools/bench/tia-python-bench}
+bench=${TIA_PYTHON_BENCH:-$root/build/bench/tia-python-bench}
 "$bench" "$dir" "$rounds"
