@@ -1,6 +1,6 @@
 //===- PipelineTest.cpp - selectTests from a diff to tests ----------------===//
 //
-// selectTests on a real repository (tia/Testing/TempRepo.h) and a
+// selectTests and plan on a real repository (tia/Testing/TempRepo.h) and a
 // ":memory:" store holding an index and two tests, for the changes that
 // need no front end: what tia cannot reason about selects every test, what
 // cannot change a test selects none.
@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tia/Git/Repository.h"
+#include "tia/Select/Policy.h"
 #include "tia/Select/Selection.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Hash.h"
@@ -52,6 +53,27 @@ protected:
     return selectTests(*Repo, *S, O);
   }
 
+  /// The policy's plan from the base to \p Head, in coverage mode.
+  llvm::Expected<Plan> planTo(llvm::StringRef Head,
+                              llvm::StringRef AllRequestedBy = "") {
+    auto Repo = git::Repository::discover(Dir);
+    if (!Repo)
+      return Repo.takeError();
+    PolicyOptions O;
+    O.Select.Base = Base;
+    O.Select.Head = Head.str();
+    O.Select.Mode = SelectionMode::Coverage;
+    O.AllRequestedBy = AllRequestedBy.str();
+    return plan(*Repo, *S, O);
+  }
+
+  /// Both tests covered lib.f at the base.
+  void coverBase() {
+    for (const char *Id :
+         {"pytest:test_lib.py::test_a", "pytest:test_lib.py::test_b"})
+      ASSERT_OK(S->putCoverage(Id, Base, {"py:lib:f"}));
+  }
+
   std::string Base;
   std::unique_ptr<Store> S;
 };
@@ -90,6 +112,50 @@ TEST_F(PipelineTest, NoIndexIsAnError) {
   std::string Head = commit("settings");
   EXPECT_EQ(tia::testing::errorText(selectTo(Head)),
             "no index in the database: run 'tia index' first");
+}
+
+TEST_F(PipelineTest, PlanPutsItsOwnFallbacksFirstAndKeepsReasonsOnThem) {
+  indexBase();
+  coverBase();
+  write("settings.cfg", "level = 2\n");
+  std::string Head = commit("settings");
+  ASSERT_VALUE(P, planTo(Head, "--all"));
+  const std::vector<Fallback> &F = P->Changes.Fallbacks;
+  ASSERT_EQ(F.size(), 2u);
+  EXPECT_EQ(F[0].Kind, FallbackKind::Requested);
+  EXPECT_EQ(F[1].File, "settings.cfg");
+  ASSERT_EQ(P->Selected.size(), 2u);
+  for (const PlannedTest &T : P->Selected) {
+    std::vector<size_t> Fallbacks;
+    for (const TestReason &R : T.Reasons) {
+      EXPECT_EQ(R.Kind, ReasonKind::Fallback) << T.Id;
+      Fallbacks.push_back(R.Fallback);
+    }
+    EXPECT_EQ(Fallbacks, (std::vector<size_t>{0, 1})) << T.Id;
+  }
+  EXPECT_TRUE(P->NotSelected.empty());
+  EXPECT_EQ(P->Quiet, QuietChange::None);
+}
+
+TEST_F(PipelineTest, PlanSelectsATestNeverCoveredAsNew) {
+  indexBase();
+  write("run.gcda", "counters\n");
+  std::string Head = commit("coverage data");
+  ASSERT_VALUE(P, planTo(Head));
+  ASSERT_EQ(P->Selected.size(), 2u);
+  EXPECT_TRUE(P->Selected[0].has(ReasonKind::NewTest));
+}
+
+TEST_F(PipelineTest, PlanForCoverageDataSelectsNothingAndSaysSo) {
+  indexBase();
+  coverBase();
+  write("run.gcda", "counters\n");
+  std::string Head = commit("coverage data");
+  ASSERT_VALUE(P, planTo(Head));
+  EXPECT_TRUE(P->Selected.empty());
+  EXPECT_EQ(P->NotSelected.size(), 2u);
+  EXPECT_EQ(P->TotalTests, 2u);
+  EXPECT_EQ(P->Quiet, QuietChange::NoEffect);
 }
 
 } // namespace
