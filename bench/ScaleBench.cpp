@@ -23,9 +23,9 @@
 // With --into, the coverage is imported into the existing tia database DB
 // over its indexed functions (FUNCTIONS is their number), collected at
 // commit SHA (default c1), and nothing else
-// is done: utils/bench-select-scale.sh then times `tia select` on it.
+// is done: utils/bench/bench-select-scale.sh then times `tia select` on it.
 //
-// Prints "name: value" lines for utils/bench.sh to read.
+// Prints "name: value" lines for utils/bench/bench.sh to read.
 //
 //===----------------------------------------------------------------------===//
 

@@ -21,7 +21,7 @@ list(APPEND _tia_llvm_hints /usr/lib/llvm-19/lib/cmake/llvm)
 
 find_package(LLVM CONFIG HINTS ${_tia_llvm_hints})
 if(NOT LLVM_FOUND)
-  message(FATAL_ERROR "tia needs LLVM 19: install llvm-19-dev (utils/install-deps.sh) "
+  message(FATAL_ERROR "tia needs LLVM 19: install llvm-19-dev (utils/setup/install-deps.sh) "
     "or pass -DTIA_LLVM_CONFIG=/path/to/llvm-config")
 endif()
 if(LLVM_VERSION_MAJOR LESS 19)

@@ -37,7 +37,7 @@ config.substitutions.append(("%llvm-profdata", os.path.join(config.llvm_tools_di
 config.substitutions.append(("%llvm-cov", os.path.join(config.llvm_tools_dir, "llvm-cov")))
 config.substitutions.append(("%examples", os.path.join(config.tia_src_root, "examples")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
-config.substitutions.append(("%gen-history", sys.executable + " " + os.path.join(config.tia_src_root, "utils", "gen-history.py")))
+config.substitutions.append(("%gen-history", sys.executable + " " + os.path.join(config.tia_src_root, "utils", "bench", "gen-history.py")))
 config.substitutions.append(("%resource-dir", config.clang_resource_dir))
 # The collect fixture (test/CMakeLists.txt): a git repository with a clang
 # and a gcc build of its tests, and its index.
@@ -46,7 +46,7 @@ config.substitutions.append(("%fixture", config.collect_fixture))
 config.substitutions.append(("%fwfixture", config.frameworks_fixture))
 
 # The Python that runs pytest in the tests: Debian's, which has pytest,
-# pytest-cov and coverage (utils/install-deps.sh), whatever is first on PATH.
+# pytest-cov and coverage (utils/setup/install-deps.sh), whatever is first on PATH.
 config.tia_python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"
 config.substitutions.append(("%python", config.tia_python))
 config.environment["TIA_TEST_PYTHON"] = config.tia_python

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A generated history with test runs (utils/gen-history.py --scenario
+# A generated history with test runs (utils/bench/gen-history.py --scenario
 # directory: net's first test fails whenever net/src/ changes), indexed at
 # its head, for select's predicted order:
 #

@@ -2,7 +2,7 @@
 //
 // A developer and test tool, like LLVM's yaml2obj: it writes runs, results,
 // test infos and (for tests of bad input) model rows into a database through
-// the Store API, so that generated histories (utils/gen-history.py) and lit
+// the Store API, so that generated histories (utils/bench/gen-history.py) and lit
 // tests need no test runner. Input, one record a line, tab-separated, '#'
 // starts a comment:
 //

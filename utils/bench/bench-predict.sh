@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Benchmarks history-based prediction on generated histories
-# (utils/gen-history.py): trains with 'tia train' and reports, on the newest
+# (utils/bench/gen-history.py): trains with 'tia train' and reports, on the newest
 # quarter of the tested commits (the validation window, never trained on when
 # measuring), APFD and recall at 10% and 50% of the tests for the model's
 # order, the heuristic order and a random order, with the training and
 # inference times. Prints a Markdown table for docs/Benchmarks.md.
 #
-#   utils/bench-predict.sh [BUILD_DIR]     (default: build)
+#   utils/bench/bench-predict.sh [BUILD_DIR]     (default: build)
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
 tia="$build/tools/tia/tia"
 loader="$build/tools/tia/tia-load-results"
@@ -23,7 +23,7 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|"
 while IFS='|' read -r name args; do
   out="$work/$name"
   # shellcheck disable=SC2086
-  gen=$(python3 "$root/utils/gen-history.py" --out "$out" $args \
+  gen=$(python3 "$root/utils/bench/gen-history.py" --out "$out" $args \
           --load "$out/repo/.tia/tia.db" --loader "$loader")
   tests=$(echo "$gen" | sed -E 's/.* ([0-9]+) tests,.*/\1/')
   commits=$(echo "$gen" | sed -E 's/^gen-history: ([0-9]+) commits.*/\1/')

@@ -6,7 +6,7 @@
 # per binary, the wall time of 'tia index' and the number of references
 # stored, with the ratios new/old.
 #
-#   utils/bench-graph-overhead.sh REPO BUILD_DIR NEW_TIA OLD_TIA OUT_DIR PATH...
+#   utils/bench/bench-graph-overhead.sh REPO BUILD_DIR NEW_TIA OLD_TIA OUT_DIR PATH...
 #
 # REPO      the project's work tree (read, never written: the databases go
 #           to OUT_DIR via --db)

@@ -3,8 +3,8 @@
 # unit tests and the lit suite, one ctest test per lit folder (lit-select,
 # lit-eval, ...), in one ctest run.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
 
-"$root/utils/build.sh" "$build"
+"$root/utils/setup/build.sh" "$build"
 ctest --test-dir "$build" --output-on-failure -j2

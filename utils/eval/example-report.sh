@@ -3,7 +3,7 @@
 # for a change to examples/calc, from real per-test coverage and real test
 # results.
 #
-#   utils/example-report.sh [WORK_DIR]     (default: a new temporary folder)
+#   utils/eval/example-report.sh [WORK_DIR]     (default: a new temporary folder)
 #
 # It builds and installs tia, builds examples/calc for per-test coverage
 # (clang, tia's CMake helper) in a scratch git repository whose commits have
@@ -13,11 +13,11 @@
 # no test covers) and adds a test, and writes `tia select --format markdown`
 # for that branch.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 work=${1:-$(mktemp -d "${TMPDIR:-/tmp}/tia-report.XXXXXX")}
 out=$root/docs/examples/report.md
 
-"$root/utils/build.sh" "$root/build" >/dev/null
+"$root/utils/setup/build.sh" "$root/build" >/dev/null
 cmake --install "$root/build" --prefix "$work/tia" >/dev/null
 tia=$work/tia/bin/tia
 
@@ -61,7 +61,7 @@ git commit -qam "Vector::length() without std::hypot"
 
 mkdir -p "$(dirname "$out")"
 {
-  echo "<!-- Written by utils/example-report.sh: tia select --base main --head faster-length --format markdown, for a change to examples/calc. Rerun the script to regenerate it. -->"
+  echo "<!-- Written by utils/eval/example-report.sh: tia select --base main --head faster-length --format markdown, for a change to examples/calc. Rerun the script to regenerate it. -->"
   echo
   "$tia" select -q --base main --head faster-length --format markdown
 } > "$out"

@@ -3,7 +3,7 @@
 # selection where the database was built (docs/Benchmarks.md, "A moved
 # database").
 #
-#   utils/bench-relocate.sh TIA_BUILD [RUNS]
+#   utils/bench/bench-relocate.sh TIA_BUILD [RUNS]
 #
 # examples/calc in WORK/a/calc, built for coverage in its build/ with the
 # CMake package of TIA_BUILD, indexed and collected. A git clone of it in
@@ -15,7 +15,7 @@
 # (user + system) and wall time of each run, the medians and the ratio of
 # the median CPU times, and checks that both places select the same tests.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:?usage: bench-relocate.sh TIA_BUILD [RUNS]}" && pwd)
 runs=${2:-5}
 tia=$build/tools/tia/tia

@@ -2,10 +2,10 @@
 # Installs the dependencies (Debian packages) and builds tia into BUILD_DIR
 # (default: build/). Safe to run again: it only rebuilds what changed.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
 
-"$root/utils/install-deps.sh"
+"$root/utils/setup/install-deps.sh"
 if [ ! -f "$build/build.ninja" ]; then
   cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi

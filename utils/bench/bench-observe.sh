@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks observed runs on a generated history (utils/gen-history.py
+# Benchmarks observed runs on a generated history (utils/bench/gen-history.py
 # --visible-share 0.8): indexes the history at its 30th-last commit and
 # imports each test's coverage there, then at each of the last 30 commits
 # (indexing it and importing the coverage again after each, as the main
@@ -9,10 +9,10 @@
 # database, the same 'tia run' without --observe. Prints the CPU time of
 # both per run and the 'tia observed' report.
 #
-#   utils/bench-observe.sh [BUILD_DIR] [RUNS]     (defaults: build, 30)
+#   utils/bench/bench-observe.sh [BUILD_DIR] [RUNS]     (defaults: build, 30)
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
 runs=${2:-30}
 tia="$build/tools/tia/tia"
@@ -23,7 +23,7 @@ trap 'rm -rf "$work"' EXIT
 # One module, so that one binary (mod0_tests) runs every test. Each test
 # calls the functions of 80% of the files it depends on; the other 20% are
 # hidden from tia, as a data file read at run time would be.
-python3 "$root/utils/gen-history.py" --out "$work" --commits 60 --modules 1 \
+python3 "$root/utils/bench/gen-history.py" --out "$work" --commits 60 --modules 1 \
   --files-per-module 12 --tests-per-module 48 --visible-share 0.8 --seed 1 >&2
 repo=$work/repo
 mkdir -p "$work/bin" "$work/build"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compares C++ static, combined and coverage selection on scripted changes.
 
-    utils/bench-cpp-modes.py TIA OUT_DIR
+    utils/bench/bench-cpp-modes.py TIA OUT_DIR
 
 Copies examples/calc into OUT_DIR, indexes it, builds each GoogleTest
 program with clang's source-based coverage, runs every test case alone and
@@ -17,7 +17,7 @@ import json, os, re, shutil, subprocess, sys
 
 tia, out = os.path.realpath(sys.argv[1]), os.path.realpath(sys.argv[2])
 here = os.path.dirname(os.path.realpath(__file__))
-root = os.path.dirname(here)
+root = os.path.dirname(os.path.dirname(here))
 clang = shutil.which("clang++-19") or "/usr/lib/llvm-19/bin/clang++"
 tools = "/usr/lib/llvm-19/bin"
 

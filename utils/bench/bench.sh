@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Runs tia's benchmarks and writes their figures as one Markdown file.
 #
-#   utils/bench.sh [OUT_DIR]          (default: a new temporary folder)
-#   PARTS=index,select,scale,python utils/bench.sh ...   (default: all four)
+#   utils/bench/bench.sh [OUT_DIR]          (default: a new temporary folder)
+#   PARTS=index,select,scale,python utils/bench/bench.sh ...   (default: all four)
 #
 # Parts, each with its baseline measured in the same run:
-#   index   utils/bench-index.sh BUILD 1 and with all cores: `tia index` vs
+#   index   utils/bench/bench-index.sh BUILD 1 and with all cores: `tia index` vs
 #           `clang-19 -fsyntax-only` over tia's own translation units (those
 #           matching INDEX_FILTER, by default lib/Support, lib/Git,
 #           lib/Store and lib/Cpp/Extractor.cpp; '.' for all), the
 #           unchanged re-index and a one-file change;
-#   select  utils/bench-select-scale.sh: `tia select` for a one-function
+#   select  utils/bench/bench-select-scale.sh: `tia select` for a one-function
 #           change against a store of SELECT_TESTS (40,000) tests over a
 #           generated 100,000-function project, vs the same select without
 #           coverage and vs parsing the changed file;
@@ -18,12 +18,12 @@
 #           into tia's store (size, import, selection query), and
 #           SCALE_BASELINE_TESTS (4,000) into both tia's store and the plain
 #           (test_id, key_id) table of schema 7;
-#   python  utils/bench-python.sh: the Python extractor vs `ast.parse`.
+#   python  utils/bench/bench-python.sh: the Python extractor vs `ast.parse`.
 # Needs a Release build in BUILD (default build/) with Google Benchmark
 # (bench/) for select and scale. Prints the load average before each part:
 # the machine may be shared, and wall times move with it.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$(mktemp -d "${TMPDIR:-/tmp}/tia-bench.XXXXXX")}
 parts=${PARTS:-index,select,scale,python}
 build=${BUILD:-$root/build}
@@ -61,13 +61,13 @@ has() { [[ ",$parts," == *",$1,"* ]]; }
 if has index; then
   export FILTER=${INDEX_FILTER:-/lib/(Support|Git|Store)/|/lib/Cpp/Extractor\.cpp}
   section "Indexing, one job (FILTER='$FILTER')" \
-    "$root/utils/bench-index.sh" "$build" 1
+    "$root/utils/bench/bench-index.sh" "$build" 1
   section "Indexing, $cores jobs (FILTER='$FILTER')" \
-    "$root/utils/bench-index.sh" "$build" "$cores"
+    "$root/utils/bench/bench-index.sh" "$build" "$cores"
 fi
 if has select; then
   section "Selection for a one-function change against a large store" \
-    "$root/utils/bench-select-scale.sh" "$out/select" "${SELECT_TESTS:-40000}"
+    "$root/utils/bench/bench-select-scale.sh" "$out/select" "${SELECT_TESTS:-40000}"
 fi
 if has scale; then
   scale=$build/bench/tia-bench-scale
@@ -80,6 +80,6 @@ if has scale; then
 fi
 if has python; then
   section "Python extractor against ast.parse" \
-    "$root/utils/bench-python.sh" /usr/lib/python3.11 3
+    "$root/utils/bench/bench-python.sh" /usr/lib/python3.11 3
 fi
 log "wrote $report"

@@ -5,7 +5,7 @@
 # tia and everything it runs) and wall time of each, their medians and the
 # ratio traced / untraced.
 #
-#   utils/bench-file-trace.sh TIA PYTHON REPEAT [PROJECT]
+#   utils/bench/bench-file-trace.sh TIA PYTHON REPEAT [PROJECT]
 #
 # PROJECT   a git work tree with pytest tests (read: it is copied); without
 #           one, a generated suite that reads many files: 200 tests in 20

@@ -5,13 +5,13 @@
 # make a change in a scratch copy, and select the tests; then the same for
 # the Python package examples/textkit with pytest.
 #
-#   utils/quickstart.sh [WORK_DIR]     (default: a new temporary folder)
+#   utils/setup/quickstart.sh [WORK_DIR]     (default: a new temporary folder)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 work=${1:-$(mktemp -d "${TMPDIR:-/tmp}/tia-quickstart.XXXXXX")}
 
 echo "== build tia, install it into $work/tia"
-"$root/utils/build.sh" "$root/build"
+"$root/utils/setup/build.sh" "$root/build"
 cmake --install "$root/build" --prefix "$work/tia" >/dev/null
 tia=$work/tia/bin/tia
 

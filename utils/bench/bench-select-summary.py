@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Summarises utils/bench-select-history.sh's results.tsv as Markdown.
+"""Summarises utils/bench/bench-select-history.sh's results.tsv as Markdown.
 
-usage: utils/bench-select-summary.py RESULTS_TSV
+usage: utils/bench/bench-select-summary.py RESULTS_TSV
 
 Per commit: the tests each tia selected out of those it knew, and the rules
 and fallbacks that selected them ("new" only: the old tia's JSON has no

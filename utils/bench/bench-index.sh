@@ -2,8 +2,8 @@
 # Benchmark: `tia index` against `clang-19 -fsyntax-only` on the same
 # translation units, both with the same parallelism, in one run.
 #
-#   utils/bench-index.sh BUILD_DIR [JOBS]
-#   FILTER=REGEX utils/bench-index.sh ...   only the translation units whose
+#   utils/bench/bench-index.sh BUILD_DIR [JOBS]
+#   FILTER=REGEX utils/bench/bench-index.sh ...   only the translation units whose
 #                                          path matches REGEX (Python re)
 #
 # BUILD_DIR holds compile_commands.json (for tia's own sources: build/).
@@ -13,7 +13,7 @@
 # first translation unit of lib/Support; restored afterwards) and re-indexed,
 # against `clang-19 -fsyntax-only` of that translation unit alone.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "$1" && pwd)
 jobs=${2:-2}
 tia=${TIA:-$root/build/tools/tia/tia}

@@ -3,7 +3,7 @@
 # build through two tia binaries and reports, per commit, how many of the
 # known tests each selects and which rules fired.
 #
-#   utils/bench-select-history.sh REPO BASE COUNT NEW_TIA OLD_TIA OUT_DIR [END]
+#   utils/bench/bench-select-history.sh REPO BASE COUNT NEW_TIA OLD_TIA OUT_DIR [END]
 #
 # REPO     a git repository (it is cloned, never touched)
 # BASE     the commit coverage is collected at
@@ -23,7 +23,7 @@
 # topological order, each against its first parent), the work tree is
 # checked out at C and both tias run 'select --base C^ --head C --format
 # json'. OUT_DIR/results.tsv gets one line per commit; the summary is
-# printed at the end (utils/bench-select-summary.py).
+# printed at the end (utils/bench/bench-select-summary.py).
 #
 # Extra CMake arguments for the coverage build: BENCH_CMAKE_ARGS.
 set -euo pipefail

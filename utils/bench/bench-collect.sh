@@ -11,7 +11,7 @@
 #   process : tia collect --jobs JOBS --process-per-test
 # and the database bytes collect adds per test.
 #
-#   utils/bench-collect.sh TIA_BUILD [COV_BUILD] [RUNS] [JOBS]
+#   utils/bench/bench-collect.sh TIA_BUILD [COV_BUILD] [RUNS] [JOBS]
 #
 # TIA_BUILD: a build of tia (its tia, its CMake package, and, for the second
 # part, its unit tests as the plain baseline). COV_BUILD (optional): tia
@@ -20,7 +20,7 @@
 # CppTests CoverageTests CollectTests SelectTests); without it only calc is
 # measured.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:?usage: bench-collect.sh TIA_BUILD [COV_BUILD] [RUNS] [JOBS]}" && pwd)
 cov=${2:-}
 runs=${3:-3}

@@ -11,10 +11,10 @@ tested for real, its JUnit results imported with `tia results import`:
     by the next commit, as on a real branch;
   - the others add a function no test calls.
 Then `tia train` learns from the older commits and validates on the newest
-(as utils/bench-predict.sh), and `tia rank` ranks a one-file change. Prints a
+(as utils/bench/bench-predict.sh), and `tia rank` ranks a one-file change. Prints a
 Markdown table for docs/Benchmarks.md, and the history's shape on stderr.
 
-  utils/bench-predict-examples.py [--build DIR] [--commits N] [--seed S]
+  utils/bench/bench-predict-examples.py [--build DIR] [--commits N] [--seed S]
                                   [--examples textkit,calc]
 """
 import argparse
@@ -28,7 +28,7 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 AUTHORS = ["ada", "brian", "grace", "ken"]
 START = 1767225600  # 2026-01-01
 STEP = 6 * 3600  # a commit every six hours

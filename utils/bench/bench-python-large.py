@@ -3,7 +3,7 @@
 lines: Debian's packaged pygments (about 115k lines), with generated pytest
 files that each highlight a snippet with one lexer module's lexer.
 
-  utils/bench-python-large.py TIA OUT_DIR [--source DIR] [--tests N]
+  utils/bench/bench-python-large.py TIA OUT_DIR [--source DIR] [--tests N]
                               [--rounds R]
 
 The project is committed, indexed once ('tia index', timed), then each of

@@ -5,10 +5,10 @@
 # change that breaks a test. Prints the Markdown reports docs/Benchmarks.md
 # shows.
 #
-#   utils/eval-examples.sh [TIA] [WORK_DIR]   (default: build/tools/tia/tia,
+#   utils/eval/eval-examples.sh [TIA] [WORK_DIR]   (default: build/tools/tia/tia,
 #                                              a new temporary folder)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 tia=$(realpath "${1:-$root/build/tools/tia/tia}")
 work=${2:-$(mktemp -d "${TMPDIR:-/tmp}/tia-eval-examples.XXXXXX")}
 export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1

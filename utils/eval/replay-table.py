@@ -6,7 +6,7 @@ the missed tests with their reasons; the time of each step. Several reports
 (of consecutive ranges, oldest first) make one table, the totals over all
 their commits.
 
-  utils/replay-table.py REPLAY.json [REPLAY.json ...]
+  utils/eval/replay-table.py REPLAY.json [REPLAY.json ...]
 """
 import json
 import sys

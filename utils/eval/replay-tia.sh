@@ -5,16 +5,16 @@
 # the fuzz regression runs are left out (--only 'gtest:*'); so are changes
 # to what only they read (select.ignore in the clone's .tia.yaml). Writes
 # OUT_DIR/replay.json and the tables of docs/Benchmarks.md to
-# OUT_DIR/replay.md (utils/replay-table.py).
+# OUT_DIR/replay.md (utils/eval/replay-table.py).
 #
-#   utils/replay-tia.sh TIA RANGE OUT_DIR     (e.g. 8ab7818..bab3774)
+#   utils/eval/replay-tia.sh TIA RANGE OUT_DIR     (e.g. 8ab7818..bab3774)
 #
 # Runs in a scratch clone under TMPDIR; the clone's build directory path
 # differs from any earlier build, so ccache misses (clang's profile flags
 # make it hash the directory) and the first build is cold: expect about 30
 # minutes for the base on two cores, then a few minutes per commit.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 tia=$(realpath "$1")
 range=$2
 out=$3
@@ -33,5 +33,5 @@ cd "$root"
 "$tia" eval replay --commits "$range" --first-parent \
   --modes static,coverage,combined --only 'gtest:*' --jobs 2 --format json \
   --build "$build" > "$out/replay.json"
-python3 "$root/utils/replay-table.py" "$out/replay.json" > "$out/replay.md"
+python3 "$root/utils/eval/replay-table.py" "$out/replay.json" > "$out/replay.md"
 cat "$out/replay.md"

@@ -4,16 +4,16 @@
 # committed corpus under test/fuzz/NAME. Prints the executions and the
 # corpus growth per target; a crash stops with the reproducer's path.
 #
-#   utils/fuzz.sh [SECONDS] [NAME...]        (default: every target)
-#   TIA_FUZZ_UPDATE_CORPUS=1 utils/fuzz.sh   also merge new inputs back into
+#   utils/test/fuzz.sh [SECONDS] [NAME...]        (default: every target)
+#   TIA_FUZZ_UPDATE_CORPUS=1 utils/test/fuzz.sh   also merge new inputs back into
 #                                            test/fuzz/NAME (minimised)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$root/build-fuzz
 seconds=${1:-60}
 shift || true
 
-"$root/utils/install-deps.sh"
+"$root/utils/setup/install-deps.sh"
 if [ ! -f "$build/build.ninja" ]; then
   cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 -DTIA_FUZZ=ON >/dev/null

@@ -2,7 +2,7 @@
 """Static, coverage and combined selection of tia on a scripted history of a
 Debian-packaged pure-Python project (pyflakes, whose tests Debian ships).
 
-  utils/bench-python-history.py TIA OUT_DIR [--count N] [--seed S]
+  utils/bench/bench-python-history.py TIA OUT_DIR [--count N] [--seed S]
                                 [--source DIR] [--python PY]
 
 No Python project with a git history can be reached from this machine (only

@@ -2,7 +2,7 @@
 # Benchmark: `tia select` latency for a one-function change against a large
 # coverage store, with two baselines measured in the same run.
 #
-#   utils/bench-select-scale.sh WORK_DIR [TESTS [FILES [FUNCTIONS_PER_FILE [RUNS]]]]
+#   utils/bench/bench-select-scale.sh WORK_DIR [TESTS [FILES [FUNCTIONS_PER_FILE [RUNS]]]]
 #
 # Generates a C++ project of FILES translation units with FUNCTIONS_PER_FILE
 # functions each (default 200 x 500 = 100,000 functions) as a git
@@ -13,7 +13,7 @@
 #   - `clang-19 -fsyntax-only` of the changed file (what parsing it costs);
 #   - the same `tia select` against a copy of the store without coverage.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 work=${1:?usage: bench-select-scale.sh WORK_DIR [TESTS [FILES [FUNCTIONS [RUNS]]]]}
 tests=${2:-40000}
 files=${3:-200}
@@ -23,7 +23,7 @@ build=${BUILD:-$root/build}
 tia=${TIA:-$build/tools/tia/tia}
 scale=${TIA_BENCH_SCALE:-$build/bench/tia-bench-scale}
 clang=${CLANG:-clang-19}
-[ -x "$scale" ] || { echo "bench-select-scale: $scale is missing: build with Google Benchmark installed (utils/install-deps.sh), target tia-bench-scale" >&2; exit 1; }
+[ -x "$scale" ] || { echo "bench-select-scale: $scale is missing: build with Google Benchmark installed (utils/setup/install-deps.sh), target tia-bench-scale" >&2; exit 1; }
 
 now() { date +%s.%N; }
 rm -rf "$work"
