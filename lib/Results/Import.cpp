@@ -58,6 +58,7 @@ llvm::Expected<ImportSummary> importJUnit(Store &S,
     NamingOptions Naming;
     Naming.GtestBinary =
         O.GtestBinary.empty() ? binaryFromReportName(File) : O.GtestBinary;
+    Naming.GtestBinaryGiven = !O.GtestBinary.empty();
     Naming.PytestDir = O.PytestDir;
     Naming.KnownIds = KnownIds;
     std::string Root = O.ProjectRoot;

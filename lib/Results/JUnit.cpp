@@ -17,10 +17,12 @@
 #include "tia/Support/Error.h"
 #include "tia/Support/Xml.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace tia {
 namespace results {
@@ -293,36 +295,101 @@ std::pair<std::string, bool> pytestNodeId(llvm::StringRef ClassName,
   return {nodeId(Parts, ModuleParts, Name, O.PytestDir), true};
 }
 
+namespace {
+
+/// "Suite.Name" of a GoogleTest case.
+std::string gtestName(const JUnitCase &C) {
+  return C.ClassName.empty() ? C.Name : C.ClassName + "." + C.Name;
+}
+
+/// Known GoogleTest ids by their "Suite.Name", those of a definition
+/// ("gtest:*:...") only with \p Definitions; the binaries in \p Binaries.
+std::map<std::string, std::vector<std::string>, std::less<>>
+knownGtestByName(llvm::ArrayRef<std::string> KnownIds, bool Definitions,
+                 std::set<std::string, std::less<>> *Binaries = nullptr) {
+  std::map<std::string, std::vector<std::string>, std::less<>> ByName;
+  for (const std::string &Id : KnownIds) {
+    llvm::StringRef Rest = Id;
+    if (!Rest.consume_front("gtest:"))
+      continue;
+    auto [Binary, Name] = Rest.split(':');
+    if (Name.empty() || (Binary == "*" && !Definitions))
+      continue;
+    ByName[Name.str()].push_back(Id);
+    if (Binaries)
+      Binaries->insert(Binary.str());
+  }
+  return ByName;
+}
+
+/// The ids of a GoogleTest report's cases. The binary passed (--binary) or
+/// one the store knows names them all. Otherwise (a custom file name, or
+/// GoogleTest's default test_detail.xml) a case whose "Suite.Name" is that of
+/// exactly one known test is that test, as a ctest name is; the rest keep
+/// the file's name and one warning says so, or, without a file name to
+/// use, the import stops.
+llvm::Expected<std::vector<std::string>>
+gtestIds(const JUnitReport &Report, llvm::StringRef FileName,
+         const NamingOptions &O, std::vector<std::string> &Warnings) {
+  std::vector<std::string> Ids;
+  std::set<std::string, std::less<>> Binaries;
+  auto ByName = knownGtestByName(O.KnownIds, /*Definitions=*/false, &Binaries);
+  bool Named = O.GtestBinaryGiven || Binaries.count(O.GtestBinary);
+  unsigned Unmatched = 0;
+  for (const JUnitCase &C : Report.Cases) {
+    std::string Name = gtestName(C);
+    auto It = ByName.find(Name);
+    if (!Named && It != ByName.end() && It->second.size() == 1) {
+      Ids.push_back(It->second.front());
+      continue;
+    }
+    Unmatched += !Named;
+    Ids.push_back("gtest:" + O.GtestBinary + ":" + Name);
+  }
+  if (Unmatched == 0)
+    return Ids;
+  if (O.GtestBinary.empty())
+    return makeErrorf("cannot tell which binary wrote {0} ({1} of its {2} "
+                      "cases are not the test of exactly one known binary): "
+                      "pass --binary NAME, or let GoogleTest name the file "
+                      "with --gtest_output=xml:DIR/",
+                      FileName, Unmatched, Report.Cases.size());
+  Warnings.push_back(
+      llvm::formatv("{0}: {1} of its {2} cases are not the test of exactly "
+                    "one known binary and no known binary is named '{3}'; "
+                    "stored as new tests gtest:{3}:*: pass --binary NAME if "
+                    "another binary wrote the file",
+                    FileName, Unmatched, Report.Cases.size(), O.GtestBinary)
+          .str());
+  return Ids;
+}
+
+} // namespace
+
 llvm::Expected<std::vector<TestResult>>
 testResults(const JUnitReport &Report, llvm::StringRef FileName,
             const NamingOptions &O, std::vector<std::string> &Warnings) {
-  if (Report.Kind == Runner::Gtest && O.GtestBinary.empty() &&
-      !Report.Cases.empty())
-    return makeErrorf("cannot tell which binary wrote {0}: pass --binary "
-                      "NAME, or let GoogleTest name the file with "
-                      "--gtest_output=xml:DIR/",
-                      FileName);
+  std::vector<std::string> GtestIds;
+  if (Report.Kind == Runner::Gtest) {
+    auto Ids = gtestIds(Report, FileName, O, Warnings);
+    if (!Ids)
+      return Ids.takeError();
+    GtestIds = std::move(*Ids);
+  }
 
   // Known GoogleTest ids by "Suite.Name", for ctest names.
   std::map<std::string, std::vector<std::string>, std::less<>> GtestByName;
   if (Report.Kind == Runner::Ctest)
-    for (const std::string &Id : O.KnownIds) {
-      llvm::StringRef Rest = Id;
-      if (!Rest.consume_front("gtest:"))
-        continue;
-      size_t Colon = Rest.find(':');
-      if (Colon != llvm::StringRef::npos)
-        GtestByName[Rest.substr(Colon + 1).str()].push_back(Id);
-    }
+    GtestByName = knownGtestByName(O.KnownIds, /*Definitions=*/true);
 
   std::vector<TestResult> Out;
   std::map<std::string, unsigned> Attempts;
-  for (const JUnitCase &C : Report.Cases) {
+  for (size_t I = 0; I < Report.Cases.size(); ++I) {
+    const JUnitCase &C = Report.Cases[I];
     std::string Id;
     switch (Report.Kind) {
     case Runner::Gtest:
-      Id = "gtest:" + O.GtestBinary + ":" +
-           (C.ClassName.empty() ? C.Name : C.ClassName + "." + C.Name);
+      Id = GtestIds[I];
       break;
     case Runner::Pytest: {
       auto [NodeId, Guessed] = pytestNodeId(C.ClassName, C.Name, O);

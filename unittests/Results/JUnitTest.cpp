@@ -89,9 +89,42 @@ TEST(JUnitTest, GoogleTestNeedsItsBinary) {
   std::vector<std::string> Warnings;
   EXPECT_EQ(binaryFromReportName("build/test_detail.xml"), "");
   EXPECT_EQ(errorText(testResults(*R, "test_detail.xml", {}, Warnings)),
-            "cannot tell which binary wrote test_detail.xml: pass --binary "
-            "NAME, or let GoogleTest name the file with "
+            "cannot tell which binary wrote test_detail.xml (5 of its 5 "
+            "cases are not the test of exactly one known binary): pass "
+            "--binary NAME, or let GoogleTest name the file with "
             "--gtest_output=xml:DIR/");
+}
+
+TEST(JUnitTest, GoogleTestCasesOfOneKnownBinary) {
+  ASSERT_VALUE(R, parseJUnit(GtestReport, "math.xml"));
+  // Suite.Pass is one binary's, Suite.Fail two binaries', Nums/P.Even/1 only
+  // a definition's: only the first is matched.
+  std::vector<std::string> Known = {"gtest:*:Nums/P.Even/1",
+                                    "gtest:a:Suite.Fail", "gtest:b:Suite.Fail",
+                                    "gtest:b:Suite.Pass"};
+  NamingOptions O;
+  O.GtestBinary = binaryFromReportName("math.xml");
+  O.KnownIds = Known;
+  std::vector<std::string> Warnings;
+  ASSERT_VALUE(Results, testResults(*R, "math.xml", O, Warnings));
+  EXPECT_EQ((*Results)[0].TestId, "gtest:b:Suite.Pass");
+  EXPECT_EQ((*Results)[1].TestId, "gtest:math:Suite.Fail");
+  EXPECT_EQ((*Results)[4].TestId, "gtest:math:Nums/P.Even/1");
+  ASSERT_EQ(Warnings.size(), 1u);
+  EXPECT_NE(Warnings[0].find("math.xml: 4 of its 5 cases"), std::string::npos);
+  EXPECT_NE(Warnings[0].find("--binary"), std::string::npos);
+
+  // A known binary's file, or --binary, names every case.
+  O.GtestBinary = "a";
+  Warnings.clear();
+  ASSERT_VALUE(Named, testResults(*R, "a.xml", O, Warnings));
+  EXPECT_EQ((*Named)[0].TestId, "gtest:a:Suite.Pass");
+  EXPECT_TRUE(Warnings.empty());
+  O.GtestBinary = "c";
+  O.GtestBinaryGiven = true;
+  ASSERT_VALUE(Given, testResults(*R, "test_detail.xml", O, Warnings));
+  EXPECT_EQ((*Given)[0].TestId, "gtest:c:Suite.Pass");
+  EXPECT_TRUE(Warnings.empty());
 }
 
 TEST(JUnitTest, Ctest) {

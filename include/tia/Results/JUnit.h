@@ -77,6 +77,9 @@ llvm::Expected<JUnitReport> parseJUnit(llvm::StringRef Text,
 struct NamingOptions {
   /// The GoogleTest binary the report came from: "gtest:<binary>:<Suite.Name>".
   std::string GtestBinary;
+  /// GtestBinary was passed (--binary), not taken from the file name: it
+  /// names every case even when the store knows no test of it.
+  bool GtestBinaryGiven = false;
   /// The directory pytest ran in, relative to the repository root ("" for
   /// the root): node ids are made repository-relative with it.
   std::string PytestDir;
@@ -101,9 +104,13 @@ std::pair<std::string, bool> pytestNodeId(llvm::StringRef ClassName,
 
 /// The results of \p Report under tia's test ids. A test that appears more
 /// than once (a runner's retries) gets attempts 0, 1, ... in report order.
-/// Guessed pytest node ids are named in \p Warnings. Fails for a GoogleTest
-/// report without a binary ("cannot tell which binary wrote FILE: pass
-/// --binary NAME, or let GoogleTest name the file with
+/// Guessed pytest node ids are named in \p Warnings. A GoogleTest case
+/// whose binary was not passed and is not one the store knows is the known
+/// test of the same "Suite.Name" when exactly one binary has it; the other
+/// cases keep the file's name and one warning names the file and --binary.
+/// Fails for a GoogleTest report without a binary (test_detail.xml) with a
+/// case left ("cannot tell which binary wrote FILE (N of its M cases ...):
+/// pass --binary NAME, or let GoogleTest name the file with
 /// --gtest_output=xml:DIR/").
 llvm::Expected<std::vector<TestResult>>
 testResults(const JUnitReport &Report, llvm::StringRef FileName,
