@@ -252,6 +252,18 @@ llvm::Expected<Staleness> staleness(git::Repository &Repo, Store &S,
   return Out;
 }
 
+/// What the files without runtime evidence cost: critical-name pruning
+/// needs the calls `tia collect --pytest` records, so without them every
+/// test file that can reach a changed critical name is selected.
+std::string withoutEvidence(size_t TestFiles, size_t WithEvidence) {
+  if (WithEvidence >= TestFiles)
+    return std::string();
+  return llvm::formatv(" ({0} without: they are not pruned by critical "
+                       "names; run tia collect --pytest to record it)",
+                       TestFiles - WithEvidence)
+      .str();
+}
+
 /// Why runtime evidence of a test, or of every test of a file ("*": of
 /// every file), is incomplete.
 struct IncompleteEvidence {
@@ -737,7 +749,7 @@ llvm::Expected<StaticAnswer> selectPythonStatic(const StaticRequest &R) {
 
   if (!TestFiles.empty())
     A.Notes.push_back(llvm::formatv(
-        "static: {0} Python test files, {1} with runtime evidence{2}; {3} "
+        "static: {0} Python test files, {1} with runtime evidence{2}{5}; {3} "
         "critical names; {4} files parsed",
         TestFiles.size(), WithEvidence - Stale,
         Stale + StaleEvidence
@@ -746,7 +758,8 @@ llvm::Expected<StaticAnswer> selectPythonStatic(const StaticRequest &R) {
                             Stale + StaleEvidence)
                   .str()
             : std::string(),
-        GO.CriticalNames.size(), V.Parsed));
+        GO.CriticalNames.size(), V.Parsed,
+        withoutEvidence(TestFiles.size(), WithEvidence)));
   return A;
 }
 
