@@ -185,6 +185,32 @@ discoverChosenTests(const CollectOptions &O, llvm::StringRef Scratch,
   return selectOnly(std::move(Found->Tests), O.Only, Err, O.Quiet);
 }
 
+/// --shard: keeps share K of \p Tests (a test is a unit: the cases of one
+/// binary may go to several shares) and says what it holds; returns the
+/// plan, std::nullopt without --shard.
+std::optional<shard::ShardPlan> keepShare(std::vector<DiscoveredTest> &Tests,
+                                          const CollectOptions &O,
+                                          llvm::raw_ostream &Err) {
+  if (!O.Shard)
+    return std::nullopt;
+  std::vector<std::string> Ids;
+  for (const DiscoveredTest &T : Tests)
+    Ids.push_back(T.Id);
+  shard::ShardPlan Plan = shard::planByCost(
+      Ids, O.Durations, [](const std::string &) { return 1.0; }, O.Shard->N);
+  std::vector<std::string> Mine = Plan.unitsOf(O.Shard->K);
+  std::set<std::string> Keep(Mine.begin(), Mine.end());
+  llvm::erase_if(Tests,
+                 [&](const DiscoveredTest &T) { return !Keep.count(T.Id); });
+  if (!O.Quiet)
+    Err << shard::describeShare(Plan, O.Shard->K, "tests",
+                                O.Durations.empty()
+                                    ? "tests (by count)"
+                                    : "s of test time (recorded)")
+        << "\n";
+  return Plan;
+}
+
 /// Looks at the executable \p B.Path and reads its clang mappings (with
 /// the build's instrumented libraries'). Returns false when it is a script
 /// or an uninstrumented program, which may start instrumented ones.
@@ -539,6 +565,7 @@ llvm::Error putTestInfos(Store &S, const std::vector<DiscoveredTest> &Tests,
 llvm::Expected<coverage::ImportSummary>
 storeCollection(Store &S, const std::vector<DiscoveredTest> &Tests,
                 const Collected &C, const CollectOptions &O,
+                const std::optional<shard::ShardPlan> &Plan,
                 CollectSummary &Sum) {
   auto DefinedAt = gtestDefinitions(S);
   if (!DefinedAt)
@@ -554,6 +581,10 @@ storeCollection(Store &S, const std::vector<DiscoveredTest> &Tests,
     Sum.RunId = *Run;
     if (llvm::Error E = S.putResults(*Run, C.Results))
       return E;
+    if (Plan)
+      if (llvm::Error E = S.putShardRecord(
+              shardRecordOf("collect", *Plan, *O.Shard, O.Commit, *Run)))
+        return E;
     if (llvm::Error E = putTestInfos(S, Tests, *DefinedAt))
       return E;
     if (C.Reports.empty())
@@ -659,6 +690,7 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
   auto Tests = discoverChosenTests(O, Scratch.Path, Err);
   if (!Tests)
     return Tests.takeError();
+  std::optional<shard::ShardPlan> Plan = keepShare(*Tests, O, Err);
 
   BinaryMap Binaries = probeExecutables(*Tests, O.BuildDir);
   unsigned Jobs = llvm::hardware_concurrency(O.Jobs).compute_thread_count();
@@ -682,7 +714,7 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
   Collected C = gatherRuns(Runs, O, *Covered, Sum, Err);
   if (!O.Quiet)
     warnIfManyFailed(Sum, O, Err);
-  auto Imported = storeCollection(S, *Tests, C, O, Sum);
+  auto Imported = storeCollection(S, *Tests, C, O, Plan, Sum);
   if (!Imported)
     return Imported.takeError();
   Sum.WithCoverage = Imported->Tests;

@@ -381,7 +381,52 @@ struct JobPlan {
   std::vector<PytestJob> Jobs;
   std::vector<std::string> TestFiles;
   unsigned Total = 0; ///< tests listed; 0: the first job's count
+  /// --shard: the plan whose share the jobs run.
+  std::optional<shard::ShardPlan> Shares;
 };
+
+/// --shard: keeps share K of \p Plan's test files, by the durations of
+/// their tests (\p Items: node id and file) or their number, and says what
+/// it holds.
+void keepShare(JobPlan &Plan,
+               const std::vector<std::pair<std::string, std::string>> &Items,
+               const PytestOptions &O, llvm::raw_ostream &Err) {
+  std::map<std::string, double> Recorded, Counts;
+  std::map<std::string, std::vector<std::optional<double>>> TimesOf;
+  for (const auto &[Item, Path] : Items) {
+    Counts[Path] += 1;
+    auto It = O.Durations.find("pytest:" + Item);
+    TimesOf[Path].push_back(It == O.Durations.end()
+                                ? std::nullopt
+                                : std::optional<double>(It->second));
+  }
+  if (!O.Durations.empty()) {
+    // A test never timed costs what the timed ones do on average.
+    std::vector<std::optional<double>> All;
+    for (auto &[Path, Times] : TimesOf)
+      llvm::append_range(All, Times);
+    std::vector<double> Costs = shard::estimateUnknownCosts(All);
+    size_t At = 0;
+    for (auto &[Path, Times] : TimesOf)
+      for (size_t I = 0; I < Times.size(); ++I)
+        Recorded[Path] += Costs[At++];
+  }
+  Plan.Shares = shard::planByCost(
+      Plan.TestFiles, Recorded,
+      [&](const std::string &Path) { return Counts[Path]; }, O.Shard->N);
+  std::vector<std::string> Mine = Plan.Shares->unitsOf(O.Shard->K);
+  std::set<std::string> Keep(Mine.begin(), Mine.end());
+  llvm::erase_if(Plan.TestFiles,
+                 [&](const std::string &F) { return !Keep.count(F); });
+  Plan.Total = 0;
+  for (const auto &[Item, Path] : Items)
+    Plan.Total += Keep.count(Path);
+  if (!O.Quiet)
+    Err << shard::describeShare(*Plan.Shares, O.Shard->K, "test files",
+                                Recorded.empty() ? "tests (by count)"
+                                                 : "s of test time (recorded)")
+        << "\n";
+}
 
 /// Isolated: a process that only lists the tests, then one job per test
 /// file, in the order pytest listed them.
@@ -402,6 +447,8 @@ llvm::Expected<JobPlan> planIsolatedJobs(const PytestSetup &Setup,
     if (Seen.insert(Path).second)
       Plan.TestFiles.push_back(Path);
   Plan.Total = List[0].Log.Items.size();
+  if (O.Shard)
+    keepShare(Plan, List[0].Log.Items, O, Err);
   for (size_t I = 0; I < Plan.TestFiles.size(); ++I) {
     std::string Name = jobName(O, I);
     std::vector<std::string> Extra;
@@ -663,6 +710,7 @@ llvm::Error storeReads(Store &S, const Gathered &G, const PytestOptions &O) {
 /// the tests' commands, and a "collect" run with the outcomes, in one
 /// transaction.
 llvm::Error storePytest(Store &S, const Gathered &G, const PytestOptions &O,
+                        const std::optional<shard::ShardPlan> &Shares,
                         bool Crashed, PytestSummary &Sum) {
   return S.transaction([&]() -> llvm::Error {
     if (!Crashed) {
@@ -683,6 +731,10 @@ llvm::Error storePytest(Store &S, const Gathered &G, const PytestOptions &O,
     auto Run = S.addRun(O.Commit, "collect");
     if (!Run)
       return Run.takeError();
+    if (Shares)
+      if (llvm::Error E = S.putShardRecord(
+              shardRecordOf("pytest", *Shares, *O.Shard, O.Commit, *Run)))
+        return E;
     return S.putResults(*Run, G.Results);
   });
 }
@@ -788,7 +840,8 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
   if (O.Isolate && !O.JunitXml.empty())
     if (llvm::Error E = mergeJunit(G.JunitParts, O.JunitXml))
       return std::move(E);
-  if (llvm::Error E = storePytest(S, G, O, Crashed->has_value(), Sum))
+  if (llvm::Error E =
+          storePytest(S, G, O, Plan->Shares, Crashed->has_value(), Sum))
     return std::move(E);
   if (const std::optional<Crash> &C = *Crashed)
     return makeErrorf("pytest crashed{0}: the outcomes so far are recorded, "

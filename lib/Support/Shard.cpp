@@ -5,6 +5,7 @@
 #include "tia/Support/Hash.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 #include <map>
 
@@ -65,11 +66,18 @@ ShardPlan partition(std::vector<WorkUnit> Units, unsigned N) {
   llvm::stable_sort(ByCost, [](const WorkUnit *A, const WorkUnit *B) {
     return A->Cost > B->Cost;
   });
+  // Among shares of equal cost, the one with fewer units: units that cost
+  // nothing (or were never timed alike) still spread out.
+  std::vector<size_t> Counts(P.N, 0);
   std::map<std::string, unsigned> ShareOf;
   for (const WorkUnit *U : ByCost) {
-    size_t Least =
-        std::min_element(P.Costs.begin(), P.Costs.end()) - P.Costs.begin();
+    size_t Least = 0;
+    for (size_t K = 1; K < P.N; ++K)
+      if (std::make_pair(P.Costs[K], Counts[K]) <
+          std::make_pair(P.Costs[Least], Counts[Least]))
+        Least = K;
     P.Costs[Least] += U->Cost;
+    ++Counts[Least];
     ShareOf[U->Name] = Least + 1;
   }
   for (const auto &[Name, Share] : ShareOf)
@@ -92,6 +100,40 @@ estimateUnknownCosts(const std::vector<std::optional<double>> &Known) {
   for (const std::optional<double> &C : Known)
     Out.push_back(C ? *C : Mean);
   return Out;
+}
+
+ShardPlan planByCost(const std::vector<std::string> &Units,
+                     const std::map<std::string, double> &Recorded,
+                     llvm::function_ref<double(const std::string &)> Proxy,
+                     unsigned N) {
+  std::vector<std::optional<double>> Known;
+  for (const std::string &U : Units) {
+    auto It = Recorded.find(U);
+    if (Recorded.empty())
+      Known.push_back(Proxy(U));
+    else if (It != Recorded.end())
+      Known.push_back(It->second);
+    else
+      Known.push_back(std::nullopt);
+  }
+  std::vector<double> Costs = estimateUnknownCosts(Known);
+  std::vector<WorkUnit> Work;
+  for (size_t I = 0; I < Units.size(); ++I)
+    Work.push_back({Units[I], Costs[I]});
+  return partition(std::move(Work), N);
+}
+
+std::string describeShare(const ShardPlan &P, unsigned K, llvm::StringRef Units,
+                          llvm::StringRef CostUnit) {
+  double Total = 0;
+  for (double C : P.Costs)
+    Total += C;
+  double Mine = K >= 1 && K <= P.Costs.size() ? P.Costs[K - 1] : 0;
+  return llvm::formatv("shard {0}/{1}: {2} of {3} {4}, expected cost {5:f1} "
+                       "of {6:f1} {7}, plan {8}",
+                       K, P.N, P.unitsOf(K).size(), P.Units.size(), Units, Mine,
+                       Total, CostUnit, P.Hash.substr(0, 12))
+      .str();
 }
 
 std::string planText(const ShardPlan &P) {

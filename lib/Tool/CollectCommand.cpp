@@ -56,6 +56,13 @@ llvm::Error runCollect(const GlobalOptions &G, const CollectCommandOptions &O,
     C.CTest = O.CTest;
   C.ProjectRoot = Ctx->Root;
   C.Quiet = G.Quiet;
+  C.Shard = O.Shard;
+  if (!O.BalanceFrom.empty()) {
+    auto Durations = recordedDurations(*Ctx, O.BalanceFrom);
+    if (!Durations)
+      return Durations.takeError();
+    C.Durations = std::move(*Durations);
+  }
   if (Ctx->Repo) {
     auto H = Ctx->Repo->headCommit();
     if (!H)
@@ -108,6 +115,13 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
     if (!Tracked)
       return Tracked.takeError();
     P.TrackedFiles = std::move(*Tracked);
+  }
+  P.Shard = O.Shard;
+  if (!O.BalanceFrom.empty()) {
+    auto Durations = recordedDurations(*Ctx, O.BalanceFrom);
+    if (!Durations)
+      return Durations.takeError();
+    P.Durations = std::move(*Durations);
   }
 
   auto S = openForUpdate(*Ctx);
@@ -248,6 +262,19 @@ llvm::cl::opt<bool> NoFileTrace(
                    "not source code)"),
     llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
     llvm::cl::sub(CollectSubcommand));
+llvm::cl::opt<std::string> Shard(
+    "shard",
+    llvm::cl::desc("Run only share K of N of the tests (GoogleTest cases and "
+                   "ctest tests; with --pytest, test files), the same shares "
+                   "on every machine"),
+    llvm::cl::value_desc("K/N"), llvm::cl::init(""),
+    llvm::cl::cat(tiaCategory()), llvm::cl::sub(CollectSubcommand));
+llvm::cl::opt<std::string> BalanceFrom(
+    "balance-from",
+    llvm::cl::desc("With --shard: balance the shares by the test durations "
+                   "this database recorded (default: by number of tests)"),
+    llvm::cl::value_desc("db"), llvm::cl::init(""),
+    llvm::cl::cat(tiaCategory()), llvm::cl::sub(CollectSubcommand));
 llvm::cl::list<std::string> Args(llvm::cl::Positional,
                                  llvm::cl::desc("[TEST...] | --pytest [-- "
                                                 "PYTEST_ARGS...]"),
@@ -265,7 +292,14 @@ int collectMain(const GlobalOptions &G) {
     if (Jobs > 1 && NoIsolation)
       return usageError("--jobs runs test files in processes of their own: "
                         "it cannot go with --no-isolation");
+    if (!Shard.empty() && NoIsolation)
+      return usageError("--shard shares out test files, each run in a "
+                        "process of its own: it cannot go with "
+                        "--no-isolation");
     CollectPytestOptions O;
+    if (std::optional<int> Bad =
+            parseShardOptions(Shard, BalanceFrom, O.Shard, O.BalanceFrom))
+      return *Bad;
     O.Python = Python;
     O.JunitXml = JunitXml;
     O.PytestArgs.assign(Args.begin(), Args.end());
@@ -280,6 +314,9 @@ int collectMain(const GlobalOptions &G) {
     return usageError("--python, --junitxml and --no-isolation go with "
                       "--pytest");
   CollectCommandOptions O;
+  if (std::optional<int> Bad =
+          parseShardOptions(Shard, BalanceFrom, O.Shard, O.BalanceFrom))
+    return *Bad;
   O.BuildDir = BuildDir;
   O.Jobs = Jobs;
   if (Timeout < 0)

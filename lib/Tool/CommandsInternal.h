@@ -7,8 +7,10 @@
 #include "tia/Git/Repository.h"
 #include "tia/Select/Policy.h"
 #include "tia/Store/Store.h"
+#include "tia/Support/Shard.h"
 #include "tia/Tool/Commands.h"
 #include "llvm/Support/CommandLine.h"
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -132,6 +134,39 @@ llvm::Error explainTest(const select::Plan &P, Store &S, llvm::StringRef Id,
 
 /// \p Path made absolute against \p Base, dots removed.
 std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base);
+
+//===----------------------------------------------------------------------===//
+// Sharding (Sharding.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The parse time of each translation unit (repository-relative path) the
+/// database \p File recorded (--balance-from); units never timed are left
+/// out. Fails like Store::open, the message starting "--balance-from: ".
+llvm::Expected<std::map<std::string, double>>
+recordedParseTimes(const Context &C, llvm::StringRef File);
+
+/// The latest duration of each test id the database \p File recorded.
+llvm::Expected<std::map<std::string, double>>
+recordedDurations(const Context &C, llvm::StringRef File);
+
+/// `tia index --shard K/N`: plans the shares of the translation units of
+/// \p Wanted (by the parse times of --balance-from, else by the size of
+/// their main files), says on \p Err what share K holds and its expected
+/// cost (and that share 1 indexes the Python files, when \p HasPython),
+/// and keeps only share K in \p Wanted. Fails when --balance-from cannot
+/// be read.
+llvm::Expected<shard::ShardPlan>
+keepIndexShare(const Context &C, const IndexOptions &O,
+               std::vector<CompileCommand> &Wanted, bool HasPython,
+               llvm::raw_ostream &Err, bool Quiet);
+
+/// Fills \p Spec and \p BalanceFrom from the options --shard (\p Shard)
+/// and --balance-from (\p Balance); a usage error's exit code when
+/// --shard is not K/N or --balance-from comes without it.
+std::optional<int> parseShardOptions(llvm::StringRef Shard,
+                                     llvm::StringRef Balance,
+                                     std::optional<shard::ShardSpec> &Spec,
+                                     std::string &BalanceFrom);
 
 //===----------------------------------------------------------------------===//
 // The driver: each command file defines its llvm::cl::SubCommand, its

@@ -221,6 +221,18 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
                         "tracks: check the path or re-run cmake",
                         O.Paths[I], BuildDirPath.empty() ? "." : BuildDirPath);
 
+  // A share of the work: Python files are indexed whole in share 1 (the
+  // name graph's critical names need them all).
+  std::optional<shard::ShardPlan> Plan;
+  if (O.Shard) {
+    auto P = keepIndexShare(*Ctx, O, Wanted, !PyFiles->empty(), Err, G.Quiet);
+    if (!P)
+      return P.takeError();
+    Plan = std::move(*P);
+    if (O.Shard->K != 1)
+      PyFiles->clear();
+  }
+
   auto S = Store::open(Ctx->DbPath, Store::Mode::ReadWrite);
   if (!S)
     return S.takeError();
@@ -406,6 +418,10 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
     auto Rev = (*S)->addRevision(Head->value_or(""), Dirty, List);
     if (!Rev)
       return Rev.takeError();
+    if (Plan)
+      if (llvm::Error E = (*S)->putShardRecord(
+              shardRecordOf("index", *Plan, *O.Shard, Head->value_or(""))))
+        return E;
     if (!Recompute)
       return llvm::Error::success();
     auto PyOptions = pythonOptions(*Ctx);
@@ -501,6 +517,19 @@ llvm::cl::opt<unsigned> Jobs("jobs",
                              llvm::cl::sub(IndexSubcommand));
 llvm::cl::alias JobsShort("j", llvm::cl::desc("Alias for --jobs"),
                           llvm::cl::aliasopt(Jobs));
+llvm::cl::opt<std::string> Shard(
+    "shard",
+    llvm::cl::desc("Index only share K of N of the translation units (and, "
+                   "in share 1, the Python files), the same shares on every "
+                   "machine"),
+    llvm::cl::value_desc("K/N"), llvm::cl::init(""),
+    llvm::cl::cat(tiaCategory()), llvm::cl::sub(IndexSubcommand));
+llvm::cl::opt<std::string> BalanceFrom(
+    "balance-from",
+    llvm::cl::desc("With --shard: balance the shares by the parse times "
+                   "this database recorded (default: by source size)"),
+    llvm::cl::value_desc("db"), llvm::cl::init(""),
+    llvm::cl::cat(tiaCategory()), llvm::cl::sub(IndexSubcommand));
 llvm::cl::list<std::string> Paths(llvm::cl::Positional,
                                   llvm::cl::desc("[PATH...]"),
                                   llvm::cl::cat(tiaCategory()),
@@ -512,6 +541,9 @@ int indexMain(const GlobalOptions &G) {
   O.BuildDir = BuildDir;
   O.Jobs = Jobs;
   O.Paths = Paths;
+  if (std::optional<int> Bad =
+          parseShardOptions(Shard, BalanceFrom, O.Shard, O.BalanceFrom))
+    return *Bad;
   return exitCode(runIndex(G, O, llvm::outs(), llvm::errs()));
 }
 

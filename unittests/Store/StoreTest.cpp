@@ -948,6 +948,35 @@ TEST(SchemaTest, Version11DatabaseGainsFileReadsAndStaysReadable) {
   EXPECT_EQ(S->columnInt64(0), 1);
 }
 
+TEST(StoreTest, ShardRecordsRoundTripAndClear) {
+  auto S = openMemory();
+  ASSERT_VALUE(None, S->shardRecords());
+  EXPECT_TRUE(None->empty());
+  ShardRecord R;
+  R.Kind = "index";
+  R.K = 2;
+  R.N = 3;
+  R.PlanHash = "abc";
+  R.Commit = "c1";
+  R.Plan = "1\ta.cpp\n2\tb.cpp\n";
+  ASSERT_OK(S->putShardRecord(R));
+  R.Kind = "collect";
+  R.RunId = 7;
+  ASSERT_OK(S->putShardRecord(R));
+  ASSERT_VALUE(Got, S->shardRecords());
+  ASSERT_EQ(Got->size(), 2u);
+  EXPECT_EQ((*Got)[0].Kind, "collect");
+  EXPECT_EQ((*Got)[0].RunId, 7);
+  EXPECT_EQ((*Got)[1].Kind, "index");
+  EXPECT_EQ((*Got)[1].K, 2u);
+  EXPECT_EQ((*Got)[1].N, 3u);
+  EXPECT_EQ((*Got)[1].Plan, "1\ta.cpp\n2\tb.cpp\n");
+  EXPECT_EQ((*Got)[1].Schema, Store::SchemaVersion);
+  ASSERT_OK(S->clearShardRecords());
+  ASSERT_VALUE(Cleared, S->shardRecords());
+  EXPECT_TRUE(Cleared->empty());
+}
+
 //===----------------------------------------------------------------------===//
 // The SQLite wrapper
 //===----------------------------------------------------------------------===//

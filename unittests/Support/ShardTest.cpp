@@ -92,6 +92,12 @@ TEST(ShardTest, MoreSharesThanUnitsLeavesSomeEmpty) {
   EXPECT_TRUE(P.unitsOf(3).empty());
 }
 
+TEST(ShardTest, UnitsThatCostNothingStillSpreadOut) {
+  ShardPlan P = partition({{"a", 0}, {"b", 0}, {"c", 0}, {"d", 0}}, 2);
+  EXPECT_EQ(P.unitsOf(1).size(), 2u);
+  EXPECT_EQ(P.unitsOf(2).size(), 2u);
+}
+
 TEST(ShardTest, AnotherPlanHasAnotherHash) {
   std::vector<WorkUnit> Units = someUnits(10);
   EXPECT_NE(partition(Units, 2).Hash, partition(Units, 3).Hash);
@@ -109,6 +115,14 @@ TEST(ShardTest, UnknownCostsAreTheMeanOfTheKnown) {
             (std::vector<double>{2, 3, 4}));
   EXPECT_EQ(estimateUnknownCosts({std::nullopt, std::nullopt}),
             (std::vector<double>{1, 1}));
+}
+
+TEST(ShardTest, DescribesAShareAndItsCost) {
+  ShardPlan P = partition({{"big", 10}, {"a", 1}, {"b", 2}}, 2);
+  EXPECT_EQ(describeShare(P, 2, "translation units", "s of parse time"),
+            "shard 2/2: 2 of 3 translation units, expected cost 3.0 of 13.0 "
+            "s of parse time, plan " +
+                P.Hash.substr(0, 12));
 }
 
 TEST(ShardTest, PlanTextRoundTrips) {

@@ -13,10 +13,12 @@
 #define TIA_COLLECT_COLLECT_H
 
 #include "tia/Support/Model.h"
+#include "tia/Support/Shard.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -151,6 +153,13 @@ struct CollectOptions {
   /// Commit the tests run at (may be empty).
   std::string Commit;
   bool Quiet = false;
+  /// --shard K/N: only share K of the tests (after --only), the cases of
+  /// one binary possibly in several shares; the database records the share
+  /// (Store::putShardRecord, kind "collect").
+  std::optional<shard::ShardSpec> Shard;
+  /// The duration of each test id that balances the shares; a test it
+  /// lacks costs the mean. Empty: every test costs 1.
+  std::map<std::string, double> Durations;
 };
 
 struct CollectSummary {

@@ -13,8 +13,10 @@
 
 #include "tia/Coverage/Coverage.h"
 #include "tia/Support/Model.h"
+#include "tia/Support/Shard.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,6 +56,13 @@ struct PytestOptions {
   /// The files git tracks, repository-relative and sorted: only reads of
   /// these are kept.
   std::vector<std::string> TrackedFiles;
+  /// --shard K/N (with Isolate): only share K of the test files; the
+  /// database records the share (Store::putShardRecord, kind "pytest").
+  std::optional<shard::ShardSpec> Shard;
+  /// The duration of each test id ("pytest:NODEID") that balances the
+  /// shares: a file costs its tests' sum, a test it lacks the mean. Empty:
+  /// a file costs its number of tests.
+  std::map<std::string, double> Durations;
 };
 
 struct PytestSummary {

@@ -13,6 +13,7 @@
 
 #include "tia/Support/Model.h"
 #include "tia/Support/Relocation.h"
+#include "tia/Support/Shard.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -42,6 +43,26 @@ struct StoredTranslationUnit {
   /// before schema 11, or a unit stored without a parse).
   double ParseSeconds = 0;
 };
+
+/// What a shard database is (`--shard K/N`): share K of N of a plan, made
+/// at a commit, as `tia merge` reads it. A database holds one record per
+/// kind of work.
+struct ShardRecord {
+  std::string Kind; ///< "index", "collect" or "pytest"
+  unsigned K = 1;
+  unsigned N = 1;
+  std::string PlanHash; ///< shard::ShardPlan::Hash
+  std::string Commit;   ///< the commit the share was done at; may be empty
+  std::string Plan;     ///< every unit with its share (shard::planText)
+  int64_t RunId = 0;    ///< collect, pytest: the run the share recorded
+  int64_t Schema = 0;   ///< the schema version it was written with
+};
+
+/// The record of share \p Spec of \p Plan, done at \p Commit (recording
+/// run \p RunId), for the shard's database.
+ShardRecord shardRecordOf(llvm::StringRef Kind, const shard::ShardPlan &Plan,
+                          const shard::ShardSpec &Spec, llvm::StringRef Commit,
+                          int64_t RunId = 0);
 
 /// A test and where its coverage came from.
 struct TestRecord {
@@ -397,6 +418,17 @@ public:
   /// (\p Path, \p ContentHash), sorted.
   llvm::Expected<std::vector<std::string>>
   testsCoveringFile(llvm::StringRef Path, llvm::StringRef ContentHash);
+
+  // --- Shards (ShardStore.cpp) ---
+
+  /// Records \p R (replacing the record of its kind); Schema is set to
+  /// this tia's.
+  llvm::Error putShardRecord(const ShardRecord &R);
+  /// The shard records, sorted by kind; empty for a database that is no
+  /// shard. Fails on a record that does not read back.
+  llvm::Expected<std::vector<ShardRecord>> shardRecords();
+  /// Forgets every shard record: the database is no longer a shard.
+  llvm::Error clearShardRecords();
 
   // --- Tests and coverage ---
 

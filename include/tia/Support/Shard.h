@@ -10,8 +10,10 @@
 #ifndef TIA_SUPPORT_SHARD_H
 #define TIA_SUPPORT_SHARD_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,6 +64,21 @@ ShardPlan partition(std::vector<WorkUnit> Units, unsigned N);
 /// as the mean of the known ones, or 1 when none is known.
 std::vector<double>
 estimateUnknownCosts(const std::vector<std::optional<double>> &Known);
+
+/// The plan of \p Units into \p N shares, each costing what \p Recorded
+/// says (a unit it lacks: the mean of those it has); with nothing recorded,
+/// what \p Proxy says.
+ShardPlan planByCost(const std::vector<std::string> &Units,
+                     const std::map<std::string, double> &Recorded,
+                     llvm::function_ref<double(const std::string &)> Proxy,
+                     unsigned N);
+
+/// "shard K/N: U of T UNITS, expected cost C of TOTAL COSTUNIT, plan H":
+/// what a worker says before it starts its share (H: the hash's first 12
+/// digits). \p CostUnit names what the costs count ("s of parse time",
+/// "KB of source", "tests").
+std::string describeShare(const ShardPlan &P, unsigned K, llvm::StringRef Units,
+                          llvm::StringRef CostUnit);
 
 /// The plan as text, one "K<TAB>unit" line per unit in name order, and
 /// back. parsePlanText fails on a line that is not of that form.

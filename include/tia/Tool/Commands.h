@@ -14,6 +14,7 @@
 #include "tia/Report/Report.h"
 #include "tia/Results/JUnit.h"
 #include "tia/Select/Static.h"
+#include "tia/Support/Shard.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
@@ -41,6 +42,11 @@ struct IndexOptions {
   unsigned Jobs = 0; ///< 0: one per core
   /// Index only the translation units at or below these paths.
   std::vector<std::string> Paths;
+  /// --shard K/N: only share K of the translation units (and, in share 1,
+  /// the Python files).
+  std::optional<shard::ShardSpec> Shard;
+  /// --balance-from: the database whose parse times balance the shares.
+  std::string BalanceFrom;
 };
 
 struct CoverageImportOptions {
@@ -64,6 +70,10 @@ struct CollectPytestOptions {
   unsigned Jobs = 1;
   /// Record the files each test reads (--no-file-trace: not).
   bool TraceFiles = true;
+  /// --shard K/N: only share K of the test files.
+  std::optional<shard::ShardSpec> Shard;
+  /// --balance-from: the database whose test durations balance the shares.
+  std::string BalanceFrom;
 };
 
 struct CollectCommandOptions {
@@ -78,6 +88,10 @@ struct CollectCommandOptions {
   bool SplitCases = false;
   std::string Gcov;  ///< empty: "gcov"
   std::string CTest; ///< empty: "ctest"
+  /// --shard K/N: only share K of the tests (GoogleTest cases, ctest tests).
+  std::optional<shard::ShardSpec> Shard;
+  /// --balance-from: the database whose test durations balance the shares.
+  std::string BalanceFrom;
 };
 
 struct ResultsImportOptions {
