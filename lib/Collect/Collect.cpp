@@ -98,13 +98,17 @@ selectOnly(std::vector<DiscoveredTest> All,
   return std::move(Out);
 }
 
-/// "Suite.Name" as a test definition names it: the instantiation prefix
-/// ("Prefix/") and the index suffix ("/0") dropped.
-std::string definitionName(llvm::StringRef Case) {
+/// "<framework>\n<name>" as a test definition names a case: GoogleTest's
+/// "Suite.Name" without the instantiation prefix ("Prefix/") and the index
+/// suffix ("/0"), Catch2's name without a template instance's " - Type".
+std::string definitionName(CaseFramework F, llvm::StringRef Case) {
+  // A Catch2 template case's instances are "name - Type".
+  if (F == CaseFramework::Catch2)
+    return ("catch2\n" + Case.split(" - ").first).str();
   auto [Suite, Name] = Case.split('.');
   Suite = Suite.rsplit('/').second.empty() ? Suite : Suite.rsplit('/').second;
   Name = Name.split('/').first;
-  return (Suite + "." + Name).str();
+  return ("gtest\n" + Suite + "." + Name).str();
 }
 
 /// The clang-instrumented shared libraries under \p BuildDir, whose
@@ -516,18 +520,19 @@ Collected gatherRuns(std::vector<TestRun> &Runs, const CollectOptions &O,
   return Out;
 }
 
-/// Where each GoogleTest test is defined ("Suite.Name" -> file, line), for
-/// the tests the store does not place yet.
+/// Where each GoogleTest and Catch2 test is defined (definitionName ->
+/// file, line), for the tests the store does not place yet.
 using DefinitionMap = std::map<std::string, std::pair<std::string, unsigned>>;
 
-llvm::Expected<DefinitionMap> gtestDefinitions(Store &S) {
+llvm::Expected<DefinitionMap> caseDefinitions(Store &S) {
   auto Definitions = S.currentTestDefinitions();
   if (!Definitions)
     return Definitions.takeError();
   DefinitionMap DefinedAt;
   for (auto &[Path, Def] : *Definitions)
-    if (Def.Framework == "gtest")
-      DefinedAt.try_emplace(Def.Name, Path, Def.BeginLine);
+    if (Def.Framework == "gtest" || Def.Framework == "catch2")
+      DefinedAt.try_emplace(Def.Framework + "\n" + Def.Name, Path,
+                            Def.BeginLine);
   return DefinedAt;
 }
 
@@ -545,9 +550,8 @@ llvm::Error putTestInfos(Store &S, const std::vector<DiscoveredTest> &Tests,
       Info.File = (*Old)->File;
       Info.Line = (*Old)->Line;
     }
-    if (Info.File.empty() && !T.Case.empty() &&
-        frameworkOf(T) == CaseFramework::GTest) {
-      auto It = DefinedAt.find(definitionName(T.Case));
+    if (Info.File.empty() && !T.Case.empty()) {
+      auto It = DefinedAt.find(definitionName(frameworkOf(T), T.Case));
       if (It != DefinedAt.end()) {
         Info.File = It->second.first;
         Info.Line = It->second.second;
@@ -567,7 +571,7 @@ storeCollection(Store &S, const std::vector<DiscoveredTest> &Tests,
                 const Collected &C, const CollectOptions &O,
                 const std::optional<shard::ShardPlan> &Plan,
                 CollectSummary &Sum) {
-  auto DefinedAt = gtestDefinitions(S);
+  auto DefinedAt = caseDefinitions(S);
   if (!DefinedAt)
     return DefinedAt.takeError();
   coverage::ImportOptions Import;

@@ -86,6 +86,15 @@ std::optional<std::string> googleTestName(const clang::CXXMethodDecl &TestBody,
                                           const clang::SourceManager &SM,
                                           const clang::LangOptions &LangOpts);
 
+/// The name of the Catch2 case whose body \p FD is (the function TEST_CASE,
+/// SCENARIO, TEST_CASE_METHOD or TEMPLATE_TEST_CASE defined: "name",
+/// "Scenario: name"; a template case's instances are "name - T");
+/// std::nullopt for any other function, a hidden case ("[.]" tags), or
+/// when the macro's name is not a string literal.
+std::optional<std::string> catch2TestName(const clang::FunctionDecl &FD,
+                                          const clang::SourceManager &SM,
+                                          const clang::LangOptions &LangOpts);
+
 /// What the action learnt from the translation unit.
 struct Extracted {
   /// False when Clang never got to the AST (for example a driver error).

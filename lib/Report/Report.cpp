@@ -28,7 +28,8 @@ std::optional<Format> parseFormat(llvm::StringRef Name) {
   static const Format Order[] = {
       Format::Ids,         Format::Json,     Format::Ctest,
       Format::CtestList,   Format::Gtest,    Format::Pytest,
-      Format::PytestFiles, Format::Markdown, Format::Github};
+      Format::PytestFiles, Format::Markdown, Format::Github,
+      Format::Catch2};
   const std::vector<std::string> &Names = config::outputFormatNames();
   for (size_t I = 0; I < Names.size() && I < std::size(Order); ++I)
     if (Names[I] == Name)
@@ -620,6 +621,18 @@ void write(const Plan &P, Format F, const WriteOptions &O,
     RunnerArguments None;
     None.Unnamed = Unnamed;
     return Print(None, "gtest");
+  }
+  case Format::Catch2: {
+    unsigned Unnamed = 0;
+    for (auto &[Binary, Specs] : catch2Specs(P, O.Exclusion, Unnamed)) {
+      OS << Binary;
+      for (const std::string &Spec : Specs)
+        OS << " " << shellQuoted(Spec);
+      OS << "\n";
+    }
+    RunnerArguments None;
+    None.Unnamed = Unnamed;
+    return Print(None, "catch2");
   }
   }
 }

@@ -2,9 +2,12 @@
 //
 // How tia's test ids become runner arguments:
 //  - ctest runs tests by name: "ctest:NAME" is NAME; "gtest:BINARY:S.N" is
-//    S.N, the name gtest_discover_tests gives a GoogleTest test.
+//    S.N, the name gtest_discover_tests gives a GoogleTest test, and
+//    "catch2:BINARY:NAME" is NAME, catch_discover_tests' name.
 //  - a GoogleTest binary takes --gtest_filter; "gtest:*:S.N" (a definition
 //    whose binary is unknown) goes into every binary's filter.
+//  - a Catch2 binary takes test specs (tia/Support/CaseFilters.h); so does
+//    "catch2:*:NAME".
 //  - pytest takes node ids ("pytest:NODE").
 // A test known only from its definition ("Suite.Name" of a TEST_P or
 // TYPED_TEST) stands for all its instantiations, so it becomes a pattern.
@@ -13,6 +16,7 @@
 
 #include "ReportInternal.h"
 #include "tia/Report/Report.h"
+#include "tia/Support/CaseFilters.h"
 #include "llvm/ADT/StringExtras.h"
 #include <map>
 #include <set>
@@ -29,11 +33,10 @@ namespace {
 std::optional<std::string> ctestName(llvm::StringRef Id) {
   if (Id.consume_front("ctest:"))
     return Id.str();
-  if (Id.consume_front("gtest:")) {
-    llvm::StringRef Name = Id.split(':').second;
-    if (!Name.empty())
-      return Name.str();
-  }
+  // gtest_discover_tests and catch_discover_tests name a ctest test after
+  // its case.
+  if (std::optional<CaseId> C = parseCaseId(Id))
+    return C->Name;
   return std::nullopt;
 }
 
@@ -249,6 +252,96 @@ gtestFilters(const Plan &P, bool Exclusion, unsigned &Unnamed) {
 
 std::string gtestFilter(const Plan &P, llvm::StringRef Binary, bool Exclusion) {
   return GtestView(P).filter(P, Binary, Exclusion);
+}
+
+namespace {
+
+/// What the Catch2 specs are made of, gathered in one pass: per binary
+/// ("*": every binary) the spec patterns of the selected cases (a case
+/// known from its definition also names its template instances, "name -
+/// T"), and the names of the cases the exclusion form skips.
+struct Catch2View {
+  explicit Catch2View(const Plan &P) {
+    for (const PlannedTest &T : P.Selected) {
+      std::optional<CaseId> C = parseCaseId(T.Id);
+      if (!C || C->Framework != CaseFramework::Catch2) {
+        ++UnnamedSelected;
+        continue;
+      }
+      if (C->Binary != "*")
+        Binaries.insert(C->Binary);
+      Selected[C->Binary].insert(catch2Escape(C->Name) +
+                                 (T.FromDefinition ? "*" : ""));
+      SelectedNames[C->Binary].insert(C->Name);
+    }
+    for (const std::string &Id : skippedIds(P)) {
+      std::optional<CaseId> C = parseCaseId(Id);
+      if (!C || C->Framework != CaseFramework::Catch2) {
+        ++UnnamedSkipped;
+        continue;
+      }
+      Binaries.insert(C->Binary);
+      Skipped[C->Binary].push_back(C->Name);
+    }
+  }
+
+  std::vector<std::string> specs(const Plan &P, llvm::StringRef Binary,
+                                 bool Exclusion) const {
+    // A binary tia never saw holds cases it knows nothing about.
+    if (P.selectsAll() || !Binaries.count(Binary.str()))
+      return {};
+    if (!Exclusion) {
+      std::set<std::string> All = of(Selected, Binary);
+      const std::set<std::string> &Everywhere = of(Selected, "*");
+      All.insert(Everywhere.begin(), Everywhere.end());
+      if (All.empty())
+        return {"~*"};
+      return {llvm::join(All, ",")};
+    }
+    std::vector<std::string> Skip;
+    auto It = Skipped.find(Binary.str());
+    if (It != Skipped.end())
+      for (const std::string &Name : It->second)
+        if (!of(SelectedNames, Binary).count(Name))
+          Skip.push_back(Name);
+    llvm::sort(Skip);
+    return caseExclusionArguments(CaseFramework::Catch2, Skip);
+  }
+
+  static const std::set<std::string> &
+  of(const std::map<std::string, std::set<std::string>> &Map,
+     llvm::StringRef Binary) {
+    static const std::set<std::string> None;
+    auto It = Map.find(Binary.str());
+    return It == Map.end() ? None : It->second;
+  }
+
+  std::set<std::string> Binaries; ///< known ones, "*" left out
+  std::map<std::string, std::set<std::string>> Selected, SelectedNames;
+  std::map<std::string, std::vector<std::string>> Skipped;
+  unsigned UnnamedSelected = 0, UnnamedSkipped = 0;
+};
+
+} // namespace
+
+std::vector<std::pair<std::string, std::vector<std::string>>>
+catch2Specs(const Plan &P, bool Exclusion, unsigned &Unnamed) {
+  Catch2View View(P);
+  Unnamed = Exclusion ? View.UnnamedSkipped : View.UnnamedSelected;
+  std::vector<std::pair<std::string, std::vector<std::string>>> Out;
+  for (const std::string &B : View.Binaries)
+    Out.emplace_back(B, View.specs(P, B, Exclusion));
+  if (View.Binaries.empty() && !Exclusion) {
+    const std::set<std::string> &Star = Catch2View::of(View.Selected, "*");
+    if (!Star.empty())
+      Out.push_back({"*", {llvm::join(Star, ",")}});
+  }
+  return Out;
+}
+
+std::vector<std::string> catch2Spec(const Plan &P, llvm::StringRef Binary,
+                                    bool Exclusion) {
+  return Catch2View(P).specs(P, Binary, Exclusion);
 }
 
 RunnerArguments pytestArguments(const Plan &P, bool Exclusion, bool Files) {

@@ -111,6 +111,16 @@ bool gtestNameMatches(llvm::StringRef Full, llvm::StringRef Pattern) {
   return llvm::is_contained(Parts, PatternSuite);
 }
 
+bool caseNameMatches(CaseFramework F, llvm::StringRef Full,
+                     llvm::StringRef Definition) {
+  if (F == CaseFramework::GTest)
+    return gtestNameMatches(Full, Definition);
+  // TEMPLATE_TEST_CASE's instances are "name - Type".
+  return Full == Definition ||
+         (Full.starts_with(Definition) &&
+          Full.substr(Definition.size()).starts_with(" - "));
+}
+
 std::string commandDifference(const CompileCommand &Old,
                               const CompileCommand &New) {
   if (Old.Directory != New.Directory)

@@ -326,77 +326,87 @@ bool intersects(const TestDefinition &D, const std::vector<unsigned> &Lines) {
       Lines, [&](unsigned L) { return D.BeginLine <= L && L <= D.EndLine; });
 }
 
-/// Test ids for test definitions.
+/// Test ids for test definitions. GoogleTest and Catch2 definitions name a
+/// case of some binaries: the known ids of their instances, else one id per
+/// binary the file's other cases ran in, else "<framework>:*:<name>".
 class DefinitionIds {
 public:
   DefinitionIds(const std::vector<std::string> &Known,
                 const std::vector<TestInfo> &Infos) {
-    for (const std::string &Id : Known) {
-      llvm::StringRef Rest = Id;
-      if (!Rest.consume_front("gtest:"))
-        continue;
-      auto [Binary, Name] = Rest.split(':');
-      if (!Name.empty())
-        ByTestName[testName(Name)].push_back({Binary.str(), Name.str(), Id});
-    }
-    for (const TestInfo &T : Infos) {
-      llvm::StringRef Rest = T.Id;
-      if (!T.File.empty() && Rest.consume_front("gtest:"))
-        Binaries[T.File].insert(Rest.split(':').first.str());
-    }
+    for (const std::string &Id : Known)
+      if (std::optional<CaseId> C = parseCaseId(Id))
+        ByTestName[key(C->Framework, C->Name)].push_back(
+            {C->Binary, C->Name, Id});
+    for (const TestInfo &T : Infos)
+      if (std::optional<CaseId> C = parseCaseId(T.Id); C && !T.File.empty())
+        Binaries[binariesKey(T.File, C->Framework)].insert(C->Binary);
   }
 
   /// Learns the binaries of \p File from the known ids its definitions
   /// match; call for every file before ids().
   void learn(llvm::StringRef File, const TestDefinition &D) {
-    if (D.Framework == "gtest")
-      for (const GtestId *G : matching(D.Name))
-        Binaries[File.str()].insert(G->Binary);
+    if (std::optional<CaseFramework> F = frameworkOf(D))
+      for (const KnownId *G : matching(*F, D.Name))
+        Binaries[binariesKey(File, *F)].insert(G->Binary);
   }
 
   /// The ids of \p D, defined in \p File, and whether they are only the
   /// definition's (no recorded test matches it).
   std::pair<std::vector<std::string>, bool> ids(llvm::StringRef File,
                                                 const TestDefinition &D) const {
-    if (D.Framework != "gtest")
+    std::optional<CaseFramework> F = frameworkOf(D);
+    if (!F)
       return {{D.Framework + ":" + D.Name}, false};
     std::vector<std::string> Out;
-    for (const GtestId *G : matching(D.Name))
+    for (const KnownId *G : matching(*F, D.Name))
       Out.push_back(G->Id);
     if (!Out.empty())
       return {Out, false};
-    auto It = Binaries.find(File.str());
+    auto It = Binaries.find(binariesKey(File, *F));
     if (It != Binaries.end())
       for (const std::string &B : It->second)
-        Out.push_back("gtest:" + B + ":" + D.Name);
+        Out.push_back(D.Framework + ":" + B + ":" + D.Name);
     if (Out.empty())
-      Out.push_back("gtest:*:" + D.Name);
+      Out.push_back(D.Framework + ":*:" + D.Name);
     return {Out, true};
   }
 
 private:
-  struct GtestId {
+  struct KnownId {
     std::string Binary, Name, Id;
   };
 
-  /// "Name" of "Suite.Name/2": what a known id shares with its definition.
-  static std::string testName(llvm::StringRef Full) {
-    return Full.split('.').second.split('/').first.str();
+  static std::optional<CaseFramework> frameworkOf(const TestDefinition &D) {
+    return caseFrameworkOfId(D.Framework + ":");
   }
 
-  std::vector<const GtestId *> matching(llvm::StringRef Definition) const {
-    std::vector<const GtestId *> Out;
-    auto It = ByTestName.find(testName(Definition));
+  /// What a known id shares with its definition: "Name" of GoogleTest's
+  /// "Suite.Name/2", "name" of Catch2's template instance "name - int".
+  static std::string key(CaseFramework F, llvm::StringRef Full) {
+    if (F == CaseFramework::GTest)
+      return "gtest\n" + Full.split('.').second.split('/').first.str();
+    return "catch2\n" + Full.split(" - ").first.str();
+  }
+
+  static std::string binariesKey(llvm::StringRef File, CaseFramework F) {
+    return (caseFrameworkName(F) + "\n" + File).str();
+  }
+
+  std::vector<const KnownId *> matching(CaseFramework F,
+                                        llvm::StringRef Definition) const {
+    std::vector<const KnownId *> Out;
+    auto It = ByTestName.find(key(F, Definition));
     if (It != ByTestName.end())
-      for (const GtestId &G : It->second)
-        if (gtestNameMatches(G.Name, Definition))
+      for (const KnownId &G : It->second)
+        if (caseNameMatches(F, G.Name, Definition))
           Out.push_back(&G);
     return Out;
   }
 
-  /// Known GoogleTest ids by their test name, so that a definition is
+  /// Known case ids by framework and test name, so that a definition is
   /// matched against the few ids of its name only.
-  std::map<std::string, std::vector<GtestId>> ByTestName;
+  std::map<std::string, std::vector<KnownId>> ByTestName;
+  /// Framework and file -> the binaries its cases ran in.
   std::map<std::string, std::set<std::string>> Binaries;
 };
 

@@ -101,4 +101,15 @@ std::string jsonPath(llvm::StringRef Text) {
   return Text.str();
 }
 
+std::string shellQuoted(llvm::StringRef Arg) {
+  if (!Arg.empty() && Arg.find_first_not_of(
+                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
+                          "WXYZ0123456789-_./=:,+@%^") == llvm::StringRef::npos)
+    return Arg.str();
+  std::string Out = "'";
+  for (char C : Arg)
+    Out += C == '\'' ? std::string("'\\''") : std::string(1, C);
+  return Out + "'";
+}
+
 } // namespace tia

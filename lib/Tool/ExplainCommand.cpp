@@ -75,13 +75,12 @@ void chain(const Plan &P, const PlannedTest &T, const select::TestReason &R,
 }
 
 /// Whether definition \p D stands for test \p Id: the same name, or for
-/// GoogleTest, an instance of it in any binary.
+/// GoogleTest and Catch2, an instance of it in any binary.
 bool defines(const TestDefinition &D, llvm::StringRef Id) {
-  if (D.Framework != "gtest")
+  std::optional<CaseId> C = parseCaseId(Id);
+  if (!C || caseFrameworkName(C->Framework) != D.Framework)
     return Id == D.Framework + ":" + D.Name;
-  llvm::StringRef Rest = Id;
-  return Rest.consume_front("gtest:") &&
-         select::gtestNameMatches(Rest.split(':').second, D.Name);
+  return select::caseNameMatches(C->Framework, C->Name, D.Name);
 }
 
 /// Where test \p Id is defined in the head, "FILE:LINE", as selection sees

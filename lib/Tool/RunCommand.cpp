@@ -11,6 +11,7 @@
 #include "tia/Report/Report.h"
 #include "tia/Results/JUnit.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/Quote.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -35,17 +36,6 @@ results::Runner recogniseRunner(const std::vector<std::string> &Command) {
       Command[2] == "pytest")
     return results::Runner::Pytest;
   return results::Runner::Gtest;
-}
-
-std::string shellQuoted(llvm::StringRef Arg) {
-  if (!Arg.empty() && Arg.find_first_not_of(
-                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
-                          "WXYZ0123456789-_./=:,+@%^") == llvm::StringRef::npos)
-    return Arg.str();
-  std::string Out = "'";
-  for (char C : Arg)
-    Out += C == '\'' ? std::string("'\\''") : std::string(1, C);
-  return Out + "'";
 }
 
 /// The command line for people; long arguments shortened.

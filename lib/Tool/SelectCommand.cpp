@@ -116,6 +116,9 @@ SelectCommandLine::SelectCommandLine(llvm::cl::SubCommand &Sub)
                  clEnumValN(report::Format::Gtest, "gtest",
                             "per GoogleTest binary: BINARY "
                             "--gtest_filter=PATTERNS"),
+                 clEnumValN(report::Format::Catch2, "catch2",
+                            "per Catch2 binary: BINARY 'SPEC' (one "
+                            "'~NAME' per skipped case with --exclusion)"),
                  clEnumValN(report::Format::Pytest, "pytest",
                             "pytest node ids (--deselect=ID with "
                             "--exclusion)"),

@@ -25,6 +25,7 @@ enum class Format {
   Ctest,       ///< ctest arguments: -R/-E and a regex
   CtestList,   ///< ctest test names, for --tests-from-file (CMake 3.29)
   Gtest,       ///< per binary: "BINARY --gtest_filter=..."
+  Catch2,      ///< per binary: "BINARY 'spec'" (Catch2 test specs)
   Pytest,      ///< pytest arguments: node ids, or --deselect=ID
   PytestFiles, ///< pytest arguments: test files, or --ignore=FILE
   Markdown,    ///< the pull request comment
@@ -127,6 +128,17 @@ gtestFilters(const select::Plan &P, bool Exclusion, unsigned &Unnamed);
 /// The --gtest_filter value for \p Binary.
 std::string gtestFilter(const select::Plan &P, llvm::StringRef Binary,
                         bool Exclusion);
+
+/// The Catch2 test specs of every known Catch2 binary, as arguments: one
+/// spec naming the selected cases ("~*" when none runs), or in the
+/// exclusion form one "~NAME" per skipped case and "~[.]"; no arguments
+/// when all its cases run. Case names are escaped for Catch2.
+std::vector<std::pair<std::string, std::vector<std::string>>>
+catch2Specs(const select::Plan &P, bool Exclusion, unsigned &Unnamed);
+
+/// The Catch2 spec arguments for \p Binary.
+std::vector<std::string> catch2Spec(const select::Plan &P,
+                                    llvm::StringRef Binary, bool Exclusion);
 
 /// pytest's node ids (or --deselect=ID), or with \p Files the test files
 /// (or --ignore=FILE). No arguments when everything runs, and when nothing

@@ -14,6 +14,7 @@
 #include "tia/Config/Config.h"
 #include "tia/Select/Selection.h"
 #include "tia/Store/Store.h"
+#include "tia/Support/CaseFilters.h"
 #include "llvm/Support/Error.h"
 #include <limits>
 #include <optional>
@@ -205,6 +206,12 @@ void applyBudget(Plan &P, bool EvenWhenAll = false);
 /// True when GoogleTest name \p Full ("Inst/Suite.Name/2", "Typed/0.Size")
 /// is an instance of the definition \p Pattern ("Suite.Name").
 bool gtestNameMatches(llvm::StringRef Full, llvm::StringRef Pattern);
+
+/// Whether case name \p Full (of a known id) is an instance of definition
+/// \p Definition: gtestNameMatches for GoogleTest; for Catch2 the same
+/// name, or "Definition - Type" of a TEMPLATE_TEST_CASE.
+bool caseNameMatches(CaseFramework F, llvm::StringRef Full,
+                     llvm::StringRef Definition);
 
 /// What differs between two compile commands of one file, for people:
 /// "added -DFAST; removed -O2" (at most three of each), or the directories.

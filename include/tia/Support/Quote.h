@@ -34,6 +34,10 @@ std::string quotePath(llvm::StringRef Text);
 /// so that the form stays unambiguous.
 std::string jsonPath(llvm::StringRef Text);
 
+/// \p Arg as one word for a POSIX shell: as it is when it holds only
+/// characters no shell treats specially, else in single quotes.
+std::string shellQuoted(llvm::StringRef Arg);
+
 } // namespace tia
 
 #endif // TIA_SUPPORT_QUOTE_H
