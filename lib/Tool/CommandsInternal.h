@@ -216,6 +216,8 @@ int dumpMain(const GlobalOptions &G);
 int resultsMain(const GlobalOptions &G);
 int explainMain(const GlobalOptions &G);
 int runMain(const GlobalOptions &G);
+extern llvm::cl::SubCommand MergeSubcommand;
+int mergeMain(const GlobalOptions &G);
 
 /// "8 results (5 passed, 2 failed, 1 skipped)".
 std::string resultsSummary(const results::ImportSummary &Sum);

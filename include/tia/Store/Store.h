@@ -81,6 +81,14 @@ struct RunRecord {
   std::string Source;
 };
 
+/// One revision of the index: the commit it was made at and every file
+/// version it knows.
+struct RevisionRecord {
+  std::string Commit; ///< may be empty (indexed outside git)
+  bool Dirty = false; ///< the work tree had uncommitted changes
+  std::vector<FileVersionRef> Files; ///< sorted by path
+};
+
 /// Coverage that selection uses as one map: the coverage every recorded
 /// test had once coverage was last recorded at Commit. Recording coverage at
 /// a new commit starts a snapshot that holds every test of the previous
@@ -418,6 +426,20 @@ public:
   /// (\p Path, \p ContentHash), sorted.
   llvm::Expected<std::vector<std::string>>
   testsCoveringFile(llvm::StringRef Path, llvm::StringRef ContentHash);
+
+  // --- What tia merge copies (MergeStore.cpp) ---
+
+  /// Every file version the database holds, of any revision, sorted.
+  llvm::Expected<std::vector<FileVersionRef>> fileVersions();
+  /// The latest revision of the index; std::nullopt before the first.
+  llvm::Expected<std::optional<RevisionRecord>> currentRevision();
+  /// Checks the file's structure (SQLite's quick_check), which opening
+  /// does not read through: fails with "PATH is damaged: WHAT".
+  llvm::Error checkIntact();
+  /// Copies from \p From what its index recorded of the checkout it was
+  /// made in: the build directory, the compilers' versions and the C++
+  /// reference graph's version, as stored (relocatable).
+  llvm::Error copyIndexSettings(Store &From);
 
   // --- Shards (ShardStore.cpp) ---
 

@@ -49,6 +49,12 @@ struct IndexOptions {
   std::string BalanceFrom;
 };
 
+/// `tia merge OUT IN...`.
+struct MergeOptions {
+  std::string Output;              ///< OUT: new, or a database to add to
+  std::vector<std::string> Inputs; ///< the shard databases
+};
+
 struct CoverageImportOptions {
   coverage::Format Fmt = coverage::Format::Lcov;
   std::string TestId;
@@ -280,6 +286,10 @@ llvm::Error runCoverageImport(const GlobalOptions &G,
 /// per test whose coverage was dropped and a one-line summary on \p Err.
 llvm::Error runCoverageRepair(const GlobalOptions &G, llvm::raw_ostream &Out,
                               llvm::raw_ostream &Err);
+/// `tia merge`: merge::mergeInto of the shard databases into OUT, a
+/// warning per missing shard and a one-line summary on \p Err.
+llvm::Error runMerge(const GlobalOptions &G, const MergeOptions &O,
+                     llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 llvm::Error runCollectPytest(const GlobalOptions &G,
                              const CollectPytestOptions &O,
                              llvm::raw_ostream &Out, llvm::raw_ostream &Err);
