@@ -17,8 +17,14 @@
 //    Benchmark, on the store and on the baseline.
 //
 //   tia-bench-scale DIR TESTS FUNCTIONS [--batch N] [--no-baseline]
-//                   [--no-store] [benchmark flags]
-//   tia-bench-scale --into DB TESTS [--batch N] [--commit SHA]
+//                   [--no-store] [--shard K/N] [--import-only]
+//                   [benchmark flags]
+//   tia-bench-scale --into DB TESTS [--batch N] [--commit SHA] [--shard K/N]
+//
+// With --shard K/N, only share K of the tests is imported, as `tia collect
+// --shard K/N` would (with a run of their results and the shard record),
+// so that `tia merge` can merge the shares (utils/bench/bench-merge.sh).
+// --import-only stops after the import.
 //
 // With --into, the coverage is imported into the existing tia database DB
 // over its indexed functions (FUNCTIONS is their number), collected at
@@ -30,6 +36,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tia/Store/Store.h"
+#include "tia/Support/Shard.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -39,7 +46,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <random>
+#include <set>
 #include <sqlite3.h>
 #include <sys/resource.h>
 
@@ -133,8 +142,53 @@ std::string testName(unsigned T) {
 struct Options {
   std::string Dir, Into, Commit = "c1";
   unsigned Tests = 0, Functions = 0, Batch = 1000;
-  bool Baseline = true, StoreToo = true;
+  bool Baseline = true, StoreToo = true, ImportOnly = false;
+  std::optional<shard::ShardSpec> Shard;
 };
+
+/// --shard: the plan of the tests' names into shares, each test costing
+/// the same, as `tia collect --shard` makes it without --balance-from.
+shard::ShardPlan testPlan(unsigned Tests, unsigned N) {
+  std::vector<shard::WorkUnit> Units;
+  for (unsigned T = 0; T < Tests; ++T)
+    Units.push_back({testName(T), 1});
+  return shard::partition(std::move(Units), N);
+}
+
+/// The tests share K of \p Plan holds (all without a plan), in order.
+std::vector<unsigned> testsToImport(const Options &O,
+                                    const shard::ShardPlan *Plan) {
+  std::vector<unsigned> Out;
+  std::set<std::string> Mine;
+  if (Plan)
+    for (const std::string &Name : Plan->unitsOf(O.Shard->K))
+      Mine.insert(Name);
+  for (unsigned T = 0; T < O.Tests; ++T)
+    if (!Plan || Mine.count(testName(T)))
+      Out.push_back(T);
+  return Out;
+}
+
+/// Records share K's run (every test passed) and the shard record.
+void recordShare(Store &S, const Options &O, const shard::ShardPlan &Plan,
+                 const std::vector<unsigned> &Tests) {
+  check(S.transaction([&]() -> llvm::Error {
+    auto Run = S.addRun(O.Commit, "collect");
+    if (!Run)
+      return Run.takeError();
+    std::vector<TestResult> Results;
+    for (unsigned T : Tests) {
+      TestResult R;
+      R.TestId = testName(T);
+      R.Seconds = 0.1;
+      Results.push_back(std::move(R));
+    }
+    if (llvm::Error E = S.putResults(*Run, Results))
+      return E;
+    return S.putShardRecord(
+        shardRecordOf("collect", Plan, *O.Shard, O.Commit, *Run));
+  }));
+}
 
 /// Query keys of one-function changes: uniform over the functions.
 std::vector<uint32_t> queryFunctions(unsigned Functions) {
@@ -169,7 +223,14 @@ int main(int Argc, char **Argv) {
       O.Baseline = false;
     else if (A == "--no-store")
       O.StoreToo = false;
-    else if (A.starts_with("--benchmark"))
+    else if (A == "--import-only")
+      O.ImportOnly = true;
+    else if (A == "--shard" && I + 1 < Argc) {
+      auto Spec = shard::parseShard(Argv[++I]);
+      if (!Spec)
+        fail(llvm::toString(Spec.takeError()));
+      O.Shard = *Spec;
+    } else if (A.starts_with("--benchmark"))
       Rest.push_back(Argv[I]);
     else
       Positional.push_back(A.str());
@@ -242,12 +303,18 @@ int main(int Argc, char **Argv) {
     if (!Opened)
       fail(llvm::toString(Opened.takeError()));
     S = std::move(*Opened);
+    std::optional<shard::ShardPlan> Plan;
+    if (O.Shard)
+      Plan = testPlan(O.Tests, O.Shard->N);
+    std::vector<unsigned> Mine = testsToImport(O, Plan ? &*Plan : nullptr);
     auto Start = std::chrono::steady_clock::now();
     double Cpu = cpuSeconds();
     double Gen = 0, GenCpu = 0;
-    for (unsigned First = 0; First < O.Tests; First += O.Batch) {
+    for (size_t First = 0; First < Mine.size(); First += O.Batch) {
       check(S->transaction([&]() -> llvm::Error {
-        for (unsigned T = First; T < std::min(O.Tests, First + O.Batch); ++T) {
+        for (size_t I = First; I < std::min(Mine.size(), First + O.Batch);
+             ++I) {
+          unsigned T = Mine[I];
           auto G = std::chrono::steady_clock::now();
           double GC = cpuSeconds();
           std::vector<uint32_t> Cov = coverageOf(T, O.Functions);
@@ -262,6 +329,8 @@ int main(int Argc, char **Argv) {
         return llvm::Error::success();
       }));
     }
+    if (Plan)
+      recordShare(*S, O, *Plan, Mine);
     double Import = secondsSince(Start) - Gen;
     Cpu = cpuSeconds() - Cpu - GenCpu;
     auto Snaps = S->coverageSnapshots();
@@ -269,11 +338,11 @@ int main(int Argc, char **Argv) {
       fail(llvm::toString(Snaps.takeError()));
     Snapshot = Snaps->front().Id;
     llvm::outs() << llvm::formatv(
-        "store import: {0:f2} s\nstore import cpu: {1:f2} s\n"
-        "store size: {2} bytes\n",
-        Import, Cpu, checkpointedSize(Path));
+        "store tests: {3}\nstore import: {0:f2} s\nstore import cpu: {1:f2} "
+        "s\nstore size: {2} bytes\n",
+        Import, Cpu, checkpointedSize(Path), Mine.size());
     llvm::outs().flush();
-    if (!O.Into.empty())
+    if (!O.Into.empty() || O.ImportOnly)
       return 0;
     benchmark::RegisterBenchmark(
         "store/testsCovering", [&](benchmark::State &St) {

@@ -337,19 +337,10 @@ llvm::Expected<ShareRun> shareRun(Store &In, const ShardRecord &R) {
 /// info and the files it read at that commit.
 llvm::Error copyTestsRun(Store &Out, Store &In, const ShareRun &SR,
                          llvm::StringRef Commit, MergeSummary &Sum) {
-  auto Tests = In.tests();
-  if (!Tests)
-    return Tests.takeError();
-  for (const TestRecord &T : *Tests) {
-    if (!SR.Tests.count(T.Id) || T.CoverageCommit != Commit)
-      continue;
-    auto Keys = In.coverageOf(T.Id);
-    if (!Keys)
-      return Keys.takeError();
-    if (llvm::Error E = Out.putCoverage(T.Id, Commit, *Keys))
-      return E;
-    ++Sum.CoveredTests;
-  }
+  auto Copied = Out.copyCoverage(In, SR.Tests, Commit);
+  if (!Copied)
+    return Copied.takeError();
+  Sum.CoveredTests += *Copied;
   auto Infos = In.testInfos();
   if (!Infos)
     return Infos.takeError();

@@ -6,8 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CoverageBitmaps.h"
 #include "Database.h"
 #include "Schema.h"
+#include "StoreInternal.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
 
@@ -74,6 +76,68 @@ llvm::Error Store::copyIndexSettings(Store &From) {
   return S->forEachRow([&]() -> llvm::Error {
     return schema::writeMeta(*DB, S->columnText(0), S->columnText(1));
   });
+}
+
+llvm::Expected<unsigned> Store::copyCoverage(Store &From,
+                                             const std::set<std::string> &Tests,
+                                             llvm::StringRef Commit) {
+  // From's key ids, translated to this store's once each: a merge of
+  // shards copies millions of links over the same few keys.
+  std::vector<int64_t> Mapped;
+  auto Translate = [&](int64_t FromId) -> llvm::Expected<int64_t> {
+    if (FromId < 0)
+      return makeErrorf("{0}: a negative element key id", From.DB->path());
+    if (static_cast<size_t>(FromId) >= Mapped.size())
+      Mapped.resize(FromId + 1, 0);
+    if (Mapped[FromId])
+      return Mapped[FromId];
+    auto Name = From.DB->statement("SELECT key FROM element_keys WHERE id = ?");
+    if (!Name)
+      return Name.takeError();
+    Name->bindInt64(0, FromId);
+    auto Row = Name->step();
+    if (!Row)
+      return Row.takeError();
+    if (!*Row)
+      return makeErrorf("{0}: coverage names element key {1}, which it does "
+                        "not hold: run 'tia coverage repair' on it",
+                        From.DB->path(), FromId);
+    auto Id = Coverage->keyId(*DB, Name->columnText(0));
+    if (!Id)
+      return Id.takeError();
+    return Mapped[FromId] = *Id;
+  };
+
+  auto Rows = From.DB->statement(
+      "SELECT t.name, c.keys FROM tests t JOIN test_coverage c ON "
+      "c.test_id = t.id WHERE t.coverage_commit = ? ORDER BY t.name");
+  if (!Rows)
+    return Rows.takeError();
+  Rows->bindText(0, Commit);
+  unsigned Copied = 0;
+  llvm::Error E = store::inTransaction(*DB, [&]() -> llvm::Error {
+    return Rows->forEachRow([&]() -> llvm::Error {
+      std::string Name = Rows->columnText(0);
+      if (!Tests.count(Name))
+        return llvm::Error::success();
+      auto Ids = store::parseKeyIds(Rows->columnText(1), "test " + Name);
+      if (!Ids)
+        return Ids.takeError();
+      std::vector<int64_t> Keys;
+      Keys.reserve(Ids->size());
+      for (int64_t FromId : *Ids) {
+        auto Id = Translate(FromId);
+        if (!Id)
+          return Id.takeError();
+        Keys.push_back(*Id);
+      }
+      ++Copied;
+      return putCoverageIds(Name, Commit, std::move(Keys));
+    });
+  });
+  if (E)
+    return E;
+  return Copied;
 }
 
 } // namespace tia

@@ -162,51 +162,56 @@ llvm::Error Store::addTest(llvm::StringRef Id) {
 llvm::Error Store::putCoverage(llvm::StringRef Id, llvm::StringRef Commit,
                                const std::vector<std::string> &Keys) {
   return inTransaction(*DB, [&]() -> llvm::Error {
-    auto Test = testId(*DB, Id);
-    if (!Test)
-      return Test.takeError();
-    // Read once: the snapshots keep it, the bitmaps change by it.
-    auto Old = store::coveredKeyIds(*DB, *Test, Id);
-    if (!Old)
-      return Old.takeError();
-    auto Snapshot = store::beforeCoverageReplaced(*DB, *Test, Commit, *Old);
-    if (!Snapshot)
-      return Snapshot.takeError();
-    auto Update =
-        DB->statement("UPDATE tests SET coverage_commit = ? WHERE id = ?");
-    if (!Update)
-      return Update.takeError();
-    Update->bindText(0, Commit);
-    Update->bindInt64(1, *Test);
-    if (llvm::Error E = Update->run())
-      return E;
-
-    std::vector<int64_t> New;
-    New.reserve(Keys.size());
+    std::vector<int64_t> KeyIds;
+    KeyIds.reserve(Keys.size());
     for (const std::string &Key : Keys) {
       auto KeyId = Coverage->keyId(*DB, Key);
       if (!KeyId)
         return KeyId.takeError();
-      New.push_back(*KeyId);
+      KeyIds.push_back(*KeyId);
     }
-    llvm::sort(New);
-    New.erase(std::unique(New.begin(), New.end()), New.end());
-    // Only the keys whose tests change have their bitmaps rewritten.
-    std::vector<int64_t> Gone, Added;
-    std::set_difference(Old->begin(), Old->end(), New.begin(), New.end(),
-                        std::back_inserter(Gone));
-    std::set_difference(New.begin(), New.end(), Old->begin(), Old->end(),
-                        std::back_inserter(Added));
-    for (int64_t Key : Gone)
-      if (llvm::Error E = Coverage->remove(Key, *Test))
-        return E;
-    for (int64_t Key : Added)
-      if (llvm::Error E = Coverage->add(Key, *Test))
-        return E;
-    if (llvm::Error E = store::writeCoveredKeyIds(*DB, *Test, New))
-      return E;
-    return store::afterCoverageReplaced(*DB, *Snapshot, *Test, Commit);
+    return putCoverageIds(Id, Commit, std::move(KeyIds));
   });
+}
+
+llvm::Error Store::putCoverageIds(llvm::StringRef Id, llvm::StringRef Commit,
+                                  std::vector<int64_t> New) {
+  auto Test = testId(*DB, Id);
+  if (!Test)
+    return Test.takeError();
+  // Read once: the snapshots keep it, the bitmaps change by it.
+  auto Old = store::coveredKeyIds(*DB, *Test, Id);
+  if (!Old)
+    return Old.takeError();
+  auto Snapshot = store::beforeCoverageReplaced(*DB, *Test, Commit, *Old);
+  if (!Snapshot)
+    return Snapshot.takeError();
+  auto Update =
+      DB->statement("UPDATE tests SET coverage_commit = ? WHERE id = ?");
+  if (!Update)
+    return Update.takeError();
+  Update->bindText(0, Commit);
+  Update->bindInt64(1, *Test);
+  if (llvm::Error E = Update->run())
+    return E;
+
+  llvm::sort(New);
+  New.erase(std::unique(New.begin(), New.end()), New.end());
+  // Only the keys whose tests change have their bitmaps rewritten.
+  std::vector<int64_t> Gone, Added;
+  std::set_difference(Old->begin(), Old->end(), New.begin(), New.end(),
+                      std::back_inserter(Gone));
+  std::set_difference(New.begin(), New.end(), Old->begin(), Old->end(),
+                      std::back_inserter(Added));
+  for (int64_t Key : Gone)
+    if (llvm::Error E = Coverage->remove(Key, *Test))
+      return E;
+  for (int64_t Key : Added)
+    if (llvm::Error E = Coverage->add(Key, *Test))
+      return E;
+  if (llvm::Error E = store::writeCoveredKeyIds(*DB, *Test, New))
+    return E;
+  return store::afterCoverageReplaced(*DB, *Snapshot, *Test, Commit);
 }
 
 llvm::Expected<std::vector<TestRecord>> Store::tests() {

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -440,6 +441,12 @@ public:
   /// made in: the build directory, the compilers' versions and the C++
   /// reference graph's version, as stored (relocatable).
   llvm::Error copyIndexSettings(Store &From);
+  /// Copies from \p From the coverage of those of \p Tests whose coverage
+  /// was collected at \p Commit, as putCoverage would write it, without
+  /// going through the keys' names test by test; returns how many.
+  llvm::Expected<unsigned> copyCoverage(Store &From,
+                                        const std::set<std::string> &Tests,
+                                        llvm::StringRef Commit);
 
   // --- Shards (ShardStore.cpp) ---
 
@@ -610,6 +617,10 @@ public:
 
 private:
   explicit Store(std::unique_ptr<Database> DB);
+  /// putCoverage with the keys as ids of element_keys; call in a
+  /// transaction.
+  llvm::Error putCoverageIds(llvm::StringRef Id, llvm::StringRef Commit,
+                             std::vector<int64_t> KeyIds);
   std::string relocatableText(llvm::StringRef Text) const;
   std::string resolvedText(llvm::StringRef Text) const;
 
