@@ -37,6 +37,8 @@ set_target_properties(tia PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS tia RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${CMAKE_SOURCE_DIR}/runtime/GTestListener.cpp
   ${CMAKE_SOURCE_DIR}/runtime/Catch2Listener.cpp
+  ${CMAKE_SOURCE_DIR}/runtime/DoctestListener.cpp
+  ${CMAKE_SOURCE_DIR}/runtime/TiaJournal.h
   DESTINATION ${TIA_INSTALL_DATADIR})
 install(FILES
   ${CMAKE_BINARY_DIR}/cmake/install/tiaConfig.cmake

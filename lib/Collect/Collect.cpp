@@ -105,6 +105,8 @@ std::string definitionName(CaseFramework F, llvm::StringRef Case) {
   // A Catch2 template case's instances are "name - Type".
   if (F == CaseFramework::Catch2)
     return ("catch2\n" + Case.split(" - ").first).str();
+  if (F == CaseFramework::Doctest)
+    return ("doctest\n" + doctestTemplateName(Case)).str();
   auto [Suite, Name] = Case.split('.');
   Suite = Suite.rsplit('/').second.empty() ? Suite : Suite.rsplit('/').second;
   Name = Name.split('/').first;
@@ -530,7 +532,8 @@ llvm::Expected<DefinitionMap> caseDefinitions(Store &S) {
     return Definitions.takeError();
   DefinitionMap DefinedAt;
   for (auto &[Path, Def] : *Definitions)
-    if (Def.Framework == "gtest" || Def.Framework == "catch2")
+    if (Def.Framework == "gtest" || Def.Framework == "catch2" ||
+        Def.Framework == "doctest")
       DefinedAt.try_emplace(Def.Framework + "\n" + Def.Name, Path,
                             Def.BeginLine);
   return DefinedAt;

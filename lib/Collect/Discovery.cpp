@@ -125,6 +125,13 @@ bool looksLikeCatch2(llvm::StringRef Binary) {
   return Buf && (*Buf)->getBuffer().contains("list-test-names-only");
 }
 
+/// Whether \p Binary links doctest: its help text.
+bool looksLikeDoctest(llvm::StringRef Binary) {
+  auto Buf = llvm::MemoryBuffer::getFile(Binary, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  return Buf && (*Buf)->getBuffer().contains("list-test-cases");
+}
+
 /// The framework whose cases the ctest command \p Command runs, if any.
 std::optional<CaseFramework>
 frameworkOf(const std::vector<std::string> &Command) {
@@ -136,16 +143,20 @@ frameworkOf(const std::vector<std::string> &Command) {
     return CaseFramework::GTest;
   if (looksLikeCatch2(Command[0]))
     return CaseFramework::Catch2;
+  if (looksLikeDoctest(Command[0]))
+    return CaseFramework::Doctest;
   return std::nullopt;
 }
 
-/// The arguments that list the cases: GoogleTest filters afterwards, Catch2
-/// applies the ctest test's own specs.
+/// The arguments that list the cases: GoogleTest filters afterwards,
+/// Catch2 and doctest apply the ctest test's own specs or filters.
 std::vector<std::string> listArguments(CaseFramework F,
                                        const std::vector<std::string> &Specs) {
   if (F == CaseFramework::GTest)
     return {"--gtest_list_tests"};
-  std::vector<std::string> Args = {"--list-test-names-only"};
+  std::vector<std::string> Args = {F == CaseFramework::Doctest
+                                       ? "--list-test-cases"
+                                       : "--list-test-names-only"};
   llvm::append_range(Args, Specs);
   return Args;
 }
@@ -217,7 +228,69 @@ void addCatch2Cases(const CTestEntry &E, const TestCommand &Base,
   }
 }
 
+/// doctest cases run with the ctest test's options and a filter naming the
+/// case alone, its last argument.
+void addDoctestCases(const CTestEntry &E, const TestCommand &Base,
+                     const std::vector<std::string> &Cases,
+                     const std::string &Binary,
+                     std::map<std::string, DiscoveredTest> &Tests) {
+  auto [Filters, Rest] = splitDoctestArguments(E.Command);
+  for (const std::string &Case : Cases) {
+    DiscoveredTest T;
+    T.Id = "doctest:" + Binary + ":" + Case;
+    if (Tests.count(T.Id))
+      continue;
+    T.Binary = E.Command[0];
+    T.Case = Case;
+    T.Command = Base;
+    T.Command.Arguments = Rest;
+    T.Command.Arguments.push_back(
+        caseFilterArguments(CaseFramework::Doctest, {Case}).front());
+    T.Disabled = E.Disabled;
+    T.Sched = E.Sched;
+    // doctest_discover_tests' rules are about the one case.
+    if (!Filters.empty() && Cases.size() == 1)
+      T.Rules = E.Rules;
+    else
+      T.Rules.SkipRegex = E.Rules.SkipRegex;
+    Tests.emplace(T.Id, std::move(T));
+  }
+}
+
 } // namespace
+
+std::vector<std::string> parseDoctestList(llvm::StringRef Text) {
+  std::vector<std::string> Cases;
+  for (llvm::StringRef Line : llvm::split(Text, '\n')) {
+    Line = Line.rtrim("\r");
+    bool Rule = !Line.empty() && Line.find_first_not_of('=') == Line.npos;
+    if (Line.trim().empty() || Rule || Line.starts_with("[doctest]"))
+      continue;
+    Cases.push_back(Line.str());
+  }
+  return Cases;
+}
+
+std::pair<std::vector<std::string>, std::vector<std::string>>
+splitDoctestArguments(llvm::ArrayRef<std::string> Command) {
+  static const char *const Filters[] = {
+      "test-case=",   "tc=", "test-case-exclude=",   "tce=",
+      "test-suite=",  "ts=", "test-suite-exclude=",  "tse=",
+      "source-file=", "sf=", "source-file-exclude=", "sfe=",
+      "subcase=",     "sc=", "subcase-exclude=",     "sce="};
+  std::vector<std::string> Specs, Rest;
+  for (size_t I = 1; I < Command.size(); ++I) {
+    llvm::StringRef A = Command[I];
+    llvm::StringRef Option = A.ltrim('-');
+    Option.consume_front("dt-");
+    bool IsFilter =
+        A.starts_with("-") && llvm::any_of(Filters, [&](const char *F) {
+          return Option.starts_with(F);
+        });
+    (IsFilter ? Specs : Rest).push_back(A.str());
+  }
+  return {Specs, Rest};
+}
 
 bool matchesGTestFilter(llvm::StringRef Filter, llvm::StringRef Case) {
   auto [Positive, Negative] = Filter.split('-');
@@ -261,13 +334,34 @@ std::vector<std::string> parseCatch2List(llvm::StringRef Text) {
 std::pair<std::vector<std::string>, std::vector<std::string>>
 splitCatch2Arguments(llvm::ArrayRef<std::string> Command) {
   // Catch2 2.x options that take a value in the next argument.
-  static const llvm::StringSet<> WithValue = {
-      "-o", "--out", "-r", "--reporter", "-n", "--name", "-x", "--abortx",
-      "-w", "--warn", "-d", "--durations", "-D", "--min-duration", "-f",
-      "--input-file", "-v", "--verbosity", "--order", "--rng-seed",
-      "--use-colour", "-c", "--section", "--wait-for-keypress",
-      "--benchmark-samples", "--benchmark-resamples",
-      "--benchmark-confidence-interval", "--benchmark-warmup-time"};
+  static const llvm::StringSet<> WithValue = {"-o",
+                                              "--out",
+                                              "-r",
+                                              "--reporter",
+                                              "-n",
+                                              "--name",
+                                              "-x",
+                                              "--abortx",
+                                              "-w",
+                                              "--warn",
+                                              "-d",
+                                              "--durations",
+                                              "-D",
+                                              "--min-duration",
+                                              "-f",
+                                              "--input-file",
+                                              "-v",
+                                              "--verbosity",
+                                              "--order",
+                                              "--rng-seed",
+                                              "--use-colour",
+                                              "-c",
+                                              "--section",
+                                              "--wait-for-keypress",
+                                              "--benchmark-samples",
+                                              "--benchmark-resamples",
+                                              "--benchmark-confidence-interval",
+                                              "--benchmark-warmup-time"};
   std::vector<std::string> Specs, Rest;
   for (size_t I = 1; I < Command.size(); ++I) {
     llvm::StringRef A = Command[I];
@@ -396,6 +490,8 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
     std::vector<std::string> Specs;
     if (F == CaseFramework::Catch2)
       Specs = splitCatch2Arguments(E.Command).first;
+    else if (F == CaseFramework::Doctest)
+      Specs = splitDoctestArguments(E.Command).first;
     std::string Key = E.Command[0] + "\n" + llvm::join(Specs, "\n");
     auto It = Listed.find(Key);
     if (It != Listed.end())
@@ -405,8 +501,7 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
       return Slot;
     std::string ListOut =
         WorkDir.str() + "/list-" + std::to_string(Listed.size()) + ".txt";
-    ProcessSpec L{E.Command[0],
-                  listArguments(*F, Specs),
+    ProcessSpec L{E.Command[0], listArguments(*F, Specs),
                   buildEnvironment({"TIA_COLLECT_DIR"}, {Env, E.Environment}),
                   E.WorkingDir.empty() ? BuildDir.str() : E.WorkingDir,
                   ListOut};
@@ -419,8 +514,10 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
       return Slot;
     }
     std::string Text = readFileOrEmpty(ListOut);
-    Slot = CaseListing{*F, F == CaseFramework::GTest ? parseGTestList(Text)
-                                                     : parseCatch2List(Text)};
+    Slot =
+        CaseListing{*F, F == CaseFramework::GTest     ? parseGTestList(Text)
+                        : F == CaseFramework::Doctest ? parseDoctestList(Text)
+                                                      : parseCatch2List(Text)};
     return Slot;
   };
 
@@ -470,9 +567,10 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
     }
     if (Listing->Framework == CaseFramework::GTest)
       addGTestCases(E, Base, Listing->Cases, binaryName(E.Command[0]), Tests);
+    else if (Listing->Framework == CaseFramework::Doctest)
+      addDoctestCases(E, Base, Listing->Cases, binaryName(E.Command[0]), Tests);
     else
-      addCatch2Cases(E, Base, Listing->Cases, binaryName(E.Command[0]),
-                     Tests);
+      addCatch2Cases(E, Base, Listing->Cases, binaryName(E.Command[0]), Tests);
   }
   for (auto &[Id, T] : Tests)
     D.Tests.push_back(std::move(T));

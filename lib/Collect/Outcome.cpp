@@ -75,6 +75,44 @@ void classifyCatch2(const DiscoveredTest &T, int ExitCode,
     R.Message = llvm::formatv("exit code {0}", ExitCode).str();
 }
 
+/// doctest's first failure: "file:line: ERROR: CHECK( a == b ) is NOT
+/// correct!" and its "values:" line.
+std::string doctestFailure(llvm::StringRef Output) {
+  size_t At = Output.find(": ERROR: ");
+  if (At == llvm::StringRef::npos)
+    At = Output.find(": FATAL ERROR: ");
+  if (At == llvm::StringRef::npos)
+    return std::string();
+  size_t LineStart = Output.rfind('\n', At);
+  LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
+  llvm::StringRef Rest = Output.substr(LineStart);
+  size_t Blank = Rest.find("\n\n");
+  std::string Text;
+  for (llvm::StringRef Line : llvm::split(Rest.substr(0, Blank), '\n'))
+    Text += (Text.empty() ? "" : " ") + Line.trim().str();
+  return oneLine(Text);
+}
+
+/// The outcome of doctest case \p T that exited with \p ExitCode.
+void classifyDoctest(const DiscoveredTest &T, int ExitCode,
+                     llvm::StringRef Output, TestResult &R) {
+  // doctest's summary: "[doctest] test cases: 0 | 0 passed | ...".
+  if (Output.contains("test cases: 0 |")) {
+    R.Result = Outcome::Error;
+    R.Message = "the filter " + T.Command.Arguments.back() +
+                " ran no test: rebuild the binary or run collect again";
+    return;
+  }
+  if (ExitCode == 0) {
+    R.Result = Outcome::Passed;
+    return;
+  }
+  R.Result = Outcome::Failed;
+  R.Message = doctestFailure(Output);
+  if (R.Message.empty())
+    R.Message = llvm::formatv("exit code {0}", ExitCode).str();
+}
+
 } // namespace
 
 TestResult classify(const DiscoveredTest &T, const ProcessEnd &End,
@@ -102,6 +140,10 @@ TestResult classify(const DiscoveredTest &T, const ProcessEnd &End,
 
   if (!T.Case.empty() && frameworkOf(T) == CaseFramework::Catch2) {
     classifyCatch2(T, End.ExitCode, Output, R);
+    return R;
+  }
+  if (!T.Case.empty() && frameworkOf(T) == CaseFramework::Doctest) {
+    classifyDoctest(T, End.ExitCode, Output, R);
     return R;
   }
   if (!T.Case.empty()) {
@@ -163,14 +205,14 @@ CaseFramework frameworkOf(const DiscoveredTest &T) {
 
 std::vector<std::string> argumentsWithoutCase(const DiscoveredTest &T) {
   std::vector<std::string> Out = T.Command.Arguments;
-  if (frameworkOf(T) == CaseFramework::Catch2) {
+  // Catch2's spec and doctest's --test-case= come last.
+  if (frameworkOf(T) != CaseFramework::GTest) {
     if (!Out.empty())
       Out.pop_back();
     return Out;
   }
-  llvm::erase_if(Out, [](llvm::StringRef A) {
-    return A.starts_with("--gtest_filter=");
-  });
+  llvm::erase_if(
+      Out, [](llvm::StringRef A) { return A.starts_with("--gtest_filter="); });
   return Out;
 }
 

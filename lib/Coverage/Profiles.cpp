@@ -61,7 +61,8 @@ llvm::Expected<BinaryProbe> probeBinary(llvm::StringRef Path) {
            Bytes.contains("__gcov_merge_add") || Bytes.contains(".gcda"))
     P.Kind = Instrumentation::Gcov;
   P.HasListener = Bytes.contains("tia-gtest-listener-v1") ||
-                  Bytes.contains("tia-catch2-listener-v1");
+                  Bytes.contains("tia-catch2-listener-v1") ||
+                  Bytes.contains("tia-doctest-listener-v1");
   return P;
 }
 

@@ -95,6 +95,15 @@ std::optional<std::string> catch2TestName(const clang::FunctionDecl &FD,
                                           const clang::SourceManager &SM,
                                           const clang::LangOptions &LangOpts);
 
+/// The name of the doctest case whose body \p FD is (the function
+/// TEST_CASE, SCENARIO, TEST_CASE_FIXTURE or TEST_CASE_TEMPLATE defined:
+/// "name", "  Scenario: name"; a template case's instances are
+/// "name<type>"); std::nullopt for any other function, a case decorated
+/// with doctest::skip(), or when the name is not a string literal.
+std::optional<std::string> doctestTestName(const clang::FunctionDecl &FD,
+                                           const clang::SourceManager &SM,
+                                           const clang::LangOptions &LangOpts);
+
 /// What the action learnt from the translation unit.
 struct Extracted {
   /// False when Clang never got to the AST (for example a driver error).

@@ -179,9 +179,12 @@ void Collector::fileIndex(llvm::StringRef Path, FileID FID,
         MD && !C.Lambda && isFunctionKind(C.Kind))
       if (auto Test = googleTestName(*MD, SM, LangOpts))
         F.Tests.push_back({"gtest", *Test, C.BeginLine, C.EndLine});
-    if (C.FD && !C.Lambda && isFunctionKind(C.Kind))
+    if (C.FD && !C.Lambda && isFunctionKind(C.Kind)) {
       if (auto Test = catch2TestName(*C.FD, SM, LangOpts))
         F.Tests.push_back({"catch2", *Test, C.BeginLine, C.EndLine});
+      else if (auto Case = doctestTestName(*C.FD, SM, LangOpts))
+        F.Tests.push_back({"doctest", *Case, C.BeginLine, C.EndLine});
+    }
     AllOwned.insert(AllOwned.end(), Sorted.begin(), Sorted.end());
   }
 

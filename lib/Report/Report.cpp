@@ -26,10 +26,9 @@ using select::TestReason;
 
 std::optional<Format> parseFormat(llvm::StringRef Name) {
   static const Format Order[] = {
-      Format::Ids,         Format::Json,     Format::Ctest,
-      Format::CtestList,   Format::Gtest,    Format::Pytest,
-      Format::PytestFiles, Format::Markdown, Format::Github,
-      Format::Catch2};
+      Format::Ids,    Format::Json,   Format::Ctest,       Format::CtestList,
+      Format::Gtest,  Format::Pytest, Format::PytestFiles, Format::Markdown,
+      Format::Github, Format::Catch2, Format::Doctest};
   const std::vector<std::string> &Names = config::outputFormatNames();
   for (size_t I = 0; I < Names.size() && I < std::size(Order); ++I)
     if (Names[I] == Name)
@@ -622,9 +621,13 @@ void write(const Plan &P, Format F, const WriteOptions &O,
     None.Unnamed = Unnamed;
     return Print(None, "gtest");
   }
-  case Format::Catch2: {
+  case Format::Catch2:
+  case Format::Doctest: {
+    CaseFramework Framework =
+        F == Format::Catch2 ? CaseFramework::Catch2 : CaseFramework::Doctest;
     unsigned Unnamed = 0;
-    for (auto &[Binary, Specs] : catch2Specs(P, O.Exclusion, Unnamed)) {
+    for (auto &[Binary, Specs] :
+         caseArguments(P, Framework, O.Exclusion, Unnamed)) {
       OS << Binary;
       for (const std::string &Spec : Specs)
         OS << " " << shellQuoted(Spec);
@@ -632,7 +635,7 @@ void write(const Plan &P, Format F, const WriteOptions &O,
     }
     RunnerArguments None;
     None.Unnamed = Unnamed;
-    return Print(None, "catch2");
+    return Print(None, caseFrameworkName(Framework));
   }
   }
 }

@@ -7,7 +7,8 @@
 //  - a GoogleTest binary takes --gtest_filter; "gtest:*:S.N" (a definition
 //    whose binary is unknown) goes into every binary's filter.
 //  - a Catch2 binary takes test specs (tia/Support/CaseFilters.h); so does
-//    "catch2:*:NAME".
+//    "catch2:*:NAME". A doctest binary takes --test-case= filters, and
+//    "doctest:*:NAME" goes into every doctest binary's.
 //  - pytest takes node ids ("pytest:NODE").
 // A test known only from its definition ("Suite.Name" of a TEST_P or
 // TYPED_TEST) stands for all its instantiations, so it becomes a pattern.
@@ -33,8 +34,8 @@ namespace {
 std::optional<std::string> ctestName(llvm::StringRef Id) {
   if (Id.consume_front("ctest:"))
     return Id.str();
-  // gtest_discover_tests and catch_discover_tests name a ctest test after
-  // its case.
+  // gtest_discover_tests, catch_discover_tests and doctest_discover_tests
+  // name a ctest test after its case.
   if (std::optional<CaseId> C = parseCaseId(Id))
     return C->Name;
   return std::nullopt;
@@ -226,6 +227,7 @@ struct GtestView {
     return It == Of.end() ? None : It->second;
   }
 
+  CaseFramework Framework;
   std::set<std::string> Binaries; ///< known ones, "*" left out
   /// Per binary ("*": every binary), the filter patterns of the selected
   /// tests, and the names of the tests the exclusion form skips.
@@ -256,27 +258,28 @@ std::string gtestFilter(const Plan &P, llvm::StringRef Binary, bool Exclusion) {
 
 namespace {
 
-/// What the Catch2 specs are made of, gathered in one pass: per binary
-/// ("*": every binary) the spec patterns of the selected cases (a case
-/// known from its definition also names its template instances, "name -
-/// T"), and the names of the cases the exclusion form skips.
-struct Catch2View {
-  explicit Catch2View(const Plan &P) {
+/// What the Catch2 specs or doctest filters are made of, gathered in one
+/// pass: per binary ("*": every binary) the patterns of the selected cases
+/// (a case known from its definition also names its template instances,
+/// Catch2's "name - T", doctest's "name<T>"), and the names of the cases the
+/// exclusion form skips.
+struct CaseView {
+  CaseView(const Plan &P, CaseFramework F) : Framework(F) {
     for (const PlannedTest &T : P.Selected) {
       std::optional<CaseId> C = parseCaseId(T.Id);
-      if (!C || C->Framework != CaseFramework::Catch2) {
+      if (!C || C->Framework != F) {
         ++UnnamedSelected;
         continue;
       }
       if (C->Binary != "*")
         Binaries.insert(C->Binary);
-      Selected[C->Binary].insert(catch2Escape(C->Name) +
+      Selected[C->Binary].insert(escape(C->Name) +
                                  (T.FromDefinition ? "*" : ""));
       SelectedNames[C->Binary].insert(C->Name);
     }
     for (const std::string &Id : skippedIds(P)) {
       std::optional<CaseId> C = parseCaseId(Id);
-      if (!C || C->Framework != CaseFramework::Catch2) {
+      if (!C || C->Framework != F) {
         ++UnnamedSkipped;
         continue;
       }
@@ -295,8 +298,9 @@ struct Catch2View {
       const std::set<std::string> &Everywhere = of(Selected, "*");
       All.insert(Everywhere.begin(), Everywhere.end());
       if (All.empty())
-        return {"~*"};
-      return {llvm::join(All, ",")};
+        return caseFilterArguments(Framework, {});
+      return {(Framework == CaseFramework::Doctest ? "--test-case=" : "") +
+              llvm::join(All, ",")};
     }
     std::vector<std::string> Skip;
     auto It = Skipped.find(Binary.str());
@@ -305,7 +309,13 @@ struct Catch2View {
         if (!of(SelectedNames, Binary).count(Name))
           Skip.push_back(Name);
     llvm::sort(Skip);
-    return caseExclusionArguments(CaseFramework::Catch2, Skip);
+    return caseExclusionArguments(Framework, Skip);
+  }
+
+  /// The pattern of case \p Name.
+  std::string escape(llvm::StringRef Name) const {
+    return Framework == CaseFramework::Doctest ? doctestEscape(Name)
+                                               : catch2Escape(Name);
   }
 
   static const std::set<std::string> &
@@ -316,6 +326,7 @@ struct Catch2View {
     return It == Map.end() ? None : It->second;
   }
 
+  CaseFramework Framework;
   std::set<std::string> Binaries; ///< known ones, "*" left out
   std::map<std::string, std::set<std::string>> Selected, SelectedNames;
   std::map<std::string, std::vector<std::string>> Skipped;
@@ -325,23 +336,21 @@ struct Catch2View {
 } // namespace
 
 std::vector<std::pair<std::string, std::vector<std::string>>>
-catch2Specs(const Plan &P, bool Exclusion, unsigned &Unnamed) {
-  Catch2View View(P);
+caseArguments(const Plan &P, CaseFramework F, bool Exclusion,
+              unsigned &Unnamed) {
+  CaseView View(P, F);
   Unnamed = Exclusion ? View.UnnamedSkipped : View.UnnamedSelected;
   std::vector<std::pair<std::string, std::vector<std::string>>> Out;
   for (const std::string &B : View.Binaries)
     Out.emplace_back(B, View.specs(P, B, Exclusion));
   if (View.Binaries.empty() && !Exclusion) {
-    const std::set<std::string> &Star = Catch2View::of(View.Selected, "*");
+    const std::set<std::string> &Star = CaseView::of(View.Selected, "*");
     if (!Star.empty())
-      Out.push_back({"*", {llvm::join(Star, ",")}});
+      Out.push_back({"*",
+                     {(F == CaseFramework::Doctest ? "--test-case=" : "") +
+                      llvm::join(Star, ",")}});
   }
   return Out;
-}
-
-std::vector<std::string> catch2Spec(const Plan &P, llvm::StringRef Binary,
-                                    bool Exclusion) {
-  return Catch2View(P).specs(P, Binary, Exclusion);
 }
 
 RunnerArguments pytestArguments(const Plan &P, bool Exclusion, bool Files) {

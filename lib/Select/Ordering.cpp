@@ -115,6 +115,8 @@ bool caseNameMatches(CaseFramework F, llvm::StringRef Full,
                      llvm::StringRef Definition) {
   if (F == CaseFramework::GTest)
     return gtestNameMatches(Full, Definition);
+  if (F == CaseFramework::Doctest)
+    return doctestTemplateName(Full) == Definition;
   // TEMPLATE_TEST_CASE's instances are "name - Type".
   return Full == Definition ||
          (Full.starts_with(Definition) &&

@@ -385,6 +385,8 @@ private:
   static std::string key(CaseFramework F, llvm::StringRef Full) {
     if (F == CaseFramework::GTest)
       return "gtest\n" + Full.split('.').second.split('/').first.str();
+    if (F == CaseFramework::Doctest)
+      return "doctest\n" + doctestTemplateName(Full).str();
     return "catch2\n" + Full.split(" - ").first.str();
   }
 

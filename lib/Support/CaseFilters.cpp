@@ -11,12 +11,15 @@ llvm::StringRef caseFrameworkName(CaseFramework F) {
     return "gtest";
   case CaseFramework::Catch2:
     return "catch2";
+  case CaseFramework::Doctest:
+    return "doctest";
   }
   return "gtest";
 }
 
 std::optional<CaseFramework> caseFrameworkOfId(llvm::StringRef Id) {
-  for (CaseFramework F : {CaseFramework::GTest, CaseFramework::Catch2})
+  for (CaseFramework F :
+       {CaseFramework::GTest, CaseFramework::Catch2, CaseFramework::Doctest})
     if (Id.starts_with((caseFrameworkName(F) + ":").str()))
       return F;
   return std::nullopt;
@@ -43,11 +46,41 @@ std::string catch2Escape(llvm::StringRef Name) {
   return Out;
 }
 
+llvm::StringRef doctestTemplateName(llvm::StringRef Full) {
+  // doctest names a template instance "name<type>".
+  size_t Open = Full.find('<');
+  if (Open == llvm::StringRef::npos || Open == 0 || !Full.ends_with(">"))
+    return Full;
+  return Full.take_front(Open);
+}
+
+std::string doctestEscape(llvm::StringRef Name) {
+  std::string Out;
+  for (char C : Name) {
+    if (C == ',' || C == '\\')
+      Out += '\\';
+    Out += C;
+  }
+  return Out;
+}
+
+namespace {
+std::string doctestList(llvm::ArrayRef<std::string> Cases) {
+  std::vector<std::string> Escaped;
+  for (const std::string &C : Cases)
+    Escaped.push_back(doctestEscape(C));
+  return llvm::join(Escaped, ",");
+}
+} // namespace
+
 std::vector<std::string>
 caseFilterArguments(CaseFramework F, llvm::ArrayRef<std::string> Cases) {
   if (F == CaseFramework::GTest)
-    return {"--gtest_filter=" + (Cases.empty() ? std::string("-*")
-                                               : llvm::join(Cases, ":"))};
+    return {"--gtest_filter=" +
+            (Cases.empty() ? std::string("-*") : llvm::join(Cases, ":"))};
+  if (F == CaseFramework::Doctest)
+    return {Cases.empty() ? std::string("--test-case-exclude=*")
+                          : "--test-case=" + doctestList(Cases)};
   if (Cases.empty())
     return {"~*"};
   std::vector<std::string> Escaped;
@@ -62,6 +95,8 @@ caseExclusionArguments(CaseFramework F, llvm::ArrayRef<std::string> Cases) {
     return {};
   if (F == CaseFramework::GTest)
     return {"--gtest_filter=-" + llvm::join(Cases, ":")};
+  if (F == CaseFramework::Doctest)
+    return {"--test-case-exclude=" + doctestList(Cases)};
   std::vector<std::string> Out;
   for (const std::string &C : Cases)
     Out.push_back("~" + catch2Escape(C));

@@ -119,6 +119,10 @@ SelectCommandLine::SelectCommandLine(llvm::cl::SubCommand &Sub)
                  clEnumValN(report::Format::Catch2, "catch2",
                             "per Catch2 binary: BINARY 'SPEC' (one "
                             "'~NAME' per skipped case with --exclusion)"),
+                 clEnumValN(report::Format::Doctest, "doctest",
+                            "per doctest binary: BINARY "
+                            "'--test-case=NAMES' (--test-case-exclude= with "
+                            "--exclusion)"),
                  clEnumValN(report::Format::Pytest, "pytest",
                             "pytest node ids (--deselect=ID with "
                             "--exclusion)"),

@@ -31,21 +31,44 @@ TEST(GTestListTest, SuitesCasesTypedAndParameterized) {
 }
 
 TEST(CollectTest, ParsesCatch2Lists) {
-  EXPECT_EQ(parseCatch2List("adds\nScenario: negating twice\n"
-                            "odd: name, with [brackets] and \\ backslash\n"
-                            "typed adds - int\n\n"),
-            (std::vector<std::string>{
-                "adds", "Scenario: negating twice",
-                "odd: name, with [brackets] and \\ backslash",
-                "typed adds - int"}));
+  EXPECT_EQ(
+      parseCatch2List("adds\nScenario: negating twice\n"
+                      "odd: name, with [brackets] and \\ backslash\n"
+                      "typed adds - int\n\n"),
+      (std::vector<std::string>{"adds", "Scenario: negating twice",
+                                "odd: name, with [brackets] and \\ backslash",
+                                "typed adds - int"}));
 }
 
 TEST(CollectTest, SplitsCatch2SpecsFromOptions) {
   auto [Specs, Rest] = splitCatch2Arguments(
       {"bin", "adds\\, more", "-r", "junit", "--out=x.xml", "[tag]", "-s"});
   EXPECT_EQ(Specs, (std::vector<std::string>{"adds\\, more", "[tag]"}));
-  EXPECT_EQ(Rest, (std::vector<std::string>{"-r", "junit", "--out=x.xml",
-                                            "-s"}));
+  EXPECT_EQ(Rest,
+            (std::vector<std::string>{"-r", "junit", "--out=x.xml", "-s"}));
+}
+
+TEST(CollectTest, ParsesDoctestLists) {
+  EXPECT_EQ(parseDoctestList(
+                "[doctest] doctest version is \"2.4.9\"\n"
+                "[doctest] listing all test case names\n"
+                "==========================================\n"
+                "adds\n  Scenario: twice\nodd, \\ name\ntyped adds<int>\n"
+                "==========================================\n"
+                "[doctest] unskipped test cases passing the current "
+                "filters: 4\n"),
+            (std::vector<std::string>{"adds", "  Scenario: twice",
+                                      "odd, \\ name", "typed adds<int>"}));
+}
+
+TEST(CollectTest, SplitsDoctestFiltersFromOptions) {
+  auto [Filters, Rest] = splitDoctestArguments(
+      {"bin", "--test-case=adds", "-ts=suite", "--dt-source-file=*.cpp",
+       "--duration=true", "-s", "--reporters=junit"});
+  EXPECT_EQ(Filters, (std::vector<std::string>{"--test-case=adds", "-ts=suite",
+                                               "--dt-source-file=*.cpp"}));
+  EXPECT_EQ(Rest, (std::vector<std::string>{"--duration=true", "-s",
+                                            "--reporters=junit"}));
 }
 
 TEST(GTestFilterTest, PositiveAndNegativePatterns) {

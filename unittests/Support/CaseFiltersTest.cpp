@@ -33,6 +33,22 @@ TEST(CaseFiltersTest, FilterArguments) {
             (std::vector<std::string>{"a\\, b,c"}));
   EXPECT_EQ(caseFilterArguments(CaseFramework::Catch2, {}),
             (std::vector<std::string>{"~*"}));
+  EXPECT_EQ(caseFilterArguments(CaseFramework::Doctest, {"a, b", "c\\d"}),
+            (std::vector<std::string>{"--test-case=a\\, b,c\\\\d"}));
+  EXPECT_EQ(caseFilterArguments(CaseFramework::Doctest, {}),
+            (std::vector<std::string>{"--test-case-exclude=*"}));
+}
+
+TEST(CaseFiltersTest, DoctestIds) {
+  ASSERT_TRUE(parseCaseId("doctest:ops_test:typed adds<int>"));
+  EXPECT_EQ(parseCaseId("doctest:ops_test:typed adds<int>")->Framework,
+            CaseFramework::Doctest);
+  EXPECT_EQ(caseFrameworkName(CaseFramework::Doctest), "doctest");
+  EXPECT_EQ(doctestTemplateName("typed adds<int>"), "typed adds");
+  EXPECT_EQ(doctestTemplateName("typed adds<std::pair<int, long>>"),
+            "typed adds");
+  EXPECT_EQ(doctestTemplateName("a < b"), "a < b");
+  EXPECT_EQ(doctestTemplateName("<odd>"), "<odd>");
 }
 
 TEST(CaseFiltersTest, ExclusionArguments) {
@@ -41,6 +57,8 @@ TEST(CaseFiltersTest, ExclusionArguments) {
             (std::vector<std::string>{"--gtest_filter=-A.b:C.d"}));
   EXPECT_EQ(caseExclusionArguments(CaseFramework::Catch2, {"a [x]", "b"}),
             (std::vector<std::string>{"~a \\[x\\]", "~b", "~[.]"}));
+  EXPECT_EQ(caseExclusionArguments(CaseFramework::Doctest, {"a,b", "c"}),
+            (std::vector<std::string>{"--test-case-exclude=a\\,b,c"}));
 }
 
 } // namespace

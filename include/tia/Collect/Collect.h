@@ -115,6 +115,17 @@ std::vector<std::string> parseCatch2List(llvm::StringRef Text);
 std::pair<std::vector<std::string>, std::vector<std::string>>
 splitCatch2Arguments(llvm::ArrayRef<std::string> Command);
 
+/// Parses `--list-test-cases` output of a doctest binary: the case names
+/// between its "[doctest]" notes and "====" rules, one a line.
+std::vector<std::string> parseDoctestList(llvm::StringRef Text);
+
+/// Splits the arguments after the executable of a ctest command running a
+/// doctest binary into its filters (--test-case=, -tc=, --test-suite=, ...,
+/// with or without doctest's "dt-" prefix; doctest_discover_tests' one
+/// case) and its other options.
+std::pair<std::vector<std::string>, std::vector<std::string>>
+splitDoctestArguments(llvm::ArrayRef<std::string> Command);
+
 /// True when \p Case matches a --gtest_filter value ("A.*:B.c-*.Slow").
 bool matchesGTestFilter(llvm::StringRef Filter, llvm::StringRef Case);
 

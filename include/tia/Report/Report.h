@@ -10,6 +10,7 @@
 #define TIA_REPORT_REPORT_H
 
 #include "tia/Select/Policy.h"
+#include "tia/Support/CaseFilters.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
 #include <string>
@@ -26,6 +27,7 @@ enum class Format {
   CtestList,   ///< ctest test names, for --tests-from-file (CMake 3.29)
   Gtest,       ///< per binary: "BINARY --gtest_filter=..."
   Catch2,      ///< per binary: "BINARY 'spec'" (Catch2 test specs)
+  Doctest,     ///< per binary: "BINARY '--test-case=...'" (doctest filters)
   Pytest,      ///< pytest arguments: node ids, or --deselect=ID
   PytestFiles, ///< pytest arguments: test files, or --ignore=FILE
   Markdown,    ///< the pull request comment
@@ -129,16 +131,15 @@ gtestFilters(const select::Plan &P, bool Exclusion, unsigned &Unnamed);
 std::string gtestFilter(const select::Plan &P, llvm::StringRef Binary,
                         bool Exclusion);
 
-/// The Catch2 test specs of every known Catch2 binary, as arguments: one
-/// spec naming the selected cases ("~*" when none runs), or in the
-/// exclusion form one "~NAME" per skipped case and "~[.]"; no arguments
-/// when all its cases run. Case names are escaped for Catch2.
+/// The arguments that run the selected cases of every known binary of
+/// framework \p F (Catch2 or doctest): one Catch2 test spec naming them
+/// ("~*" when none runs), or doctest's --test-case= (--test-case-exclude=*);
+/// in the exclusion form Catch2's "~NAME" per skipped case and "~[.]", or
+/// doctest's --test-case-exclude=; no arguments when all its cases run.
+/// Case names are escaped as the framework reads them.
 std::vector<std::pair<std::string, std::vector<std::string>>>
-catch2Specs(const select::Plan &P, bool Exclusion, unsigned &Unnamed);
-
-/// The Catch2 spec arguments for \p Binary.
-std::vector<std::string> catch2Spec(const select::Plan &P,
-                                    llvm::StringRef Binary, bool Exclusion);
+caseArguments(const select::Plan &P, CaseFramework F, bool Exclusion,
+              unsigned &Unnamed);
 
 /// pytest's node ids (or --deselect=ID), or with \p Files the test files
 /// (or --ignore=FILE). No arguments when everything runs, and when nothing

@@ -5,7 +5,11 @@
 //  - GoogleTest: --gtest_filter=A.b:C.d (exclusion: --gtest_filter=-A.b);
 //  - Catch2: one test spec "a,b" whose names escape the characters specs
 //    treat specially with '\' (exclusion: one "~name" argument per case,
-//    which Catch2 ANDs, and "~[.]" so that hidden cases stay hidden).
+//    which Catch2 ANDs, and "~[.]" so that hidden cases stay hidden);
+//  - doctest: --test-case=a,b, names with ',' and '\' escaped with '\'
+//    (exclusion: --test-case-exclude=a,b). doctest reads '*' and '?' in
+//    a name as wildcards and cannot escape them: such a name may run more
+//    cases, never fewer.
 // Ids are "<framework>:<binary>:<case>"; the case name is everything after
 // the binary's name, so it may hold ':' (Catch2 names may).
 //
@@ -22,9 +26,9 @@
 
 namespace tia {
 
-enum class CaseFramework { GTest, Catch2 };
+enum class CaseFramework { GTest, Catch2, Doctest };
 
-/// "gtest" or "catch2": the prefix of the framework's ids.
+/// "gtest", "catch2" or "doctest": the prefix of the framework's ids.
 llvm::StringRef caseFrameworkName(CaseFramework F);
 
 /// The framework of test id \p Id ("gtest:..." or "catch2:..."), or
@@ -42,6 +46,14 @@ std::optional<CaseId> parseCaseId(llvm::StringRef Id);
 /// \p Name with the characters a Catch2 test spec treats specially
 /// (\ , [ ] " ~ *) escaped with '\', so that the spec names that case only.
 std::string catch2Escape(llvm::StringRef Name);
+
+/// The name of the doctest case \p Full is an instance of: "name" of a
+/// TEST_CASE_TEMPLATE instance "name<int>", else \p Full.
+llvm::StringRef doctestTemplateName(llvm::StringRef Full);
+
+/// \p Name with ',' and '\' escaped with '\', as doctest's filters read
+/// them.
+std::string doctestEscape(llvm::StringRef Name);
 
 /// The arguments that make a binary of \p F run exactly \p Cases (none: no
 /// case at all).

@@ -1,0 +1,169 @@
+//===- TiaJournal.h - the journal tia's Catch2 and doctest listeners write
+//-===//
+//
+// Included by the listeners tia_add_coverage compiles into a test binary
+// (Catch2Listener.cpp, DoctestListener.cpp), with the binary's own flags.
+// When `tia collect` runs the binary with TIA_COLLECT_DIR set, a listener
+// writes the coverage counters after every test case into a segment of
+// their own and resets them, and records in TIA_COLLECT_DIR/journal, one
+// flushed line each (GTestListener.cpp writes the same records):
+//   program SEGMENT               counters outside cases (added to every case)
+//   start NAME                    a case began
+//   case NAME SEGMENT             its counters
+//   end NAME OUTCOME MICROS [MESSAGE]
+// Case names are %-escaped (' ' is %20, '%' is %25, line breaks %0A, %0D).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIA_RUNTIME_TIAJOURNAL_H
+#define TIA_RUNTIME_TIAJOURNAL_H
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#if defined(TIA_COVERAGE_CLANG)
+extern "C" {
+int __llvm_profile_write_file(void);
+void __llvm_profile_set_filename(const char *Name);
+void __llvm_profile_reset_counters(void);
+}
+#elif defined(TIA_COVERAGE_GCOV)
+extern "C" {
+void __gcov_dump(void);
+void __gcov_reset(void);
+}
+#endif
+
+namespace tia_runtime {
+
+class Journal {
+public:
+  /// Opens the journal when tia runs the binary; false otherwise (then the
+  /// listener does nothing).
+  bool open() {
+    const char *Env = std::getenv("TIA_COLLECT_DIR");
+    if (!Env || !*Env)
+      return false;
+    Dir = Env;
+    File = std::fopen((Dir + "/journal").c_str(), "a");
+    if (File)
+      dump("program", next("program"));
+    return File != nullptr;
+  }
+  bool active() const { return File != nullptr; }
+
+  /// A case begins: its counters go to a fresh segment (also when the
+  /// case ends the process), the processes it starts write beside it.
+  void caseStarted(const std::string &Name) {
+    CaseSegment = next("case");
+    target(CaseSegment);
+#if defined(TIA_COVERAGE_CLANG)
+    std::string Child = CaseSegment;
+    Child.insert(Child.size() - 8, "-child-%p-%m");
+    setenv("LLVM_PROFILE_FILE", (Dir + "/" + Child).c_str(), 1);
+#endif
+    note("start " + escape(Name));
+    CaseStart = std::chrono::steady_clock::now();
+  }
+
+  /// A case ended with \p Outcome ("passed", "failed", "skipped") and the
+  /// first failure's \p Message (one line, may be empty).
+  void caseEnded(const std::string &Name, const char *Outcome,
+                 const std::string &Message) {
+    auto Micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                      std::chrono::steady_clock::now() - CaseStart)
+                      .count();
+    dump("case " + escape(Name), CaseSegment);
+    note("end " + escape(Name) + " " + Outcome + " " + std::to_string(Micros) +
+         (Message.empty() ? "" : " " + Message));
+  }
+
+  /// The run ended: what ran since the last case is program code, and so
+  /// is what runs after this (static destructors), written at exit.
+  void runEnded() {
+    dump("program", next("program"));
+    std::string Exit = next("program");
+    note("program " + Exit);
+    target(Exit);
+  }
+
+  /// \p Text on one line, at most 300 characters: a journal message.
+  static std::string oneLine(std::string Text) {
+    for (char &C : Text)
+      if (C == '\n' || C == '\r')
+        C = ' ';
+    return Text.substr(0, 300);
+  }
+
+private:
+  static std::string escape(const std::string &Name) {
+    std::string Out;
+    for (char C : Name) {
+      if (C == ' ')
+        Out += "%20";
+      else if (C == '%')
+        Out += "%25";
+      else if (C == '\n')
+        Out += "%0A";
+      else if (C == '\r')
+        Out += "%0D";
+      else
+        Out += C;
+    }
+    return Out;
+  }
+
+  /// A fresh segment name: "case-12.profraw" (clang) or "case-12" (a
+  /// GCOV_PREFIX folder for gcc).
+  std::string next(const char *Kind) {
+    std::string Name = std::string(Kind) + "-" + std::to_string(++Count);
+#if defined(TIA_COVERAGE_CLANG)
+    Name += ".profraw";
+#endif
+    return Name;
+  }
+
+  /// Points the profile runtime at segment \p Name.
+  void target(const std::string &Name) {
+    std::string Path = Dir + "/" + Name;
+#if defined(TIA_COVERAGE_CLANG)
+    // The runtime keeps the pointer: give it storage that lives on.
+    static std::string Current;
+    Current = Path;
+    __llvm_profile_set_filename(Current.c_str());
+#elif defined(TIA_COVERAGE_GCOV)
+    setenv("GCOV_PREFIX", Path.c_str(), 1);
+#endif
+  }
+
+  /// Writes the counters gathered since the last dump to segment \p Name,
+  /// records it as "RECORD NAME" and starts counting from zero.
+  void dump(const std::string &Record, const std::string &Name) {
+    target(Name);
+#if defined(TIA_COVERAGE_CLANG)
+    __llvm_profile_write_file();
+    __llvm_profile_reset_counters();
+#elif defined(TIA_COVERAGE_GCOV)
+    __gcov_dump();
+    __gcov_reset();
+#endif
+    note(Record + " " + Name);
+  }
+
+  void note(const std::string &Line) {
+    std::fprintf(File, "%s\n", Line.c_str());
+    std::fflush(File);
+  }
+
+  std::string Dir;
+  std::FILE *File = nullptr;
+  std::string CaseSegment;
+  unsigned Count = 0;
+  std::chrono::steady_clock::time_point CaseStart;
+};
+
+} // namespace tia_runtime
+
+#endif // TIA_RUNTIME_TIAJOURNAL_H
