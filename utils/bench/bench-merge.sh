@@ -5,8 +5,10 @@
 #
 # Two parts, shards run one after another on this machine:
 #   index  tia's own translation units of INDEX_PATHS (default lib/Store
-#          lib/Support lib/Git) indexed whole, then as N shards each merged
-#          into one database; baseline: the unsharded index;
+#          lib/Support lib/Git) indexed whole, then as N shards balanced by
+#          the whole run's parse times (--balance-from, as a CI run uses the
+#          previous database) merged into one database; baseline: the
+#          unsharded index;
 #   scale  the scale benchmark's coverage (tia-bench-scale: TESTS tests,
 #          default 40,000, over FUNCTIONS functions, default 100,000)
 #          imported whole, then as N shards (as `tia collect --shard`
@@ -63,7 +65,8 @@ if [[ ",$parts," == *",index,"* ]]; then
   base=$(total "$work/index-whole.log")
   for n in "${shards[@]}"; do
     for ((k = 1; k <= n; k++)); do
-      cpu "$work/index-$n.log" "$tia" --db "$work/index-$n-$k.db" index -q -p "$build" --shard "$k/$n" "${paths[@]}"
+      cpu "$work/index-$n.log" "$tia" --db "$work/index-$n-$k.db" index -q -p "$build" \
+        --shard "$k/$n" --balance-from "$work/index-whole.db" "${paths[@]}"
     done
     cpu "$work/index-$n-merge.log" "$tia" -q merge "$work/index-$n.db" "$work"/index-"$n"-*.db
     report "$n" "$work/index-$n.log" "$work/index-$n-merge.log" "$base"
