@@ -259,6 +259,16 @@ void addDoctestCases(const CTestEntry &E, const TestCommand &Base,
 
 } // namespace
 
+std::optional<CaseFramework> caseFrameworkOfBinary(llvm::StringRef Path) {
+  if (looksLikeGTest(Path))
+    return CaseFramework::GTest;
+  if (looksLikeCatch2(Path))
+    return CaseFramework::Catch2;
+  if (looksLikeDoctest(Path))
+    return CaseFramework::Doctest;
+  return std::nullopt;
+}
+
 std::vector<std::string> parseDoctestList(llvm::StringRef Text) {
   std::vector<std::string> Cases;
   for (llvm::StringRef Line : llvm::split(Text, '\n')) {

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tia/Results/JUnit.h"
+#include "tia/Support/CaseFilters.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Xml.h"
 #include "llvm/ADT/StringExtras.h"
@@ -37,12 +38,17 @@ llvm::StringRef runnerName(Runner R) {
     return "gtest";
   case Runner::Pytest:
     return "pytest";
+  case Runner::Catch2:
+    return "catch2";
+  case Runner::Doctest:
+    return "doctest";
   }
   return "auto";
 }
 
 std::optional<Runner> parseRunner(llvm::StringRef Name) {
-  for (Runner R : {Runner::Auto, Runner::Ctest, Runner::Gtest, Runner::Pytest})
+  for (Runner R : {Runner::Auto, Runner::Ctest, Runner::Gtest, Runner::Pytest,
+                   Runner::Catch2, Runner::Doctest})
     if (runnerName(R) == Name)
       return R;
   return std::nullopt;
@@ -297,29 +303,57 @@ std::pair<std::string, bool> pytestNodeId(llvm::StringRef ClassName,
 
 namespace {
 
+/// True when outcome \p A says more is wrong than \p B.
+bool worse(Outcome A, Outcome B) {
+  auto Rank = [](Outcome O) {
+    return isFailure(O) ? 2 : O == Outcome::Skipped ? 0 : 1;
+  };
+  return Rank(A) > Rank(B);
+}
+
 /// "Suite.Name" of a GoogleTest case.
 std::string gtestName(const JUnitCase &C) {
   return C.ClassName.empty() ? C.Name : C.ClassName + "." + C.Name;
 }
 
-/// Known GoogleTest ids by their "Suite.Name", those of a definition
-/// ("gtest:*:...") only with \p Definitions; the binaries in \p Binaries.
+/// Known case ids by their case name ("Suite.Name" of GoogleTest, the
+/// name of Catch2 and doctest), of framework \p Only or of every one;
+/// those of a definition ("gtest:*:...") only with \p Definitions; the
+/// binaries in \p Binaries.
 std::map<std::string, std::vector<std::string>, std::less<>>
-knownGtestByName(llvm::ArrayRef<std::string> KnownIds, bool Definitions,
+knownCasesByName(llvm::ArrayRef<std::string> KnownIds, bool Definitions,
+                 std::optional<CaseFramework> Only,
                  std::set<std::string, std::less<>> *Binaries = nullptr) {
   std::map<std::string, std::vector<std::string>, std::less<>> ByName;
   for (const std::string &Id : KnownIds) {
-    llvm::StringRef Rest = Id;
-    if (!Rest.consume_front("gtest:"))
+    std::optional<CaseId> C = parseCaseId(Id);
+    if (!C || (Only && C->Framework != *Only) ||
+        (C->Binary == "*" && !Definitions))
       continue;
-    auto [Binary, Name] = Rest.split(':');
-    if (Name.empty() || (Binary == "*" && !Definitions))
-      continue;
-    ByName[Name.str()].push_back(Id);
+    ByName[C->Name].push_back(Id);
     if (Binaries)
-      Binaries->insert(Binary.str());
+      Binaries->insert(C->Binary);
   }
   return ByName;
+}
+
+/// The case a Catch2 or doctest JUnit test case is of: both name a leaf
+/// section or subcase "case/section/section", so the longest prefix at a
+/// '/' that is a known case of \p Binary (ids \p Prefix + name), else
+/// the name up to the first '/'.
+std::string sectionCaseName(llvm::StringRef Name, llvm::StringRef Prefix,
+                            llvm::ArrayRef<std::string> KnownIds) {
+  auto Known = [&](llvm::StringRef Case) {
+    return std::binary_search(KnownIds.begin(), KnownIds.end(),
+                              (Prefix + Case).str());
+  };
+  if (Known(Name))
+    return Name.str();
+  for (size_t At = Name.rfind('/'); At != llvm::StringRef::npos && At > 0;
+       At = Name.rfind('/', At))
+    if (Known(Name.take_front(At)))
+      return Name.take_front(At).str();
+  return Name.split('/').first.str();
 }
 
 /// The ids of a GoogleTest report's cases. The binary passed (--binary) or
@@ -333,7 +367,8 @@ gtestIds(const JUnitReport &Report, llvm::StringRef FileName,
          const NamingOptions &O, std::vector<std::string> &Warnings) {
   std::vector<std::string> Ids;
   std::set<std::string, std::less<>> Binaries;
-  auto ByName = knownGtestByName(O.KnownIds, /*Definitions=*/false, &Binaries);
+  auto ByName = knownCasesByName(O.KnownIds, /*Definitions=*/false,
+                                 CaseFramework::GTest, &Binaries);
   bool Named = O.GtestBinaryGiven || Binaries.count(O.GtestBinary);
   unsigned Unmatched = 0;
   for (const JUnitCase &C : Report.Cases) {
@@ -377,10 +412,13 @@ testResults(const JUnitReport &Report, llvm::StringRef FileName,
     GtestIds = std::move(*Ids);
   }
 
-  // Known GoogleTest ids by "Suite.Name", for ctest names.
-  std::map<std::string, std::vector<std::string>, std::less<>> GtestByName;
+  // Known case ids by their name, for ctest names: gtest_discover_tests,
+  // catch_discover_tests and doctest_discover_tests name a ctest test after
+  // its case.
+  std::map<std::string, std::vector<std::string>, std::less<>> CasesByName;
   if (Report.Kind == Runner::Ctest)
-    GtestByName = knownGtestByName(O.KnownIds, /*Definitions=*/true);
+    CasesByName =
+        knownCasesByName(O.KnownIds, /*Definitions=*/true, std::nullopt);
 
   std::vector<TestResult> Out;
   std::map<std::string, unsigned> Attempts;
@@ -401,15 +439,36 @@ testResults(const JUnitReport &Report, llvm::StringRef FileName,
       Id = "pytest:" + NodeId;
       break;
     }
+    case Runner::Catch2:
+    case Runner::Doctest: {
+      std::string Prefix =
+          (Report.Kind == Runner::Catch2 ? "catch2:" : "doctest:") +
+          O.GtestBinary + ":";
+      Id = Prefix + sectionCaseName(C.Name, Prefix, O.KnownIds);
+      break;
+    }
     case Runner::Ctest:
     case Runner::Auto: {
       Id = "ctest:" + C.Name;
-      auto It = GtestByName.find(C.Name);
-      if (It != GtestByName.end() && It->second.size() == 1 &&
+      auto It = CasesByName.find(C.Name);
+      if (It != CasesByName.end() && It->second.size() == 1 &&
           !std::binary_search(O.KnownIds.begin(), O.KnownIds.end(), Id))
         Id = It->second.front();
       break;
     }
+    }
+    // Catch2 and doctest report each leaf section or subcase of a case as a
+    // test case of its own, one after another: they are one result, the
+    // worst of them.
+    if ((Report.Kind == Runner::Catch2 || Report.Kind == Runner::Doctest) &&
+        !Out.empty() && Out.back().TestId == Id) {
+      TestResult &Last = Out.back();
+      Last.Seconds += C.Seconds;
+      if (worse(C.Result, Last.Result)) {
+        Last.Result = C.Result;
+        Last.Message = C.Message;
+      }
+      continue;
     }
     TestResult R;
     R.TestId = Id;

@@ -94,7 +94,13 @@ llvm::cl::opt<results::Runner> Runner(
         clEnumValN(results::Runner::Ctest, "ctest", "ids ctest:<name>"),
         clEnumValN(results::Runner::Gtest, "gtest",
                    "ids gtest:<binary>:<Suite.Name>"),
-        clEnumValN(results::Runner::Pytest, "pytest", "ids pytest:<node id>")),
+        clEnumValN(results::Runner::Pytest, "pytest", "ids pytest:<node id>"),
+        clEnumValN(results::Runner::Catch2, "catch2",
+                   "ids catch2:<binary>:<name> (Catch2's -r junit; --binary "
+                   "names the binary)"),
+        clEnumValN(results::Runner::Doctest, "doctest",
+                   "ids doctest:<binary>:<name> (doctest's --reporters=junit; "
+                   "--binary names the binary)")),
     llvm::cl::init(results::Runner::Auto), llvm::cl::cat(tiaCategory()),
     llvm::cl::sub(ResultsSubcommand));
 llvm::cl::opt<std::string>

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CommandsInternal.h"
+#include "tia/Collect/Collect.h"
 #include "tia/Report/Report.h"
 #include "tia/Results/JUnit.h"
 #include "tia/Support/Error.h"
@@ -25,18 +26,6 @@ namespace {
 
 /// Linux refuses a single argument longer than 128 KiB.
 constexpr size_t MaxArgument = 128 * 1024 - 1;
-
-results::Runner recogniseRunner(const std::vector<std::string> &Command) {
-  llvm::StringRef Name = llvm::sys::path::filename(Command.front());
-  if (Name == "ctest")
-    return results::Runner::Ctest;
-  if (Name == "pytest" || Name == "py.test" || Name == "pytest-3")
-    return results::Runner::Pytest;
-  if (Name.starts_with("python") && Command.size() > 2 && Command[1] == "-m" &&
-      Command[2] == "pytest")
-    return results::Runner::Pytest;
-  return results::Runner::Gtest;
-}
 
 /// The command line for people; long arguments shortened.
 std::string shown(const std::vector<std::string> &Args) {
@@ -65,6 +54,17 @@ std::vector<std::string> selectionArguments(const select::Plan &P,
     report::RunnerArguments A = report::pytestArguments(P, Exclusion, false);
     Unnamed = A.Unnamed;
     return A.Arguments;
+  }
+  case results::Runner::Catch2:
+  case results::Runner::Doctest: {
+    CaseFramework F = Kind == results::Runner::Catch2 ? CaseFramework::Catch2
+                                                      : CaseFramework::Doctest;
+    unsigned Other = 0;
+    for (auto &[Known, Args] : report::caseArguments(P, F, Exclusion, Other))
+      if (Known == Binary)
+        return Args;
+    // A binary tia knows no case of runs whole.
+    return {};
   }
   case results::Runner::Gtest:
   case results::Runner::Auto:
@@ -171,6 +171,31 @@ llvm::Expected<std::string> runnerProgram(llvm::StringRef Program,
   return *Found;
 }
 
+/// The runner \p Command starts: ctest and pytest by name, a test binary
+/// by the framework it links (GoogleTest when it cannot be told).
+results::Runner recogniseRunner(const std::vector<std::string> &Command,
+                                const Context &Ctx) {
+  llvm::StringRef Name = llvm::sys::path::filename(Command.front());
+  if (Name == "ctest")
+    return results::Runner::Ctest;
+  if (Name == "pytest" || Name == "py.test" || Name == "pytest-3")
+    return results::Runner::Pytest;
+  if (Name.starts_with("python") && Command.size() > 2 && Command[1] == "-m" &&
+      Command[2] == "pytest")
+    return results::Runner::Pytest;
+  auto Program = runnerProgram(Command.front(), Ctx);
+  if (!Program) {
+    llvm::consumeError(Program.takeError()); // Running it will say why.
+    return results::Runner::Gtest;
+  }
+  std::optional<CaseFramework> F = collect::caseFrameworkOfBinary(*Program);
+  if (F == CaseFramework::Catch2)
+    return results::Runner::Catch2;
+  if (F == CaseFramework::Doctest)
+    return results::Runner::Doctest;
+  return results::Runner::Gtest;
+}
+
 /// Asks the runner for a JUnit report at \p Report.
 void askForReport(results::Runner Kind, llvm::StringRef Report,
                   std::vector<std::string> &Args) {
@@ -181,6 +206,14 @@ void askForReport(results::Runner Kind, llvm::StringRef Report,
     break;
   case results::Runner::Pytest:
     Args.push_back(("--junitxml=" + Report).str());
+    break;
+  case results::Runner::Catch2:
+    llvm::append_range(Args, std::vector<std::string>{"--reporter", "junit",
+                                                      "--out", Report.str()});
+    break;
+  case results::Runner::Doctest:
+    Args.push_back("--reporters=junit");
+    Args.push_back(("--out=" + Report).str());
     break;
   case results::Runner::Gtest:
   case results::Runner::Auto:
@@ -298,8 +331,9 @@ llvm::Expected<int> runUnplanned(const GlobalOptions &G, const RunOptions &O,
   auto Ctx = makeContext(G, /*NeedGit=*/false);
   if (!Ctx)
     return Ctx.takeError();
-  results::Runner Kind =
-      O.Kind == results::Runner::Auto ? recogniseRunner(O.Command) : O.Kind;
+  results::Runner Kind = O.Kind == results::Runner::Auto
+                             ? recogniseRunner(O.Command, *Ctx)
+                             : O.Kind;
   std::string Binary = llvm::sys::path::filename(O.Command.front()).str();
   auto Program = runnerProgram(O.Command.front(), *Ctx);
   if (!Program)
@@ -346,8 +380,9 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
   if (O.Observe)
     Others = planOtherModes(G, O.Select, P.Changes.Mode);
 
-  results::Runner Kind =
-      O.Kind == results::Runner::Auto ? recogniseRunner(O.Command) : O.Kind;
+  results::Runner Kind = O.Kind == results::Runner::Auto
+                             ? recogniseRunner(O.Command, Ctx)
+                             : O.Kind;
   std::string Binary = llvm::sys::path::filename(O.Command.front()).str();
   bool Exclusion = !O.Inclusion;
   std::vector<std::string> Selection =
@@ -440,12 +475,15 @@ llvm::cl::opt<bool> Inclusion(
     llvm::cl::sub(RunSubcommand));
 llvm::cl::opt<results::Runner> Runner(
     "runner",
-    llvm::cl::desc("The kind of runner (default: from the program's name; "
-                   "anything but ctest and pytest is a GoogleTest binary)"),
-    llvm::cl::values(clEnumValN(results::Runner::Ctest, "ctest", "ctest"),
-                     clEnumValN(results::Runner::Gtest, "gtest",
-                                "a GoogleTest binary"),
-                     clEnumValN(results::Runner::Pytest, "pytest", "pytest")),
+    llvm::cl::desc("The kind of runner (default: ctest and pytest by the "
+                   "program's name, a test binary by the framework it links, "
+                   "GoogleTest when it cannot be told)"),
+    llvm::cl::values(
+        clEnumValN(results::Runner::Ctest, "ctest", "ctest"),
+        clEnumValN(results::Runner::Gtest, "gtest", "a GoogleTest binary"),
+        clEnumValN(results::Runner::Catch2, "catch2", "a Catch2 binary"),
+        clEnumValN(results::Runner::Doctest, "doctest", "a doctest binary"),
+        clEnumValN(results::Runner::Pytest, "pytest", "pytest")),
     llvm::cl::init(results::Runner::Auto), llvm::cl::cat(tiaCategory()),
     llvm::cl::sub(RunSubcommand));
 llvm::cl::opt<bool> Observe(

@@ -149,6 +149,53 @@ TEST(JUnitTest, Ctest) {
   EXPECT_EQ((*Results)[5].TestId, "gtest:bin:Suite.Name");
 }
 
+TEST(JUnitTest, CtestNamesOfCatch2AndDoctestCases) {
+  // catch_discover_tests and doctest_discover_tests name a ctest test after
+  // its case, as gtest_discover_tests does.
+  ASSERT_VALUE(R, parseJUnit(CtestReport, "ctest.xml"));
+  std::vector<std::string> Known = {"ctest:pass", "doctest:bin:Suite.Name"};
+  NamingOptions O;
+  O.KnownIds = Known;
+  std::vector<std::string> Warnings;
+  ASSERT_VALUE(Results, testResults(*R, "ctest.xml", O, Warnings));
+  EXPECT_EQ((*Results)[5].TestId, "doctest:bin:Suite.Name");
+}
+
+TEST(JUnitTest, SectionsAreOneResultOfTheirCase) {
+  const char *Report = R"(<?xml version="1.0" encoding="UTF-8"?>
+<testsuites><testsuite name="ops_test">
+  <testcase classname="ops_test.global" name="adds" time="0.5"/>
+  <testcase classname="ops_test.global" name="Scenario: twice/Given: a/Then: b" time="0.25"/>
+  <testcase classname="ops_test.global" name="Scenario: twice/Given: a/Then: c" time="0.25">
+    <failure message="2 == 3"/>
+  </testcase>
+  <testcase classname="ops_test.global" name="a/b/c" time="0.1"/>
+</testsuite></testsuites>)";
+  ASSERT_VALUE(R, parseJUnit(Report, "ops.xml", Runner::Catch2));
+  // "a/b" is a case whose name holds a '/': the longest known prefix wins.
+  std::vector<std::string> Known = {"catch2:ops_test:Scenario: twice",
+                                    "catch2:ops_test:a/b",
+                                    "catch2:ops_test:adds"};
+  NamingOptions O;
+  O.GtestBinary = "ops_test";
+  O.KnownIds = Known;
+  std::vector<std::string> Warnings;
+  ASSERT_VALUE(Results, testResults(*R, "ops.xml", O, Warnings));
+  ASSERT_EQ(Results->size(), 3u);
+  EXPECT_EQ((*Results)[1].TestId, "catch2:ops_test:Scenario: twice");
+  EXPECT_EQ((*Results)[1].Result, Outcome::Failed);
+  EXPECT_EQ((*Results)[1].Attempt, 0u);
+  EXPECT_DOUBLE_EQ((*Results)[1].Seconds, 0.5);
+  EXPECT_EQ((*Results)[2].TestId, "catch2:ops_test:a/b");
+
+  ASSERT_VALUE(D, parseJUnit(Report, "ops.xml", Runner::Doctest));
+  O.KnownIds = {};
+  ASSERT_VALUE(Doctest, testResults(*D, "ops.xml", O, Warnings));
+  ASSERT_EQ(Doctest->size(), 3u);
+  EXPECT_EQ((*Doctest)[1].TestId, "doctest:ops_test:Scenario: twice");
+  EXPECT_EQ((*Doctest)[2].TestId, "doctest:ops_test:a");
+}
+
 TEST(JUnitTest, CtestTimeoutsAndCrashesByMessage) {
   ASSERT_VALUE(
       R, parseJUnit("<testsuite><testcase name='a' status='fail'><failure "

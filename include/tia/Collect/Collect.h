@@ -12,6 +12,7 @@
 #ifndef TIA_COLLECT_COLLECT_H
 #define TIA_COLLECT_COLLECT_H
 
+#include "tia/Support/CaseFilters.h"
 #include "tia/Support/Model.h"
 #include "tia/Support/Shard.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -114,6 +115,11 @@ std::vector<std::string> parseCatch2List(llvm::StringRef Text);
 /// tags) and its other options (with their values).
 std::pair<std::vector<std::string>, std::vector<std::string>>
 splitCatch2Arguments(llvm::ArrayRef<std::string> Command);
+
+/// The framework test binary \p Path is linked with, from its contents
+/// (GoogleTest's, Catch2's and doctest's option names); std::nullopt for
+/// another program or one that cannot be read.
+std::optional<CaseFramework> caseFrameworkOfBinary(llvm::StringRef Path);
 
 /// Parses `--list-test-cases` output of a doctest binary: the case names
 /// between its "[doctest]" notes and "====" rules, one a line.

@@ -26,9 +26,9 @@ class Store;
 namespace results {
 
 /// The test runner that wrote a report.
-enum class Runner { Auto, Ctest, Gtest, Pytest };
+enum class Runner { Auto, Ctest, Gtest, Pytest, Catch2, Doctest };
 
-/// Returns "auto", "ctest", "gtest" or "pytest".
+/// Returns "auto", "ctest", "gtest", "pytest", "catch2" or "doctest".
 llvm::StringRef runnerName(Runner R);
 /// Parses a name returned by runnerName; std::nullopt for anything else.
 std::optional<Runner> parseRunner(llvm::StringRef Name);
@@ -75,7 +75,9 @@ llvm::Expected<JUnitReport> parseJUnit(llvm::StringRef Text,
 
 /// How report names become tia test ids.
 struct NamingOptions {
-  /// The GoogleTest binary the report came from: "gtest:<binary>:<Suite.Name>".
+  /// The GoogleTest binary the report came from: "gtest:<binary>:<Suite.Name>";
+  /// for a Catch2 or doctest report, the binary that wrote it
+  /// ("catch2:<binary>:<name>", "doctest:<binary>:<name>").
   std::string GtestBinary;
   /// GtestBinary was passed (--binary), not taken from the file name: it
   /// names every case even when the store knows no test of it.
