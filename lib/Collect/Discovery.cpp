@@ -200,56 +200,37 @@ void addGTestCases(const CTestEntry &E, const TestCommand &Base,
   }
 }
 
-/// Catch2 cases run with the ctest test's options and a spec naming the
-/// case alone, its last argument.
-void addCatch2Cases(const CTestEntry &E, const TestCommand &Base,
-                    const std::vector<std::string> &Cases,
-                    const std::string &Binary,
-                    std::map<std::string, DiscoveredTest> &Tests) {
-  auto [Specs, Rest] = splitCatch2Arguments(E.Command);
-  for (const std::string &Case : Cases) {
-    DiscoveredTest T;
-    T.Id = "catch2:" + Binary + ":" + Case;
-    if (Tests.count(T.Id))
-      continue;
-    T.Binary = E.Command[0];
-    T.Case = Case;
-    T.Command = Base;
-    T.Command.Arguments = Rest;
-    T.Command.Arguments.push_back(catch2Escape(Case));
-    T.Disabled = E.Disabled;
-    T.Sched = E.Sched;
-    // catch_discover_tests' rules are about the one case.
-    if (!Specs.empty() && Cases.size() == 1)
-      T.Rules = E.Rules;
-    else
-      T.Rules.SkipRegex = E.Rules.SkipRegex;
-    Tests.emplace(T.Id, std::move(T));
-  }
+/// The ctest test's own choice of cases (Catch2 test specs, doctest
+/// filters) and its other arguments.
+std::pair<std::vector<std::string>, std::vector<std::string>>
+splitCaseArguments(CaseFramework F, llvm::ArrayRef<std::string> Command) {
+  return F == CaseFramework::Doctest ? splitDoctestArguments(Command)
+                                     : splitCatch2Arguments(Command);
 }
 
-/// doctest cases run with the ctest test's options and a filter naming the
-/// case alone, its last argument.
-void addDoctestCases(const CTestEntry &E, const TestCommand &Base,
-                     const std::vector<std::string> &Cases,
-                     const std::string &Binary,
-                     std::map<std::string, DiscoveredTest> &Tests) {
-  auto [Filters, Rest] = splitDoctestArguments(E.Command);
+/// Catch2 and doctest cases run with the ctest test's options and a spec
+/// or filter naming the case alone, its last argument.
+void addNamedCases(CaseFramework F, const CTestEntry &E,
+                   const TestCommand &Base,
+                   const std::vector<std::string> &Cases,
+                   const std::string &Binary,
+                   std::map<std::string, DiscoveredTest> &Tests) {
+  auto [Specs, Rest] = splitCaseArguments(F, E.Command);
   for (const std::string &Case : Cases) {
     DiscoveredTest T;
-    T.Id = "doctest:" + Binary + ":" + Case;
+    T.Id = (caseFrameworkName(F) + ":" + Binary + ":" + Case).str();
     if (Tests.count(T.Id))
       continue;
     T.Binary = E.Command[0];
     T.Case = Case;
     T.Command = Base;
     T.Command.Arguments = Rest;
-    T.Command.Arguments.push_back(
-        caseFilterArguments(CaseFramework::Doctest, {Case}).front());
+    T.Command.Arguments.push_back(caseFilterArguments(F, {Case}).front());
     T.Disabled = E.Disabled;
     T.Sched = E.Sched;
-    // doctest_discover_tests' rules are about the one case.
-    if (!Filters.empty() && Cases.size() == 1)
+    // catch_discover_tests' and doctest_discover_tests' rules are about
+    // the one case.
+    if (!Specs.empty() && Cases.size() == 1)
       T.Rules = E.Rules;
     else
       T.Rules.SkipRegex = E.Rules.SkipRegex;
@@ -498,10 +479,8 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
       [&](const CTestEntry &E) -> const std::optional<CaseListing> & {
     std::optional<CaseFramework> F = frameworkOf(E.Command);
     std::vector<std::string> Specs;
-    if (F == CaseFramework::Catch2)
-      Specs = splitCatch2Arguments(E.Command).first;
-    else if (F == CaseFramework::Doctest)
-      Specs = splitDoctestArguments(E.Command).first;
+    if (F && *F != CaseFramework::GTest)
+      Specs = splitCaseArguments(*F, E.Command).first;
     std::string Key = E.Command[0] + "\n" + llvm::join(Specs, "\n");
     auto It = Listed.find(Key);
     if (It != Listed.end())
@@ -577,10 +556,9 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
     }
     if (Listing->Framework == CaseFramework::GTest)
       addGTestCases(E, Base, Listing->Cases, binaryName(E.Command[0]), Tests);
-    else if (Listing->Framework == CaseFramework::Doctest)
-      addDoctestCases(E, Base, Listing->Cases, binaryName(E.Command[0]), Tests);
     else
-      addCatch2Cases(E, Base, Listing->Cases, binaryName(E.Command[0]), Tests);
+      addNamedCases(Listing->Framework, E, Base, Listing->Cases,
+                    binaryName(E.Command[0]), Tests);
   }
   for (auto &[Id, T] : Tests)
     D.Tests.push_back(std::move(T));

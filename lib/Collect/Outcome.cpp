@@ -40,10 +40,14 @@ std::string gtestFailure(llvm::StringRef Output) {
   return oneLine((Where + ": " + After).str());
 }
 
-/// Catch2's first failure: "file:line: FAILED:" and the lines after it up to
-/// the next blank one.
-std::string catch2Failure(llvm::StringRef Output) {
-  size_t At = Output.find(": FAILED:\n");
+/// The first failure a framework printed: the line holding one of
+/// \p Markers (Catch2's "file:line: FAILED:", doctest's "file:line: ERROR:")
+/// and the lines after it up to the next blank one, on one line.
+std::string firstFailure(llvm::StringRef Output,
+                         llvm::ArrayRef<llvm::StringRef> Markers) {
+  size_t At = llvm::StringRef::npos;
+  for (llvm::StringRef M : Markers)
+    At = std::min(At, Output.find(M));
   if (At == llvm::StringRef::npos)
     return std::string();
   size_t LineStart = Output.rfind('\n', At);
@@ -56,12 +60,16 @@ std::string catch2Failure(llvm::StringRef Output) {
   return oneLine(Text);
 }
 
-/// The outcome of Catch2 case \p T that exited with \p ExitCode.
-void classifyCatch2(const DiscoveredTest &T, int ExitCode,
-                    llvm::StringRef Output, TestResult &R) {
-  if (Output.contains("No test cases matched")) {
+/// The outcome of Catch2 or doctest case \p T that exited with
+/// \p ExitCode.
+void classifyNamedCase(const DiscoveredTest &T, int ExitCode,
+                       llvm::StringRef Output, TestResult &R) {
+  bool Catch2 = frameworkOf(T) == CaseFramework::Catch2;
+  // Catch2's note, doctest's summary ("[doctest] test cases: 0 | ...").
+  if (Output.contains(Catch2 ? "No test cases matched" : "test cases: 0 |")) {
     R.Result = Outcome::Error;
-    R.Message = "the spec " + T.Command.Arguments.back() +
+    R.Message = (Catch2 ? "the spec " : "the filter ") +
+                T.Command.Arguments.back() +
                 " ran no test: rebuild the binary or run collect again";
     return;
   }
@@ -70,45 +78,8 @@ void classifyCatch2(const DiscoveredTest &T, int ExitCode,
     return;
   }
   R.Result = Outcome::Failed;
-  R.Message = catch2Failure(Output);
-  if (R.Message.empty())
-    R.Message = llvm::formatv("exit code {0}", ExitCode).str();
-}
-
-/// doctest's first failure: "file:line: ERROR: CHECK( a == b ) is NOT
-/// correct!" and its "values:" line.
-std::string doctestFailure(llvm::StringRef Output) {
-  size_t At = Output.find(": ERROR: ");
-  if (At == llvm::StringRef::npos)
-    At = Output.find(": FATAL ERROR: ");
-  if (At == llvm::StringRef::npos)
-    return std::string();
-  size_t LineStart = Output.rfind('\n', At);
-  LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
-  llvm::StringRef Rest = Output.substr(LineStart);
-  size_t Blank = Rest.find("\n\n");
-  std::string Text;
-  for (llvm::StringRef Line : llvm::split(Rest.substr(0, Blank), '\n'))
-    Text += (Text.empty() ? "" : " ") + Line.trim().str();
-  return oneLine(Text);
-}
-
-/// The outcome of doctest case \p T that exited with \p ExitCode.
-void classifyDoctest(const DiscoveredTest &T, int ExitCode,
-                     llvm::StringRef Output, TestResult &R) {
-  // doctest's summary: "[doctest] test cases: 0 | 0 passed | ...".
-  if (Output.contains("test cases: 0 |")) {
-    R.Result = Outcome::Error;
-    R.Message = "the filter " + T.Command.Arguments.back() +
-                " ran no test: rebuild the binary or run collect again";
-    return;
-  }
-  if (ExitCode == 0) {
-    R.Result = Outcome::Passed;
-    return;
-  }
-  R.Result = Outcome::Failed;
-  R.Message = doctestFailure(Output);
+  R.Message = Catch2 ? firstFailure(Output, {": FAILED:\n"})
+                     : firstFailure(Output, {": ERROR: ", ": FATAL ERROR: "});
   if (R.Message.empty())
     R.Message = llvm::formatv("exit code {0}", ExitCode).str();
 }
@@ -138,12 +109,8 @@ TestResult classify(const DiscoveredTest &T, const ProcessEnd &End,
     break;
   }
 
-  if (!T.Case.empty() && frameworkOf(T) == CaseFramework::Catch2) {
-    classifyCatch2(T, End.ExitCode, Output, R);
-    return R;
-  }
-  if (!T.Case.empty() && frameworkOf(T) == CaseFramework::Doctest) {
-    classifyDoctest(T, End.ExitCode, Output, R);
+  if (!T.Case.empty() && frameworkOf(T) != CaseFramework::GTest) {
+    classifyNamedCase(T, End.ExitCode, Output, R);
     return R;
   }
   if (!T.Case.empty()) {
