@@ -374,7 +374,13 @@ RunnerArguments pytestArguments(const Plan &P, bool Exclusion, bool Files) {
     if (P.selectsAll())
       return Out;
     if (!Files) {
-      Out.Arguments = Selected;
+      // A parametrized function's node id runs all its instances.
+      std::set<std::string> Named(Selected.begin(), Selected.end());
+      for (const std::string &N : Selected) {
+        size_t Open = N.find('[', N.rfind("::"));
+        if (Open == std::string::npos || !Named.count(N.substr(0, Open)))
+          Out.Arguments.push_back(N);
+      }
       return Out;
     }
     std::set<std::string> Paths;

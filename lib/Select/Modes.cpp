@@ -44,20 +44,35 @@ llvm::Error applyMode(git::Repository &Repo, Store &S, const SelectOptions &O,
     return A.takeError();
   for (Fallback &F : A->Fallbacks)
     Sel.Fallbacks.push_back(std::move(F));
-  for (const std::string &T : A->Tests)
-    Sel.TotalTests += Known.insert(T).second;
-
   auto Tests = S.tests();
   if (!Tests)
     return Tests.takeError();
   std::set<std::string> Mapped;
-  for (const TestRecord &T : *Tests)
+  // The static analysis names test functions; pytest runs (and collect
+  // covers) a parametrized function's instances.
+  std::map<std::string, std::vector<std::string>> InstancesOf;
+  for (const TestRecord &T : *Tests) {
     if (T.CoveredElements > 0 || !T.CoverageCommit.empty())
       Mapped.insert(T.Id);
+    if (std::optional<std::string> F = pytestFunctionId(T.Id))
+      InstancesOf[*F].push_back(T.Id);
+  }
+  auto Covered = [&](const std::string &Test) {
+    if (Mapped.count(Test))
+      return true;
+    auto It = InstancesOf.find(Test);
+    return It != InstancesOf.end() &&
+           llvm::all_of(It->second,
+                        [&](const std::string &I) { return Mapped.count(I); });
+  };
   auto UsesCoverage = [&](const std::string &Test) {
-    return Combined && Mapped.count(Test) && !A->StaleCoverage.count(Test) &&
+    return Combined && Covered(Test) && !A->StaleCoverage.count(Test) &&
            !A->IncompleteEvidence.count(Test);
   };
+  // A parametrized function is counted as its instances.
+  for (const std::string &T : A->Tests)
+    if (!InstancesOf.count(T))
+      Sel.TotalTests += Known.insert(T).second;
 
   // The tests static analysis decides drop the coverage reasons it
   // replaces: all of them (static mode, no or stale coverage), or those

@@ -10,6 +10,7 @@
 
 #include "tia/Select/Policy.h"
 #include "BuildInputs.h"
+#include "PythonSelect.h"
 #include "tia/Cpp/FrontEnd.h"
 #include "tia/Support/CommitId.h"
 #include "tia/Support/Error.h"
@@ -333,10 +334,16 @@ class DefinitionIds {
 public:
   DefinitionIds(const std::vector<std::string> &Known,
                 const std::vector<TestInfo> &Infos) {
-    for (const std::string &Id : Known)
+    for (const std::string &Id : Known) {
       if (std::optional<CaseId> C = parseCaseId(Id))
         ByTestName[key(C->Framework, C->Name)].push_back(
             {C->Binary, C->Name, Id});
+      if (llvm::StringRef(Id).starts_with("pytest:")) {
+        PytestKnown.insert(Id);
+        if (std::optional<std::string> F = pytestFunctionId(Id))
+          PytestInstances[*F].push_back(Id);
+      }
+    }
     for (const TestInfo &T : Infos)
       if (std::optional<CaseId> C = parseCaseId(T.Id); C && !T.File.empty())
         Binaries[binariesKey(T.File, C->Framework)].insert(C->Binary);
@@ -356,7 +363,9 @@ public:
                                                 const TestDefinition &D) const {
     std::optional<CaseFramework> F = frameworkOf(D);
     if (!F)
-      return {{D.Framework + ":" + D.Name}, false};
+      return {knownInstances(D).value_or(
+                  std::vector<std::string>{D.Framework + ":" + D.Name}),
+              false};
     std::vector<std::string> Out;
     for (const KnownId *G : matching(*F, D.Name))
       Out.push_back(G->Id);
@@ -371,10 +380,54 @@ public:
     return {Out, true};
   }
 
+  /// The ids a change to \p D's own lines selects: ids(), and for a
+  /// parametrized pytest function also the function's node id, which runs
+  /// every instance, those the change adds too.
+  std::vector<std::string> changedIds(llvm::StringRef File,
+                                      const TestDefinition &D) const {
+    std::vector<std::string> Out = ids(File, D).first;
+    if (knownInstances(D))
+      Out.push_back(D.Framework + ":" + D.Name);
+    return Out;
+  }
+
+  /// The runnable ids test \p Id stands for: a parametrized pytest
+  /// function's known instances and its own node id (see changedIds()),
+  /// else \p Id.
+  std::vector<std::string> runnableIds(const std::string &Id) const {
+    llvm::StringRef Name = Id;
+    if (!Name.consume_front("pytest:"))
+      return {Id};
+    TestDefinition D;
+    D.Framework = "pytest";
+    D.Name = Name.str();
+    std::optional<std::vector<std::string>> Instances = knownInstances(D);
+    if (!Instances)
+      return {Id};
+    Instances->push_back(Id);
+    return *Instances;
+  }
+
 private:
   struct KnownId {
     std::string Binary, Name, Id;
   };
+
+  /// The known instances of pytest function \p D ("pytest:f.py::test_x[1]",
+  /// parametrized, class-qualified, pytest.param ids,
+  /// pytest_generate_tests): the runnable tests it stands for, as a
+  /// GoogleTest definition stands for its instances. std::nullopt when it
+  /// is known as it is, or has no known instance.
+  std::optional<std::vector<std::string>>
+  knownInstances(const TestDefinition &D) const {
+    if (D.Framework != "pytest")
+      return std::nullopt;
+    std::string Id = "pytest:" + D.Name;
+    auto It = PytestInstances.find(Id);
+    if (PytestKnown.count(Id) || It == PytestInstances.end())
+      return std::nullopt;
+    return It->second;
+  }
 
   static std::optional<CaseFramework> frameworkOf(const TestDefinition &D) {
     return caseFrameworkOfId(D.Framework + ":");
@@ -410,6 +463,9 @@ private:
   std::map<std::string, std::vector<KnownId>> ByTestName;
   /// Framework and file -> the binaries its cases ran in.
   std::map<std::string, std::set<std::string>> Binaries;
+  /// The known pytest ids, and the parametrized ones by function node id.
+  std::set<std::string> PytestKnown;
+  std::map<std::string, std::vector<std::string>> PytestInstances;
 };
 
 QuietChange quietChange(const Selection &Sel) {
@@ -557,6 +613,8 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
     Naming.learn(File, D);
 
   std::map<std::string, PlannedTest> Tests;
+  // Every test there is: the known ones, then those of the definitions.
+  std::set<std::string> AllIds(KnownIds.begin(), KnownIds.end());
   auto Add = [&](const std::string &Id, TestReason R, bool FromDefinition) {
     PlannedTest &T = Tests[Id];
     if (T.Id.empty()) {
@@ -599,10 +657,17 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
         continue;
       bool Related = R.Applied == Rule::SameName ||
                      (R.Applied == Rule::Covers && !R.Via.empty());
-      Add(T.Id,
-          {Related ? ReasonKind::Related : ReasonKind::Covers, R.Element,
-           NoIndex, R.Via, "", R.Applied, R.By},
-          false);
+      // A test whose own code changed may be a parametrized pytest
+      // function: its instances, and itself for the instances the change
+      // adds.
+      for (const std::string &Id : Naming.runnableIds(T.Id)) {
+        if (Id != T.Id)
+          AllIds.insert(T.Id);
+        Add(Id,
+            {Related ? ReasonKind::Related : ReasonKind::Covers, R.Element,
+             NoIndex, R.Via, "", R.Applied, R.By},
+            false);
+      }
     }
 
   // Previously failing, unless the test is flaky: a flaky failure says
@@ -635,7 +700,6 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
           false);
 
   // Newly added: in the head, never seen by the coverage map.
-  std::set<std::string> AllIds(KnownIds.begin(), KnownIds.end());
   std::set<std::string> FromDefinitions;
   std::set<std::string> NewInChange;
   // Python's static analysis sees only Python names: a change to a C++
@@ -696,11 +760,14 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
         continue; // a new test, above
       if (!intersects(D, T.AddedLines) && !intersects(*Old, T.DeletedLines))
         continue;
-      for (const std::string &Id : Naming.ids(T.Path, D).first)
+      for (const std::string &Id : Naming.changedIds(T.Path, D)) {
+        // A parametrized function's own node id is a runnable test too.
+        AllIds.insert(Id);
         Add(Id,
             {ReasonKind::ChangedTest, NoIndex, NoIndex,
              T.Path + ":" + lineRange(D.BeginLine, D.EndLine), T.Path},
             FromDefinitions.count(Id) != 0);
+      }
     }
 
   // A fallback: every test.

@@ -28,6 +28,18 @@ std::optional<std::string> pythonFileFallback(const git::FileChange &C) {
   return std::nullopt;
 }
 
+std::optional<std::string> pytestFunctionId(llvm::StringRef Id) {
+  if (!Id.starts_with("pytest:") || !Id.ends_with("]"))
+    return std::nullopt;
+  size_t Last = Id.rfind("::");
+  if (Last == llvm::StringRef::npos)
+    return std::nullopt;
+  size_t Open = Id.find('[', Last);
+  if (Open == llvm::StringRef::npos)
+    return std::nullopt;
+  return Id.take_front(Open).str();
+}
+
 std::vector<std::string> testsDefinedIn(const FileIndex &New,
                                         const ChangedElement &CE) {
   std::vector<std::string> Out;

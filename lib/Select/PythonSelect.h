@@ -28,6 +28,12 @@ bool isPythonElement(const Element &E);
 /// std::nullopt otherwise.
 std::optional<std::string> pythonFileFallback(const git::FileChange &C);
 
+/// The test function a parametrized pytest id is an instance of:
+/// "pytest:f.py::K::test_x" of "pytest:f.py::K::test_x[a-1]" (parametrize,
+/// pytest.param ids, pytest_generate_tests, indirect parametrization all
+/// name instances so); std::nullopt for an id without parameters.
+std::optional<std::string> pytestFunctionId(llvm::StringRef Id);
+
 /// The ids ("pytest:<node id>") of the tests \p New defines inside changed
 /// element \p CE: a test whose own code changed, or that is new, is
 /// selected even before any coverage links it to its code.
