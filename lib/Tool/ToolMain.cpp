@@ -43,10 +43,9 @@ ArrayRef<CommandEntry> commandTable() {
       {&CoverageSubcommand, coverageMain}, {&DumpSubcommand, dumpMain},
       {&EvalSubcommand, evalMain},         {&ExplainSubcommand, explainMain},
       {&IndexSubcommand, indexMain},       {&MergeSubcommand, mergeMain},
-      {&ObservedSubcommand, observedMain},
-      {&RankSubcommand, rankMain},         {&ResultsSubcommand, resultsMain},
-      {&RunSubcommand, runMain},           {&SelectSubcommand, selectMain},
-      {&TrainSubcommand, trainMain},
+      {&ObservedSubcommand, observedMain}, {&RankSubcommand, rankMain},
+      {&ResultsSubcommand, resultsMain},   {&RunSubcommand, runMain},
+      {&SelectSubcommand, selectMain},     {&TrainSubcommand, trainMain},
   };
   return Table;
 }

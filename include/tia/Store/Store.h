@@ -85,8 +85,8 @@ struct RunRecord {
 /// One revision of the index: the commit it was made at and every file
 /// version it knows.
 struct RevisionRecord {
-  std::string Commit; ///< may be empty (indexed outside git)
-  bool Dirty = false; ///< the work tree had uncommitted changes
+  std::string Commit;                ///< may be empty (indexed outside git)
+  bool Dirty = false;                ///< the work tree had uncommitted changes
   std::vector<FileVersionRef> Files; ///< sorted by path
 };
 
