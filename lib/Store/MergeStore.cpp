@@ -63,6 +63,10 @@ llvm::Error Store::checkIntact() {
   return llvm::Error::success();
 }
 
+llvm::Error Store::limitPageCache(unsigned KiB) {
+  return DB->exec(("PRAGMA cache_size = -" + llvm::Twine(KiB)).str());
+}
+
 llvm::Error Store::copyIndexSettings(Store &From) {
   // The meta keys index writes about its checkout (Locations.cpp,
   // GraphStore.cpp); values are copied as stored, so relocatable paths stay

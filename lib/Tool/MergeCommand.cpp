@@ -52,6 +52,10 @@ openInputs(const std::vector<std::string> &Paths) {
     if (!S)
       return shardOpenError(S.takeError());
     In.S = std::move(*S);
+    // Each input is read about once: with the default cache every open
+    // input would keep up to 64 MiB, and a merge of many shards add up.
+    if (llvm::Error E = In.S->limitPageCache(4096))
+      return E;
     if (llvm::Error E = In.S->checkIntact())
       return makeErrorf("{0}: {1}", llvm::toString(std::move(E)), RunAgain);
     auto Records = In.S->shardRecords();

@@ -441,6 +441,10 @@ public:
   /// made in: the build directory, the compilers' versions and the C++
   /// reference graph's version, as stored (relocatable).
   llvm::Error copyIndexSettings(Store &From);
+  /// Limits the pages SQLite keeps in memory to \p KiB (64 MiB by default,
+  /// for imports): a database read once, such as a merge's input, needs
+  /// few.
+  llvm::Error limitPageCache(unsigned KiB);
   /// Copies from \p From the coverage of those of \p Tests whose coverage
   /// was collected at \p Commit, as putCoverage would write it, without
   /// going through the keys' names test by test; returns how many.
