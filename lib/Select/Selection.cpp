@@ -38,6 +38,23 @@ using detail::isCoverageData;
 using detail::SiblingFinder;
 using detail::VersionResolver;
 
+namespace {
+
+/// The class or namespace \p E is declared in, as its display names it:
+/// "calc::Vector" of "calc::Vector::length() const", "textkit.words.Counter"
+/// of the Python method "textkit.words.Counter.add".
+std::string enclosingScope(const Element &E) {
+  if (llvm::StringRef(E.Key).starts_with("py:"))
+    return llvm::StringRef(E.Display).rsplit('.').first.str();
+  std::string Qualified = qualifiedName(E.Display);
+  return llvm::StringRef(Qualified)
+      .drop_back(
+          std::min(Qualified.size(), unqualifiedName(E.Display).size() + 2))
+      .str();
+}
+
+} // namespace
+
 llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
                                       const SelectOptions &O) {
   Selection Sel;
@@ -234,13 +251,8 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
     bool Siblings =
         CE.Change == ElementChange::Added && E.Kind != ElementKind::Lambda &&
         E.Kind != ElementKind::Macro && E.Kind != ElementKind::Conditional;
-    if (Siblings && Function) {
-      std::string Qualified = qualifiedName(E.Display);
-      llvm::StringRef Scope = llvm::StringRef(Qualified).drop_back(
-          std::min(Qualified.size(), unqualifiedName(E.Display).size() + 2));
-      if (NewClasses.count(Scope.str()))
-        Siblings = false;
-    }
+    if (Siblings && Function && NewClasses.count(enclosingScope(E)))
+      Siblings = false;
     if (Siblings) {
       // A new overload, override, specialisation, class or variable may
       // now be chosen by code that reached a same-named element, so it
