@@ -229,7 +229,7 @@ llvm::Error mergeJunit(const std::vector<std::string> &Parts,
 struct PytestSetup {
   std::string Python;
   TempDir Tmp;
-  std::string PlanFile; ///< the probe plan; empty without one
+  std::string PlanFile;    ///< the probe plan; empty without one
   bool TraceFiles = false; ///< record the files each test reads
   std::vector<std::string> Args;
   std::vector<std::string> Env;
