@@ -165,13 +165,18 @@ std::vector<size_t> inputsInOrder(const ShareMatch &M) {
 }
 
 /// Copies every file version of \p In, with its elements, tests,
-/// references, includes and Python graph.
-llvm::Error copyFileVersions(Store &Out, Store &In,
+/// references, includes and Python graph. An index share's versions are
+/// all copied (a header parsed in other translation units may hold other
+/// elements); a collection share holds a copy of the one index, so what an
+/// earlier input of this merge copied is not read again.
+llvm::Error copyFileVersions(Store &Out, Store &In, bool IndexShare,
                              std::set<FileVersionRef> &Copied) {
   auto Versions = In.fileVersions();
   if (!Versions)
     return Versions.takeError();
   for (const auto &[Path, Hash] : *Versions) {
+    if (!IndexShare && Copied.count({Path, Hash}))
+      continue;
     auto F = In.getFileIndex(Path, Hash);
     if (!F)
       return F.takeError();
@@ -486,8 +491,13 @@ llvm::Expected<MergeSummary> mergeInto(Store &Out, std::vector<Input> &Inputs,
   MergeSummary Sum;
   std::set<FileVersionRef> Copied;
   llvm::Error E = Out.transaction([&]() -> llvm::Error {
+    const KindShares *Index = findKind(Match, "index");
     for (size_t I : inputsInOrder(Match)) {
-      if (llvm::Error E = copyFileVersions(Out, *Inputs[I].S, Copied))
+      bool IndexShare =
+          Index && llvm::any_of(Index->Holders,
+                                [&](const auto &H) { return H.second == I; });
+      if (llvm::Error E =
+              copyFileVersions(Out, *Inputs[I].S, IndexShare, Copied))
         return E;
       ++Sum.Shares;
       Prog.step(Inputs[I].Path);
