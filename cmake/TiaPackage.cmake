@@ -38,6 +38,7 @@ install(TARGETS tia RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${CMAKE_SOURCE_DIR}/runtime/GTestListener.cpp
   ${CMAKE_SOURCE_DIR}/runtime/Catch2Listener.cpp
   ${CMAKE_SOURCE_DIR}/runtime/DoctestListener.cpp
+  ${CMAKE_SOURCE_DIR}/runtime/BoostTestListener.cpp
   ${CMAKE_SOURCE_DIR}/runtime/TiaJournal.h
   DESTINATION ${TIA_INSTALL_DATADIR})
 install(FILES

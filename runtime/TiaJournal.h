@@ -1,8 +1,9 @@
-//===- TiaJournal.h - the journal tia's Catch2 and doctest listeners write
-//-===//
+//===- TiaJournal.h - the journal tia's C++ test listeners write -*- C++
+//-*-===//
 //
 // Included by the listeners tia_add_coverage compiles into a test binary
-// (Catch2Listener.cpp, DoctestListener.cpp), with the binary's own flags.
+// (Catch2Listener.cpp, DoctestListener.cpp, BoostTestListener.cpp), with
+// the binary's own flags.
 // When `tia collect` runs the binary with TIA_COLLECT_DIR set, a listener
 // writes the coverage counters after every test case into a segment of
 // their own and resets them, and records in TIA_COLLECT_DIR/journal, one
@@ -10,7 +11,7 @@
 //   program SEGMENT               counters outside cases (added to every case)
 //   start NAME                    a case began
 //   case NAME SEGMENT             its counters
-//   end NAME OUTCOME MICROS [MESSAGE]
+//   end NAME OUTCOME MICROS [MESSAGE]   OUTCOME: passed failed skipped crashed
 // Case names are %-escaped (' ' is %20, '%' is %25, line breaks %0A, %0D).
 //
 //===----------------------------------------------------------------------===//
@@ -68,7 +69,8 @@ public:
     CaseStart = std::chrono::steady_clock::now();
   }
 
-  /// A case ended with \p Outcome ("passed", "failed", "skipped") and the
+  /// A case ended with \p Outcome ("passed", "failed", "skipped",
+  /// "crashed": the framework caught the crash and went on) and the
   /// first failure's \p Message (one line, may be empty).
   void caseEnded(const std::string &Name, const char *Outcome,
                  const std::string &Message) {
@@ -79,6 +81,15 @@ public:
     note("end " + escape(Name) + " " + Outcome + " " + std::to_string(Micros) +
          (Message.empty() ? "" : " " + Message));
   }
+
+  /// A case that did not run: no counters of its own.
+  void caseSkipped(const std::string &Name) {
+    note("end " + escape(Name) + " skipped 0");
+  }
+
+  /// What ran since the last case ended (a fixture of a suite) ran outside
+  /// the cases: program code, counted for every case.
+  void programRan() { dump("program", next("program")); }
 
   /// The run ended: what ran since the last case is program code, and so
   /// is what runs after this (static destructors), written at exit.

@@ -1,11 +1,11 @@
-# tia_add_coverage(<target> [NO_LISTENER] [FRAMEWORK gtest|catch2|doctest])
+# tia_add_coverage(<target> [NO_LISTENER] [FRAMEWORK gtest|catch2|doctest|boost])
 #
 # Builds <target> for `tia collect`: instruments it for coverage with the
 # compiler in use (clang: -fprofile-instr-generate -fcoverage-mapping; GCC:
 # --coverage) and, for an executable, compiles tia's listener for its test
 # framework into it (FRAMEWORK: gtest, the default, catch2 for Catch2
-# 2.x or doctest), so that `tia collect` runs all its test cases in one process and
-# still gets one profile per case. NO_LISTENER leaves the listener out (for
+# 2.x, doctest, or boost for Boost.Test), so that `tia collect` runs all its
+# test cases in one process and still gets one profile per case. NO_LISTENER leaves the listener out (for
 # an executable that uses no such framework); `tia collect` then runs each
 # case in its own process.
 #
@@ -25,18 +25,20 @@ function(tia_add_coverage target)
   endif()
   if(NOT ARG_FRAMEWORK OR ARG_FRAMEWORK STREQUAL "gtest")
     set(listener "${TIA_GTEST_LISTENER_SOURCE}")
-  elseif(ARG_FRAMEWORK STREQUAL "catch2" OR ARG_FRAMEWORK STREQUAL "doctest")
+  elseif(ARG_FRAMEWORK MATCHES "^(catch2|doctest|boost)$")
     # Every listener lies beside the GoogleTest one.
     get_filename_component(runtime "${TIA_GTEST_LISTENER_SOURCE}" DIRECTORY)
     if(ARG_FRAMEWORK STREQUAL "catch2")
       set(listener "${runtime}/Catch2Listener.cpp")
-    else()
+    elseif(ARG_FRAMEWORK STREQUAL "doctest")
       set(listener "${runtime}/DoctestListener.cpp")
+    else()
+      set(listener "${runtime}/BoostTestListener.cpp")
     endif()
   else()
     message(FATAL_ERROR "tia_add_coverage: FRAMEWORK ${ARG_FRAMEWORK} is "
-      "not one tia has a listener for; use gtest, catch2 or doctest, or "
-      "NO_LISTENER")
+      "not one tia has a listener for; use gtest, catch2, doctest or boost, "
+      "or NO_LISTENER")
   endif()
   if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     set(flags -fprofile-instr-generate -fcoverage-mapping)

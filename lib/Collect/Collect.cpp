@@ -107,6 +107,8 @@ std::string definitionName(CaseFramework F, llvm::StringRef Case) {
     return ("catch2\n" + Case.split(" - ").first).str();
   if (F == CaseFramework::Doctest)
     return ("doctest\n" + doctestTemplateName(Case)).str();
+  if (F == CaseFramework::Boost)
+    return ("boost\n" + boostDefinitionName(Case)).str();
   auto [Suite, Name] = Case.split('.');
   Suite = Suite.rsplit('/').second.empty() ? Suite : Suite.rsplit('/').second;
   Name = Name.split('/').first;
@@ -522,8 +524,8 @@ Collected gatherRuns(std::vector<TestRun> &Runs, const CollectOptions &O,
   return Out;
 }
 
-/// Where each GoogleTest and Catch2 test is defined (definitionName ->
-/// file, line), for the tests the store does not place yet.
+/// Where each GoogleTest, Catch2, doctest and Boost.Test case is defined
+/// (definitionName -> file, line), for the tests the store does not place yet.
 using DefinitionMap = std::map<std::string, std::pair<std::string, unsigned>>;
 
 llvm::Expected<DefinitionMap> caseDefinitions(Store &S) {
@@ -532,8 +534,7 @@ llvm::Expected<DefinitionMap> caseDefinitions(Store &S) {
     return Definitions.takeError();
   DefinitionMap DefinedAt;
   for (auto &[Path, Def] : *Definitions)
-    if (Def.Framework == "gtest" || Def.Framework == "catch2" ||
-        Def.Framework == "doctest")
+    if (caseFrameworkOfId(Def.Framework + ":"))
       DefinedAt.try_emplace(Def.Framework + "\n" + Def.Name, Path,
                             Def.BeginLine);
   return DefinedAt;

@@ -15,6 +15,7 @@
 #include "llvm/Support/Program.h"
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace tia {
 namespace collect {
@@ -116,6 +117,7 @@ void readScheduleProperty(llvm::StringRef Name, const llvm::json::Value &V,
 struct CaseListing {
   CaseFramework Framework;
   std::vector<std::string> Cases;
+  std::set<std::string> Disabled; ///< Boost.Test's, run only when named
 };
 
 /// Whether \p Binary links Catch2 (2.x): its help text.
@@ -132,6 +134,14 @@ bool looksLikeDoctest(llvm::StringRef Binary) {
   return Buf && (*Buf)->getBuffer().contains("list-test-cases");
 }
 
+/// Whether \p Binary links Boost.Test: the names of its functions, which
+/// a binary linked with the shared library imports.
+bool looksLikeBoostTest(llvm::StringRef Binary) {
+  auto Buf = llvm::MemoryBuffer::getFile(Binary, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  return Buf && (*Buf)->getBuffer().contains("N5boost9unit_test");
+}
+
 /// The framework whose cases the ctest command \p Command runs, if any.
 std::optional<CaseFramework>
 frameworkOf(const std::vector<std::string> &Command) {
@@ -145,18 +155,22 @@ frameworkOf(const std::vector<std::string> &Command) {
     return CaseFramework::Catch2;
   if (looksLikeDoctest(Command[0]))
     return CaseFramework::Doctest;
+  if (looksLikeBoostTest(Command[0]))
+    return CaseFramework::Boost;
   return std::nullopt;
 }
 
-/// The arguments that list the cases: GoogleTest filters afterwards,
-/// Catch2 and doctest apply the ctest test's own specs or filters.
+/// The arguments that list the cases: GoogleTest filters afterwards;
+/// Catch2, doctest and Boost.Test apply the ctest test's own specs or
+/// filters.
 std::vector<std::string> listArguments(CaseFramework F,
                                        const std::vector<std::string> &Specs) {
   if (F == CaseFramework::GTest)
     return {"--gtest_list_tests"};
-  std::vector<std::string> Args = {F == CaseFramework::Doctest
-                                       ? "--list-test-cases"
-                                       : "--list-test-names-only"};
+  std::vector<std::string> Args = {
+      F == CaseFramework::Doctest ? "--list-test-cases"
+      : F == CaseFramework::Boost ? "--list_content"
+                                  : "--list-test-names-only"};
   llvm::append_range(Args, Specs);
   return Args;
 }
@@ -204,19 +218,27 @@ void addGTestCases(const CTestEntry &E, const TestCommand &Base,
 /// filters) and its other arguments.
 std::pair<std::vector<std::string>, std::vector<std::string>>
 splitCaseArguments(CaseFramework F, llvm::ArrayRef<std::string> Command) {
+  if (F == CaseFramework::Boost)
+    return splitBoostTestArguments(Command);
   return F == CaseFramework::Doctest ? splitDoctestArguments(Command)
                                      : splitCatch2Arguments(Command);
 }
 
-/// Catch2 and doctest cases run with the ctest test's options and a spec
-/// or filter naming the case alone, its last argument.
-void addNamedCases(CaseFramework F, const CTestEntry &E,
-                   const TestCommand &Base,
-                   const std::vector<std::string> &Cases,
-                   const std::string &Binary,
+/// Catch2, doctest and Boost.Test cases run with the ctest test's options
+/// and a spec or filter naming the case alone, its last argument.
+void addNamedCases(const CaseListing &Listing, const CTestEntry &E,
+                   const TestCommand &Base, const std::string &Binary,
                    std::map<std::string, DiscoveredTest> &Tests) {
+  CaseFramework F = Listing.Framework;
+  const std::vector<std::string> &Cases = Listing.Cases;
   auto [Specs, Rest] = splitCaseArguments(F, E.Command);
+  bool NamesOneCase = !Specs.empty() && Cases.size() == 1;
   for (const std::string &Case : Cases) {
+    // A disabled Boost.Test case runs only when a filter names it, like
+    // a doctest case decorated with skip(): no test, unless the ctest test
+    // names it.
+    if (Listing.Disabled.count(Case) && !NamesOneCase)
+      continue;
     DiscoveredTest T;
     T.Id = (caseFrameworkName(F) + ":" + Binary + ":" + Case).str();
     if (Tests.count(T.Id))
@@ -230,12 +252,36 @@ void addNamedCases(CaseFramework F, const CTestEntry &E,
     T.Sched = E.Sched;
     // catch_discover_tests' and doctest_discover_tests' rules are about
     // the one case.
-    if (!Specs.empty() && Cases.size() == 1)
+    if (NamesOneCase)
       T.Rules = E.Rules;
     else
       T.Rules.SkipRegex = E.Rules.SkipRegex;
     Tests.emplace(T.Id, std::move(T));
   }
+}
+
+/// The cases a binary of \p F listed in \p Text.
+CaseListing parseListing(CaseFramework F, llvm::StringRef Text) {
+  CaseListing L{F, {}, {}};
+  switch (F) {
+  case CaseFramework::GTest:
+    L.Cases = parseGTestList(Text);
+    break;
+  case CaseFramework::Catch2:
+    L.Cases = parseCatch2List(Text);
+    break;
+  case CaseFramework::Doctest:
+    L.Cases = parseDoctestList(Text);
+    break;
+  case CaseFramework::Boost:
+    for (BoostTestUnit &U : parseBoostTestList(Text)) {
+      if (!U.Enabled)
+        L.Disabled.insert(U.Path);
+      L.Cases.push_back(std::move(U.Path));
+    }
+    break;
+  }
+  return L;
 }
 
 } // namespace
@@ -247,7 +293,58 @@ std::optional<CaseFramework> caseFrameworkOfBinary(llvm::StringRef Path) {
     return CaseFramework::Catch2;
   if (looksLikeDoctest(Path))
     return CaseFramework::Doctest;
+  if (looksLikeBoostTest(Path))
+    return CaseFramework::Boost;
   return std::nullopt;
+}
+
+std::vector<BoostTestUnit> parseBoostTestList(llvm::StringRef Text) {
+  // Four spaces of indent a level; a suite is followed by its units, one
+  // level deeper. A unit ends with '*' when it is enabled, ' ' when not.
+  struct Line {
+    unsigned Depth;
+    std::string Name;
+    bool Enabled;
+  };
+  std::vector<Line> Lines;
+  for (llvm::StringRef L : llvm::split(Text, '\n')) {
+    L = L.rtrim("\r");
+    if (L.trim().empty())
+      continue;
+    size_t Indent = L.find_first_not_of(' ');
+    bool Enabled = L.ends_with("*");
+    llvm::StringRef Name = L.substr(Indent);
+    if (Name.ends_with("*") || Name.ends_with(" "))
+      Name = Name.drop_back();
+    Lines.push_back({static_cast<unsigned>(Indent / 4), Name.str(), Enabled});
+  }
+  std::vector<BoostTestUnit> Cases;
+  std::vector<std::string> Path;
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    Path.resize(std::min<size_t>(Path.size(), Lines[I].Depth));
+    Path.push_back(Lines[I].Name);
+    bool Suite = I + 1 < Lines.size() && Lines[I + 1].Depth > Lines[I].Depth;
+    if (!Suite)
+      Cases.push_back({llvm::join(Path, "/"), Lines[I].Enabled});
+  }
+  return Cases;
+}
+
+std::pair<std::vector<std::string>, std::vector<std::string>>
+splitBoostTestArguments(llvm::ArrayRef<std::string> Command) {
+  std::vector<std::string> Specs, Rest;
+  for (size_t I = 1; I < Command.size(); ++I) {
+    llvm::StringRef A = Command[I];
+    if (A.starts_with("--run_test=") || A.starts_with("-t=")) {
+      Specs.push_back(A.str());
+    } else if ((A == "--run_test" || A == "-t") && I + 1 < Command.size()) {
+      Specs.push_back(A.str());
+      Specs.push_back(Command[++I]);
+    } else {
+      Rest.push_back(A.str());
+    }
+  }
+  return {Specs, Rest};
 }
 
 std::vector<std::string> parseDoctestList(llvm::StringRef Text) {
@@ -502,11 +599,7 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
                            " failed; its tests are run as ctest tests");
       return Slot;
     }
-    std::string Text = readFileOrEmpty(ListOut);
-    Slot =
-        CaseListing{*F, F == CaseFramework::GTest     ? parseGTestList(Text)
-                        : F == CaseFramework::Doctest ? parseDoctestList(Text)
-                                                      : parseCatch2List(Text)};
+    Slot = parseListing(*F, readFileOrEmpty(ListOut));
     return Slot;
   };
 
@@ -557,8 +650,7 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
     if (Listing->Framework == CaseFramework::GTest)
       addGTestCases(E, Base, Listing->Cases, binaryName(E.Command[0]), Tests);
     else
-      addNamedCases(Listing->Framework, E, Base, Listing->Cases,
-                    binaryName(E.Command[0]), Tests);
+      addNamedCases(*Listing, E, Base, binaryName(E.Command[0]), Tests);
   }
   for (auto &[Id, T] : Tests)
     D.Tests.push_back(std::move(T));

@@ -60,10 +60,67 @@ std::string firstFailure(llvm::StringRef Output,
   return oneLine(Text);
 }
 
+/// The first line of \p Output that holds one of \p Markers.
+std::string firstLineWith(llvm::StringRef Output,
+                          llvm::ArrayRef<llvm::StringRef> Markers) {
+  for (llvm::StringRef Line : llvm::split(Output, '\n'))
+    if (llvm::any_of(Markers,
+                     [&](llvm::StringRef M) { return Line.contains(M); }))
+      return oneLine(Line);
+  return std::string();
+}
+
+/// \p Text without its terminal colour escapes (Boost.Test colours its
+/// log also when it goes to a file).
+std::string withoutColours(llvm::StringRef Text) {
+  std::string Out;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    if (Text[I] == '\x1b' && Text.substr(I + 1).starts_with("[")) {
+      size_t End = Text.find('m', I);
+      if (End != llvm::StringRef::npos) {
+        I = End;
+        continue;
+      }
+    }
+    Out += Text[I];
+  }
+  return Out;
+}
+
+/// The outcome of Boost.Test case \p T that exited with \p ExitCode: 201
+/// when a case failed, 200 when no case ran; the first error line
+/// ('file(line): error: in "path": message'). Boost.Test catches the
+/// signals of a crash itself and goes on: its report of one is a crash.
+void classifyBoostCase(const DiscoveredTest &T, int ExitCode,
+                       llvm::StringRef RawOutput, TestResult &R) {
+  std::string Output = withoutColours(RawOutput);
+  if (llvm::StringRef(Output).contains("no test cases matching filter")) {
+    R.Result = Outcome::Error;
+    R.Message = "the filter " + T.Command.Arguments.back() +
+                " ran no test: rebuild the binary or run collect again";
+    return;
+  }
+  if (ExitCode == 0) {
+    R.Result = Outcome::Passed;
+    return;
+  }
+  // Boost writes one line per error.
+  R.Message = firstLineWith(Output, {": error: in \"", ": fatal error: in \""});
+  llvm::StringRef M = R.Message;
+  bool Crash =
+      M.contains(": fatal error: in \"") &&
+      (M.contains("signal: SIG") || M.contains("memory access violation"));
+  R.Result = Crash ? Outcome::Crashed : Outcome::Failed;
+  if (R.Message.empty())
+    R.Message = llvm::formatv("exit code {0}", ExitCode).str();
+}
+
 /// The outcome of Catch2 or doctest case \p T that exited with
 /// \p ExitCode.
 void classifyNamedCase(const DiscoveredTest &T, int ExitCode,
                        llvm::StringRef Output, TestResult &R) {
+  if (frameworkOf(T) == CaseFramework::Boost)
+    return classifyBoostCase(T, ExitCode, Output, R);
   bool Catch2 = frameworkOf(T) == CaseFramework::Catch2;
   // Catch2's note, doctest's summary ("[doctest] test cases: 0 | ...").
   if (Output.contains(Catch2 ? "No test cases matched" : "test cases: 0 |")) {
@@ -172,7 +229,8 @@ CaseFramework frameworkOf(const DiscoveredTest &T) {
 
 std::vector<std::string> argumentsWithoutCase(const DiscoveredTest &T) {
   std::vector<std::string> Out = T.Command.Arguments;
-  // Catch2's spec and doctest's --test-case= come last.
+  // Catch2's spec, doctest's --test-case= and Boost's --run_test= come
+  // last.
   if (frameworkOf(T) != CaseFramework::GTest) {
     if (!Out.empty())
       Out.pop_back();
@@ -228,9 +286,10 @@ void Journal::parse(llvm::StringRef Text) {
         continue;
       Case &C = Cases[unescapeName(Parts[0])];
       C.Ended = true;
-      C.Result = Parts[1] == "skipped"  ? Outcome::Skipped
-                 : Parts[1] == "failed" ? Outcome::Failed
-                                        : Outcome::Passed;
+      C.Result = Parts[1] == "skipped"   ? Outcome::Skipped
+                 : Parts[1] == "failed"  ? Outcome::Failed
+                 : Parts[1] == "crashed" ? Outcome::Crashed
+                                         : Outcome::Passed;
       uint64_t Micros = 0;
       Parts[2].getAsInteger(10, Micros);
       C.Seconds = Micros / 1e6;

@@ -182,8 +182,8 @@ const std::vector<std::string> &defaultIgnored() {
 
 const std::vector<std::string> &outputFormatNames() {
   static const std::vector<std::string> Names = {
-      "ids",          "json",     "ctest",  "ctest-list", "gtest",  "pytest",
-      "pytest-files", "markdown", "github", "catch2",     "doctest"};
+      "ids",          "json",     "ctest",  "ctest-list", "gtest",   "pytest",
+      "pytest-files", "markdown", "github", "catch2",     "doctest", "boost"};
   return Names;
 }
 

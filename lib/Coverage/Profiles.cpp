@@ -62,7 +62,8 @@ llvm::Expected<BinaryProbe> probeBinary(llvm::StringRef Path) {
     P.Kind = Instrumentation::Gcov;
   P.HasListener = Bytes.contains("tia-gtest-listener-v1") ||
                   Bytes.contains("tia-catch2-listener-v1") ||
-                  Bytes.contains("tia-doctest-listener-v1");
+                  Bytes.contains("tia-doctest-listener-v1") ||
+                  Bytes.contains("tia-boost-listener-v1");
   return P;
 }
 

@@ -105,6 +105,39 @@ std::optional<CaseMacro> readCaseMacro(SourceLocation Loc,
   return Out;
 }
 
+std::optional<MacroCall> readMacroCall(SourceLocation Loc,
+                                       const SourceManager &SM,
+                                       const LangOptions &LangOpts) {
+  auto [FID, Offset] = SM.getDecomposedLoc(Loc);
+  bool Invalid = false;
+  llvm::StringRef Buf = SM.getBufferData(FID, &Invalid);
+  if (Invalid || Offset >= Buf.size())
+    return std::nullopt;
+  Lexer Lex(SM.getLocForStartOfFile(FID), LangOpts, Buf.begin(),
+            Buf.begin() + Offset, Buf.end());
+  Token T;
+  Lex.LexFromRawLexer(T);
+  if (!T.is(tok::raw_identifier))
+    return std::nullopt;
+  MacroCall Out;
+  Out.Macro = T.getRawIdentifier().str();
+  Lex.LexFromRawLexer(T);
+  if (!T.is(tok::l_paren))
+    return std::nullopt;
+  int Depth = 1;
+  for (int I = 0; I < 256; ++I) {
+    if (Lex.LexFromRawLexer(T) && T.is(tok::eof))
+      return std::nullopt;
+    if (T.is(tok::l_paren))
+      ++Depth;
+    else if (T.is(tok::r_paren) && --Depth == 0)
+      return Out;
+    else if (T.is(tok::raw_identifier))
+      Out.Identifiers.push_back(T.getRawIdentifier().str());
+  }
+  return std::nullopt;
+}
+
 } // namespace detail
 } // namespace cpp
 } // namespace tia

@@ -41,6 +41,20 @@ std::optional<CaseMacro> readCaseMacro(clang::SourceLocation Loc,
                                        const clang::LangOptions &LangOpts,
                                        llvm::StringRef Prefix);
 
+/// A macro invocation read back from the source: the macro's name and the
+/// identifiers among its arguments, in order.
+struct MacroCall {
+  std::string Macro;
+  std::vector<std::string> Identifiers;
+};
+
+/// The invocation of a function-like macro at \p Loc (an expansion
+/// location); std::nullopt when no identifier and '(' start there, or the
+/// invocation does not end within 256 tokens.
+std::optional<MacroCall> readMacroCall(clang::SourceLocation Loc,
+                                       const clang::SourceManager &SM,
+                                       const clang::LangOptions &LangOpts);
+
 } // namespace detail
 } // namespace cpp
 } // namespace tia

@@ -104,6 +104,18 @@ std::optional<std::string> doctestTestName(const clang::FunctionDecl &FD,
                                            const clang::SourceManager &SM,
                                            const clang::LangOptions &LangOpts);
 
+/// The path of the Boost.Test case whose body \p FD is, its suites first
+/// ("math/adds"): the test_method() that BOOST_AUTO_TEST_CASE,
+/// BOOST_FIXTURE_TEST_CASE and their _TEMPLATE forms defined (a template
+/// case's instances are "name<type>"), or the _impl() of a
+/// BOOST_DATA_TEST_CASE (a suite of samples "name/_0", ...). Suites are
+/// the namespaces BOOST_AUTO_TEST_SUITE and BOOST_FIXTURE_TEST_SUITE open;
+/// other namespaces name no suite. std::nullopt for any other function or
+/// a case decorated with disabled().
+std::optional<std::string> boostTestName(const clang::FunctionDecl &FD,
+                                         const clang::SourceManager &SM,
+                                         const clang::LangOptions &LangOpts);
+
 /// What the action learnt from the translation unit.
 struct Extracted {
   /// False when Clang never got to the AST (for example a driver error).

@@ -184,6 +184,8 @@ void Collector::fileIndex(llvm::StringRef Path, FileID FID,
         F.Tests.push_back({"catch2", *Test, C.BeginLine, C.EndLine});
       else if (auto Case = doctestTestName(*C.FD, SM, LangOpts))
         F.Tests.push_back({"doctest", *Case, C.BeginLine, C.EndLine});
+      else if (auto Path = boostTestName(*C.FD, SM, LangOpts))
+        F.Tests.push_back({"boost", *Path, C.BeginLine, C.EndLine});
     }
     AllOwned.insert(AllOwned.end(), Sorted.begin(), Sorted.end());
   }

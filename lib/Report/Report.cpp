@@ -28,7 +28,7 @@ std::optional<Format> parseFormat(llvm::StringRef Name) {
   static const Format Order[] = {
       Format::Ids,    Format::Json,   Format::Ctest,       Format::CtestList,
       Format::Gtest,  Format::Pytest, Format::PytestFiles, Format::Markdown,
-      Format::Github, Format::Catch2, Format::Doctest};
+      Format::Github, Format::Catch2, Format::Doctest,     Format::Boost};
   const std::vector<std::string> &Names = config::outputFormatNames();
   for (size_t I = 0; I < Names.size() && I < std::size(Order); ++I)
     if (Names[I] == Name)
@@ -622,9 +622,11 @@ void write(const Plan &P, Format F, const WriteOptions &O,
     return Print(None, "gtest");
   }
   case Format::Catch2:
-  case Format::Doctest: {
-    CaseFramework Framework =
-        F == Format::Catch2 ? CaseFramework::Catch2 : CaseFramework::Doctest;
+  case Format::Doctest:
+  case Format::Boost: {
+    CaseFramework Framework = F == Format::Catch2    ? CaseFramework::Catch2
+                              : F == Format::Doctest ? CaseFramework::Doctest
+                                                     : CaseFramework::Boost;
     unsigned Unnamed = 0;
     for (auto &[Binary, Specs] :
          caseArguments(P, Framework, O.Exclusion, Unnamed)) {

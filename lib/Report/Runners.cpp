@@ -8,7 +8,8 @@
 //    whose binary is unknown) goes into every binary's filter.
 //  - a Catch2 binary takes test specs (tia/Support/CaseFilters.h); so does
 //    "catch2:*:NAME". A doctest binary takes --test-case= filters, and
-//    "doctest:*:NAME" goes into every doctest binary's.
+//    "doctest:*:NAME" goes into every doctest binary's; a Boost.Test
+//    binary takes --run_test=, and "boost:*:PATH" goes into every one's.
 //  - pytest takes node ids ("pytest:NODE").
 // A test known only from its definition ("Suite.Name" of a TEST_P or
 // TYPED_TEST) stands for all its instantiations, so it becomes a pattern.
@@ -258,10 +259,11 @@ std::string gtestFilter(const Plan &P, llvm::StringRef Binary, bool Exclusion) {
 
 namespace {
 
-/// What the Catch2 specs or doctest filters are made of, gathered in one
-/// pass: per binary ("*": every binary) the patterns of the selected cases
-/// (a case known from its definition also names its template instances,
-/// Catch2's "name - T", doctest's "name<T>"), and the names of the cases the
+/// What the Catch2 specs, doctest or Boost.Test filters are made of, gathered
+/// in one pass: per binary ("*": every binary) the patterns of the selected
+/// cases (a case known from its definition also names its template instances,
+/// Catch2's "name - T", doctest's "name<T>", Boost's "name<T>" and a data
+/// case's samples "name/_0"), and the names of the cases the
 /// exclusion form skips.
 struct CaseView {
   CaseView(const Plan &P, CaseFramework F) : Framework(F) {
@@ -299,8 +301,7 @@ struct CaseView {
       All.insert(Everywhere.begin(), Everywhere.end());
       if (All.empty())
         return caseFilterArguments(Framework, {});
-      return {(Framework == CaseFramework::Doctest ? "--test-case=" : "") +
-              llvm::join(All, ",")};
+      return {patternArgument(Framework, All)};
     }
     std::vector<std::string> Skip;
     auto It = Skipped.find(Binary.str());
@@ -314,8 +315,19 @@ struct CaseView {
 
   /// The pattern of case \p Name.
   std::string escape(llvm::StringRef Name) const {
+    if (Framework == CaseFramework::Boost)
+      return Name.str(); // Boost's names hold no character its filters read
     return Framework == CaseFramework::Doctest ? doctestEscape(Name)
                                                : catch2Escape(Name);
+  }
+
+  /// The one argument that runs every case \p Patterns matches.
+  static std::string patternArgument(CaseFramework F,
+                                     const std::set<std::string> &Patterns) {
+    if (F == CaseFramework::Boost)
+      return "--run_test=" + llvm::join(Patterns, ":");
+    return (F == CaseFramework::Doctest ? "--test-case=" : "") +
+           llvm::join(Patterns, ",");
   }
 
   static const std::set<std::string> &
@@ -341,14 +353,17 @@ caseArguments(const Plan &P, CaseFramework F, bool Exclusion,
   CaseView View(P, F);
   Unnamed = Exclusion ? View.UnnamedSkipped : View.UnnamedSelected;
   std::vector<std::pair<std::string, std::vector<std::string>>> Out;
-  for (const std::string &B : View.Binaries)
-    Out.emplace_back(B, View.specs(P, B, Exclusion));
+  for (const std::string &B : View.Binaries) {
+    std::vector<std::string> Specs = View.specs(P, B, Exclusion);
+    if (F == CaseFramework::Boost && !Exclusion &&
+        Specs == caseFilterArguments(F, {}))
+      continue;
+    Out.emplace_back(B, std::move(Specs));
+  }
   if (View.Binaries.empty() && !Exclusion) {
     const std::set<std::string> &Star = CaseView::of(View.Selected, "*");
     if (!Star.empty())
-      Out.push_back({"*",
-                     {(F == CaseFramework::Doctest ? "--test-case=" : "") +
-                      llvm::join(Star, ",")}});
+      Out.push_back({"*", {CaseView::patternArgument(F, Star)}});
   }
   return Out;
 }

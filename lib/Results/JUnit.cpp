@@ -42,13 +42,15 @@ llvm::StringRef runnerName(Runner R) {
     return "catch2";
   case Runner::Doctest:
     return "doctest";
+  case Runner::Boost:
+    return "boost";
   }
   return "auto";
 }
 
 std::optional<Runner> parseRunner(llvm::StringRef Name) {
   for (Runner R : {Runner::Auto, Runner::Ctest, Runner::Gtest, Runner::Pytest,
-                   Runner::Catch2, Runner::Doctest})
+                   Runner::Catch2, Runner::Doctest, Runner::Boost})
     if (runnerName(R) == Name)
       return R;
   return std::nullopt;
@@ -110,6 +112,36 @@ Runner recognise(const xml::Element &Root,
   return Runner::Auto;
 }
 
+/// The message of a Boost.Test <failure> or <error>, whose attribute says
+/// only "failure": the assertion's "- message: " line and where it failed,
+/// or the signal of a crash. Sets \p Crash for a signal.
+std::string boostMessage(llvm::StringRef Text, bool &Crash) {
+  std::string File, Line;
+  for (llvm::StringRef L : llvm::split(Text, '\n')) {
+    L = L.trim();
+    if (L.consume_front("- file   : ") || L.consume_front("- file: "))
+      File = L.str();
+    else if (L.consume_front("- line   : ") || L.consume_front("- line: "))
+      Line = L.str();
+    else if (L.consume_front("- message: "))
+      return firstLine((File + "(" + Line + "): " + L).str());
+    else if (L.starts_with("signal: ") || L.starts_with("memory access")) {
+      Crash = true;
+      return firstLine(L);
+    }
+  }
+  return firstLine(Text);
+}
+
+/// The outcome of a Boost.Test case: a failed assertion fails it, so does
+/// an uncaught exception; a signal Boost caught is a crash.
+void boostOutcome(const xml::Element *Failure, const xml::Element *Error,
+                  JUnitCase &Out) {
+  bool Crash = false;
+  Out.Message = boostMessage(Error ? Error->Text : Failure->Text, Crash);
+  Out.Result = Crash ? Outcome::Crashed : Outcome::Failed;
+}
+
 /// The outcome of one test case and its message.
 void outcome(const xml::Element &Case, Runner Kind, JUnitCase &Out) {
   const xml::Element *Failure = nullptr, *Error = nullptr, *Skipped = nullptr;
@@ -128,6 +160,8 @@ void outcome(const xml::Element &Case, Runner Kind, JUnitCase &Out) {
   llvm::StringRef Status = Case.attribute("status").value_or("");
   llvm::StringRef Result = Case.attribute("result").value_or("");
 
+  if ((Failure || Error) && Kind == Runner::Boost)
+    return boostOutcome(Failure, Error, Out);
   if (Failure || Error) {
     const xml::Element *E = Failure ? Failure : Error;
     Out.Message = MessageOf(E);
@@ -164,6 +198,17 @@ void outcome(const xml::Element &Case, Runner Kind, JUnitCase &Out) {
     return;
   }
   Out.Result = Outcome::Passed;
+}
+
+/// Boost.Test lists every case of the binary, those its filters left out
+/// as skipped "because of the following chain of decision": they did not
+/// run.
+bool ranInBoost(const xml::Element &Case) {
+  for (const xml::Element &C : Case.Children)
+    if (C.Name == "system-out" &&
+        llvm::StringRef(C.Text).contains("Test case disabled because"))
+      return false;
+  return true;
 }
 
 } // namespace
@@ -209,6 +254,8 @@ llvm::Expected<JUnitReport> parseJUnit(llvm::StringRef Text,
                           "a number of seconds",
                           FileName, C->Line, Out.Name, *T);
     }
+    if (Report.Kind == Runner::Boost && !ranInBoost(*C))
+      continue;
     outcome(*C, Report.Kind, Out);
     Report.Cases.push_back(std::move(Out));
   }
@@ -356,6 +403,16 @@ std::string sectionCaseName(llvm::StringRef Name, llvm::StringRef Prefix,
   return Name.split('/').first.str();
 }
 
+/// The path of a Boost.Test JUnit case: its suites, dotted in the
+/// classname ("math.inner"), then its name; spaces are written as '_'.
+std::string boostPath(const JUnitCase &C) {
+  if (C.ClassName.empty())
+    return C.Name;
+  std::string Suites = C.ClassName;
+  std::replace(Suites.begin(), Suites.end(), '.', '/');
+  return Suites + "/" + C.Name;
+}
+
 /// The ids of a GoogleTest report's cases. The binary passed (--binary) or
 /// one the store knows names them all. Otherwise (a custom file name, or
 /// GoogleTest's default test_detail.xml) a case whose "Suite.Name" is that of
@@ -420,6 +477,17 @@ testResults(const JUnitReport &Report, llvm::StringRef FileName,
     CasesByName =
         knownCasesByName(O.KnownIds, /*Definitions=*/true, std::nullopt);
 
+  // Boost's JUnit report writes a name's spaces as '_': the known id it
+  // stands for, when exactly one.
+  std::map<std::string, std::vector<std::string>> BoostByReportName;
+  if (Report.Kind == Runner::Boost)
+    for (const std::string &Known : O.KnownIds)
+      if (llvm::StringRef(Known).starts_with("boost:")) {
+        std::string Written = Known;
+        std::replace(Written.begin(), Written.end(), ' ', '_');
+        BoostByReportName[Written].push_back(Known);
+      }
+
   std::vector<TestResult> Out;
   std::map<std::string, unsigned> Attempts;
   for (size_t I = 0; I < Report.Cases.size(); ++I) {
@@ -445,6 +513,13 @@ testResults(const JUnitReport &Report, llvm::StringRef FileName,
           (Report.Kind == Runner::Catch2 ? "catch2:" : "doctest:") +
           O.GtestBinary + ":";
       Id = Prefix + sectionCaseName(C.Name, Prefix, O.KnownIds);
+      break;
+    }
+    case Runner::Boost: {
+      Id = "boost:" + O.GtestBinary + ":" + boostPath(C);
+      auto It = BoostByReportName.find(Id);
+      if (It != BoostByReportName.end() && It->second.size() == 1)
+        Id = It->second.front();
       break;
     }
     case Runner::Ctest:

@@ -117,6 +117,8 @@ bool caseNameMatches(CaseFramework F, llvm::StringRef Full,
     return gtestNameMatches(Full, Definition);
   if (F == CaseFramework::Doctest)
     return doctestTemplateName(Full) == Definition;
+  if (F == CaseFramework::Boost)
+    return boostDefinitionName(Full) == Definition;
   // TEMPLATE_TEST_CASE's instances are "name - Type".
   return Full == Definition ||
          (Full.starts_with(Definition) &&

@@ -440,6 +440,8 @@ private:
       return "gtest\n" + Full.split('.').second.split('/').first.str();
     if (F == CaseFramework::Doctest)
       return "doctest\n" + doctestTemplateName(Full).str();
+    if (F == CaseFramework::Boost)
+      return "boost\n" + boostDefinitionName(Full).str();
     return "catch2\n" + Full.split(" - ").first.str();
   }
 

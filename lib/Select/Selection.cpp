@@ -46,11 +46,22 @@ namespace {
 std::string enclosingScope(const Element &E) {
   if (llvm::StringRef(E.Key).starts_with("py:"))
     return llvm::StringRef(E.Display).rsplit('.').first.str();
-  std::string Qualified = qualifiedName(E.Display);
-  return llvm::StringRef(Qualified)
-      .drop_back(
-          std::min(Qualified.size(), unqualifiedName(E.Display).size() + 2))
-      .str();
+  std::string Name = qualifiedName(E.Display);
+  llvm::StringRef Qualified = Name;
+  // A function template's display names its parameters: "C::f<T>".
+  if (Qualified.ends_with(">") && !Qualified.contains("operator")) {
+    int Depth = 0;
+    for (size_t I = Qualified.size(); I-- > 0;) {
+      Depth += Qualified[I] == '>' ? 1 : Qualified[I] == '<' ? -1 : 0;
+      if (Depth == 0) {
+        Qualified = Qualified.take_front(I);
+        break;
+      }
+    }
+  }
+  size_t Colons = Qualified.rfind("::");
+  return Colons == llvm::StringRef::npos ? std::string()
+                                         : Qualified.take_front(Colons).str();
 }
 
 } // namespace
@@ -251,7 +262,10 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
     bool Siblings =
         CE.Change == ElementChange::Added && E.Kind != ElementKind::Lambda &&
         E.Kind != ElementKind::Macro && E.Kind != ElementKind::Conditional;
-    if (Siblings && Function && NewClasses.count(enclosingScope(E)))
+    // A member of a new class, defined or only declared, takes no calls
+    // from unchanged code.
+    if (Siblings && (Function || E.Kind == ElementKind::Declaration) &&
+        NewClasses.count(enclosingScope(E)))
       Siblings = false;
     if (Siblings) {
       // A new overload, override, specialisation, class or variable may

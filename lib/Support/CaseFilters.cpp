@@ -13,13 +13,15 @@ llvm::StringRef caseFrameworkName(CaseFramework F) {
     return "catch2";
   case CaseFramework::Doctest:
     return "doctest";
+  case CaseFramework::Boost:
+    return "boost";
   }
   return "gtest";
 }
 
 std::optional<CaseFramework> caseFrameworkOfId(llvm::StringRef Id) {
-  for (CaseFramework F :
-       {CaseFramework::GTest, CaseFramework::Catch2, CaseFramework::Doctest})
+  for (CaseFramework F : {CaseFramework::GTest, CaseFramework::Catch2,
+                          CaseFramework::Doctest, CaseFramework::Boost})
     if (Id.starts_with((caseFrameworkName(F) + ":").str()))
       return F;
   return std::nullopt;
@@ -64,7 +66,32 @@ std::string doctestEscape(llvm::StringRef Name) {
   return Out;
 }
 
+llvm::StringRef boostDefinitionName(llvm::StringRef Full) {
+  // A data test case is a suite of samples "_0", "_1", ...
+  auto [Parent, Last] = Full.rsplit('/');
+  if (!Last.empty() && Last.size() > 1 && Last[0] == '_' &&
+      Last.drop_front().find_first_not_of("0123456789") == Last.npos)
+    return Parent;
+  // A template case's instances are "name<type>".
+  size_t Slash = Full.rfind('/');
+  size_t Open = Full.find('<', Slash == Full.npos ? 0 : Slash + 1);
+  if (Open == Full.npos || Open == 0 || Full[Open - 1] == '/' ||
+      !Full.ends_with(">"))
+    return Full;
+  return Full.take_front(Open);
+}
+
 namespace {
+/// Boost's list of filters, each one prefixed with \p Prefix ("!" to
+/// exclude).
+std::string boostList(llvm::ArrayRef<std::string> Cases,
+                      llvm::StringRef Prefix) {
+  std::string Out = "--run_test=";
+  for (size_t I = 0; I < Cases.size(); ++I)
+    Out += (I ? ":" : "") + Prefix.str() + Cases[I];
+  return Out;
+}
+
 std::string doctestList(llvm::ArrayRef<std::string> Cases) {
   std::vector<std::string> Escaped;
   for (const std::string &C : Cases)
@@ -81,6 +108,9 @@ caseFilterArguments(CaseFramework F, llvm::ArrayRef<std::string> Cases) {
   if (F == CaseFramework::Doctest)
     return {Cases.empty() ? std::string("--test-case-exclude=*")
                           : "--test-case=" + doctestList(Cases)};
+  if (F == CaseFramework::Boost)
+    return {Cases.empty() ? std::string("--run_test=!*")
+                          : boostList(Cases, "")};
   if (Cases.empty())
     return {"~*"};
   std::vector<std::string> Escaped;
@@ -97,6 +127,8 @@ caseExclusionArguments(CaseFramework F, llvm::ArrayRef<std::string> Cases) {
     return {"--gtest_filter=-" + llvm::join(Cases, ":")};
   if (F == CaseFramework::Doctest)
     return {"--test-case-exclude=" + doctestList(Cases)};
+  if (F == CaseFramework::Boost)
+    return {boostList(Cases, "!")};
   std::vector<std::string> Out;
   for (const std::string &C : Cases)
     Out.push_back("~" + catch2Escape(C));

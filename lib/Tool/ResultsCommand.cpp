@@ -100,7 +100,10 @@ llvm::cl::opt<results::Runner> Runner(
                    "names the binary)"),
         clEnumValN(results::Runner::Doctest, "doctest",
                    "ids doctest:<binary>:<name> (doctest's --reporters=junit; "
-                   "--binary names the binary)")),
+                   "--binary names the binary)"),
+        clEnumValN(results::Runner::Boost, "boost",
+                   "ids boost:<binary>:<suite/case> (Boost.Test's "
+                   "--log_format=JUNIT; --binary names the binary)")),
     llvm::cl::init(results::Runner::Auto), llvm::cl::cat(tiaCategory()),
     llvm::cl::sub(ResultsSubcommand));
 llvm::cl::opt<std::string>

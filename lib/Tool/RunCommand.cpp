@@ -56,9 +56,12 @@ std::vector<std::string> selectionArguments(const select::Plan &P,
     return A.Arguments;
   }
   case results::Runner::Catch2:
-  case results::Runner::Doctest: {
+  case results::Runner::Doctest:
+  case results::Runner::Boost: {
     CaseFramework F = Kind == results::Runner::Catch2 ? CaseFramework::Catch2
-                                                      : CaseFramework::Doctest;
+                      : Kind == results::Runner::Doctest
+                          ? CaseFramework::Doctest
+                          : CaseFramework::Boost;
     unsigned Other = 0;
     for (auto &[Known, Args] : report::caseArguments(P, F, Exclusion, Other))
       if (Known == Binary)
@@ -71,6 +74,20 @@ std::vector<std::string> selectionArguments(const select::Plan &P,
     return {"--gtest_filter=" + report::gtestFilter(P, Binary, Exclusion)};
   }
   return {};
+}
+
+/// True when \p Binary is a Boost.Test binary tia knows none of whose cases
+/// is selected: Boost.Test cannot be told to run no case.
+bool noBoostCaseSelected(const select::Plan &P, llvm::StringRef Binary) {
+  if (P.selectsAll())
+    return false;
+  unsigned Other = 0;
+  auto Lists = [&](bool Exclusion) {
+    return llvm::any_of(
+        report::caseArguments(P, CaseFramework::Boost, Exclusion, Other),
+        [&](const auto &Entry) { return Entry.first == Binary; });
+  };
+  return Lists(/*Exclusion=*/true) && !Lists(/*Exclusion=*/false);
 }
 
 /// What `PROGRAM --version` prints on stdout; empty when it cannot run.
@@ -193,6 +210,8 @@ results::Runner recogniseRunner(const std::vector<std::string> &Command,
     return results::Runner::Catch2;
   if (F == CaseFramework::Doctest)
     return results::Runner::Doctest;
+  if (F == CaseFramework::Boost)
+    return results::Runner::Boost;
   return results::Runner::Gtest;
 }
 
@@ -214,6 +233,10 @@ void askForReport(results::Runner Kind, llvm::StringRef Report,
   case results::Runner::Doctest:
     Args.push_back("--reporters=junit");
     Args.push_back(("--out=" + Report).str());
+    break;
+  case results::Runner::Boost:
+    // Boost's console log stays, a JUnit logger joins it.
+    Args.push_back(("--logger=HRF,error,stdout:JUNIT,error," + Report).str());
     break;
   case results::Runner::Gtest:
   case results::Runner::Auto:
@@ -397,6 +420,12 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
       Err << "nothing to run: no pytest test is selected\n";
     return O.Select.ExitCode ? exitCodeOf(P) : 0;
   }
+  if (Kind == results::Runner::Boost && !O.Observe &&
+      noBoostCaseSelected(P, Binary)) {
+    if (!G.Quiet)
+      Err << "nothing to run: no case of " << Binary << " is selected\n";
+    return O.Select.ExitCode ? exitCodeOf(P) : 0;
+  }
 
   auto Program = runnerProgram(O.Command.front(), Ctx);
   if (!Program)
@@ -483,6 +512,7 @@ llvm::cl::opt<results::Runner> Runner(
         clEnumValN(results::Runner::Gtest, "gtest", "a GoogleTest binary"),
         clEnumValN(results::Runner::Catch2, "catch2", "a Catch2 binary"),
         clEnumValN(results::Runner::Doctest, "doctest", "a doctest binary"),
+        clEnumValN(results::Runner::Boost, "boost", "a Boost.Test binary"),
         clEnumValN(results::Runner::Pytest, "pytest", "pytest")),
     llvm::cl::init(results::Runner::Auto), llvm::cl::cat(tiaCategory()),
     llvm::cl::sub(RunSubcommand));

@@ -123,6 +123,10 @@ SelectCommandLine::SelectCommandLine(llvm::cl::SubCommand &Sub)
                             "per doctest binary: BINARY "
                             "'--test-case=NAMES' (--test-case-exclude= with "
                             "--exclusion)"),
+                 clEnumValN(report::Format::Boost, "boost",
+                            "per Boost.Test binary: BINARY "
+                            "'--run_test=PATHS' (--run_test=!PATH:... with "
+                            "--exclusion)"),
                  clEnumValN(report::Format::Pytest, "pytest",
                             "pytest node ids (--deselect=ID with "
                             "--exclusion)"),

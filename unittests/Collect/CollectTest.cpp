@@ -71,6 +71,41 @@ TEST(CollectTest, SplitsDoctestFiltersFromOptions) {
                                             "--reporters=junit"}));
 }
 
+TEST(CollectTest, ParsesBoostTestLists) {
+  // Suites hold their units four spaces deeper; '*' marks enabled units.
+  std::vector<BoostTestUnit> Units =
+      parseBoostTestList("top*\n"
+                         "math*\n"
+                         "    adds*\n"
+                         "    off \n"
+                         "    data*\n"
+                         "        _0*\n"
+                         "        _1*\n"
+                         "    sum<std__pair<int_ long>>*\n"
+                         "    inner*\n"
+                         "        odd name [x]*\n"
+                         "last*\n");
+  std::vector<std::string> Paths;
+  for (const BoostTestUnit &U : Units)
+    Paths.push_back(U.Path + (U.Enabled ? "" : " (disabled)"));
+  EXPECT_EQ(Paths,
+            (std::vector<std::string>{"top", "math/adds", "math/off (disabled)",
+                                      "math/data/_0", "math/data/_1",
+                                      "math/sum<std__pair<int_ long>>",
+                                      "math/inner/odd name [x]", "last"}));
+  EXPECT_TRUE(parseBoostTestList("").empty());
+}
+
+TEST(CollectTest, SplitsBoostTestFiltersFromOptions) {
+  auto [Filters, Rest] =
+      splitBoostTestArguments({"bin", "--run_test=math", "-t", "top",
+                               "--log_level=all", "--", "custom"});
+  EXPECT_EQ(Filters,
+            (std::vector<std::string>{"--run_test=math", "-t", "top"}));
+  EXPECT_EQ(Rest,
+            (std::vector<std::string>{"--log_level=all", "--", "custom"}));
+}
+
 TEST(GTestFilterTest, PositiveAndNegativePatterns) {
   EXPECT_TRUE(matchesGTestFilter("*", "A.b"));
   EXPECT_TRUE(matchesGTestFilter("A.*:B.c", "B.c"));

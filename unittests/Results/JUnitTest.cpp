@@ -245,6 +245,59 @@ TEST(JUnitTest, PytestNodeIdsWithoutTheFiles) {
             std::make_pair(std::string("py/pkg/test_m.py::test_d"), true));
 }
 
+TEST(JUnitTest, BoostTestPathsAndOutcomes) {
+  // Boost.Test lists the cases its filter left out as skipped, "disabled
+  // because of the following chain of decision": they did not run.
+  const char *Report = R"(<?xml version="1.0" encoding="UTF-8"?>
+<testsuite tests="5" skipped="1" errors="1" failures="1" id="0" name="ops">
+<testcase assertions="1" name="top" time="0.5"></testcase>
+<testcase assertions="2" classname="math.inner" name="fails" time="0.25">
+<failure message="failure" type="assertion error"><![CDATA[
+ASSERTION FAILURE:
+- file   : t.cpp
+- line   : 10
+- message: check add(2,2)==5 has failed [4 != 5]
+]]></failure></testcase>
+<testcase assertions="1" classname="math" name="crash" time="0.1">
+<error message="unexpected exception" type="system error"><![CDATA[
+UNCAUGHT EXCEPTION:
+- file: unknown location
+- line: 0
+
+EXCEPTION STACK TRACE: --------------
+signal: SIGABRT (application abort requested)
+]]></error></testcase>
+<testcase assertions="1" classname="math" name="sum&lt;std__pair&lt;int__long&gt;&gt;" time="0"></testcase>
+<testcase assertions="0" classname="math" name="left_out" time="0">
+<skipped/>
+<system-out><![CDATA[Test case disabled because of the following chain of decision:
+- disabled test unit: 'math/left_out'
+- reason: 'disabled']]></system-out>
+</testcase>
+</testsuite>)";
+  ASSERT_VALUE(R, parseJUnit(Report, "ops_test.xml", Runner::Boost));
+  // Boost's report writes a name's space as '_'.
+  std::vector<std::string> Known = {
+      "boost:ops_test:math/sum<std__pair<int_ long>>"};
+  NamingOptions O;
+  O.GtestBinary = "ops_test";
+  O.KnownIds = Known;
+  std::vector<std::string> Warnings;
+  ASSERT_VALUE(Results, testResults(*R, "ops_test.xml", O, Warnings));
+  ASSERT_EQ(Results->size(), 4u);
+  EXPECT_EQ((*Results)[3].TestId, Known.front());
+  EXPECT_EQ((*Results)[0].TestId, "boost:ops_test:top");
+  EXPECT_EQ((*Results)[0].Result, Outcome::Passed);
+  EXPECT_EQ((*Results)[1].TestId, "boost:ops_test:math/inner/fails");
+  EXPECT_EQ((*Results)[1].Result, Outcome::Failed);
+  EXPECT_EQ((*Results)[1].Message,
+            "t.cpp(10): check add(2,2)==5 has failed [4 != 5]");
+  EXPECT_EQ((*Results)[2].TestId, "boost:ops_test:math/crash");
+  EXPECT_EQ((*Results)[2].Result, Outcome::Crashed);
+  EXPECT_EQ((*Results)[2].Message,
+            "signal: SIGABRT (application abort requested)");
+}
+
 TEST(JUnitTest, RetriesAreAttempts) {
   ASSERT_VALUE(R, parseJUnit("<testsuite><testcase name='a' status='fail'/>"
                              "<testcase name='a' status='run'/></testsuite>",

@@ -62,3 +62,22 @@ TEST(CaseFiltersTest, ExclusionArguments) {
 }
 
 } // namespace
+
+TEST(CaseFiltersTest, BoostTest) {
+  ASSERT_TRUE(parseCaseId("boost:ops_test:math/data/_1"));
+  EXPECT_EQ(parseCaseId("boost:ops_test:math/data/_1")->Framework,
+            CaseFramework::Boost);
+  EXPECT_EQ(caseFilterArguments(CaseFramework::Boost,
+                                {"math/adds", "sum<std__pair<int_ long>>"}),
+            (std::vector<std::string>{
+                "--run_test=math/adds:sum<std__pair<int_ long>>"}));
+  EXPECT_EQ(caseExclusionArguments(CaseFramework::Boost, {"a", "s/b"}),
+            (std::vector<std::string>{"--run_test=!a:!s/b"}));
+  EXPECT_TRUE(caseExclusionArguments(CaseFramework::Boost, {}).empty());
+  // A data case's samples and a template's instances are of their case.
+  EXPECT_EQ(boostDefinitionName("math/data/_12"), "math/data");
+  EXPECT_EQ(boostDefinitionName("math/sum<std__pair<int_ long>>"), "math/sum");
+  EXPECT_EQ(boostDefinitionName("math/adds"), "math/adds");
+  EXPECT_EQ(boostDefinitionName("_1"), "_1");
+  EXPECT_EQ(boostDefinitionName("math/_x"), "math/_x");
+}

@@ -117,13 +117,31 @@ std::pair<std::vector<std::string>, std::vector<std::string>>
 splitCatch2Arguments(llvm::ArrayRef<std::string> Command);
 
 /// The framework test binary \p Path is linked with, from its contents
-/// (GoogleTest's, Catch2's and doctest's option names); std::nullopt for
+/// (GoogleTest's, Catch2's and doctest's option names, Boost.Test's
+/// functions); std::nullopt for
 /// another program or one that cannot be read.
 std::optional<CaseFramework> caseFrameworkOfBinary(llvm::StringRef Path);
 
 /// Parses `--list-test-cases` output of a doctest binary: the case names
 /// between its "[doctest]" notes and "====" rules, one a line.
 std::vector<std::string> parseDoctestList(llvm::StringRef Text);
+
+/// A test case of a Boost.Test binary: its path of suites ("math/adds",
+/// "math/data/_0", "math/sum<int>") and whether it runs unless named.
+struct BoostTestUnit {
+  std::string Path;
+  bool Enabled;
+};
+
+/// Parses `--list_content` output of a Boost.Test binary (which it writes
+/// to stderr): the leaves of its tree of suites.
+std::vector<BoostTestUnit> parseBoostTestList(llvm::StringRef Text);
+
+/// Splits the arguments after the executable of a ctest command running a
+/// Boost.Test binary into its filters (--run_test=, -t) and its other
+/// options.
+std::pair<std::vector<std::string>, std::vector<std::string>>
+splitBoostTestArguments(llvm::ArrayRef<std::string> Command);
 
 /// Splits the arguments after the executable of a ctest command running a
 /// doctest binary into its filters (--test-case=, -tc=, --test-suite=, ...,

@@ -28,6 +28,7 @@ enum class Format {
   Gtest,       ///< per binary: "BINARY --gtest_filter=..."
   Catch2,      ///< per binary: "BINARY 'spec'" (Catch2 test specs)
   Doctest,     ///< per binary: "BINARY '--test-case=...'" (doctest filters)
+  Boost,       ///< per binary: "BINARY '--run_test=...'" (Boost.Test)
   Pytest,      ///< pytest arguments: node ids, or --deselect=ID
   PytestFiles, ///< pytest arguments: test files, or --ignore=FILE
   Markdown,    ///< the pull request comment
@@ -132,11 +133,14 @@ std::string gtestFilter(const select::Plan &P, llvm::StringRef Binary,
                         bool Exclusion);
 
 /// The arguments that run the selected cases of every known binary of
-/// framework \p F (Catch2 or doctest): one Catch2 test spec naming them
-/// ("~*" when none runs), or doctest's --test-case= (--test-case-exclude=*);
-/// in the exclusion form Catch2's "~NAME" per skipped case and "~[.]", or
-/// doctest's --test-case-exclude=; no arguments when all its cases run.
-/// Case names are escaped as the framework reads them.
+/// framework \p F (Catch2, doctest or Boost.Test): one Catch2 test spec
+/// naming them ("~*" when none runs), doctest's --test-case=
+/// (--test-case-exclude=*) or Boost's --run_test=a:b; in the exclusion form
+/// Catch2's "~NAME" per skipped case and "~[.]", doctest's
+/// --test-case-exclude= or Boost's --run_test=!a:!b; no arguments when all
+/// its cases run. Boost.Test cannot run no case (it exits 200): a Boost
+/// binary none of whose cases is selected is left out of the inclusion
+/// form. Case names are escaped as the framework reads them.
 std::vector<std::pair<std::string, std::vector<std::string>>>
 caseArguments(const select::Plan &P, CaseFramework F, bool Exclusion,
               unsigned &Unnamed);

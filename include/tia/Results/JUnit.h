@@ -26,9 +26,10 @@ class Store;
 namespace results {
 
 /// The test runner that wrote a report.
-enum class Runner { Auto, Ctest, Gtest, Pytest, Catch2, Doctest };
+enum class Runner { Auto, Ctest, Gtest, Pytest, Catch2, Doctest, Boost };
 
-/// Returns "auto", "ctest", "gtest", "pytest", "catch2" or "doctest".
+/// Returns "auto", "ctest", "gtest", "pytest", "catch2", "doctest" or
+/// "boost".
 llvm::StringRef runnerName(Runner R);
 /// Parses a name returned by runnerName; std::nullopt for anything else.
 std::optional<Runner> parseRunner(llvm::StringRef Name);

@@ -10,6 +10,10 @@
 //    (exclusion: --test-case-exclude=a,b). doctest reads '*' and '?' in
 //    a name as wildcards and cannot escape them: such a name may run more
 //    cases, never fewer.
+//  - Boost.Test: --run_test=a/b:c (exclusion: --run_test=!a/b:!c), a
+//    case named by its path of suites. Boost replaces the characters its
+//    filters treat specially (: * @ + ! / ,) in names with '_', so a name
+//    needs no escape; it cannot run no case at all (it exits 200).
 // Ids are "<framework>:<binary>:<case>"; the case name is everything after
 // the binary's name, so it may hold ':' (Catch2 names may).
 //
@@ -26,9 +30,9 @@
 
 namespace tia {
 
-enum class CaseFramework { GTest, Catch2, Doctest };
+enum class CaseFramework { GTest, Catch2, Doctest, Boost };
 
-/// "gtest", "catch2" or "doctest": the prefix of the framework's ids.
+/// "gtest", "catch2", "doctest" or "boost": the prefix of the framework's ids.
 llvm::StringRef caseFrameworkName(CaseFramework F);
 
 /// The framework of test id \p Id ("gtest:..." or "catch2:..."), or
@@ -54,6 +58,11 @@ llvm::StringRef doctestTemplateName(llvm::StringRef Full);
 /// \p Name with ',' and '\' escaped with '\', as doctest's filters read
 /// them.
 std::string doctestEscape(llvm::StringRef Name);
+
+/// The path of the Boost.Test case \p Full is an instance of: "suite/data"
+/// of a BOOST_DATA_TEST_CASE's sample "suite/data/_2", "suite/name" of a
+/// BOOST_AUTO_TEST_CASE_TEMPLATE instance "suite/name<int>", else \p Full.
+llvm::StringRef boostDefinitionName(llvm::StringRef Full);
 
 /// The arguments that make a binary of \p F run exactly \p Cases (none: no
 /// case at all).
