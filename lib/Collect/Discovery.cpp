@@ -85,17 +85,6 @@ bool isDisabled(llvm::StringRef Case) {
          Name.starts_with("DISABLED_");
 }
 
-/// Whether \p Binary links GoogleTest: its help text or, when GoogleTest is
-/// a shared library, the dynamic symbols it imports from it.
-bool looksLikeGTest(llvm::StringRef Binary) {
-  auto Buf = llvm::MemoryBuffer::getFile(Binary, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false);
-  if (!Buf)
-    return false;
-  llvm::StringRef B = (*Buf)->getBuffer();
-  return B.contains("gtest_list_tests") || B.contains("_ZN7testing8internal");
-}
-
 /// Reads the ctest properties that say how a test runs beside others.
 void readScheduleProperty(llvm::StringRef Name, const llvm::json::Value &V,
                           Schedule &S) {
@@ -120,28 +109,6 @@ struct CaseListing {
   std::set<std::string> Disabled; ///< Boost.Test's, run only when named
 };
 
-/// Whether \p Binary links Catch2 (2.x): its help text.
-bool looksLikeCatch2(llvm::StringRef Binary) {
-  auto Buf = llvm::MemoryBuffer::getFile(Binary, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false);
-  return Buf && (*Buf)->getBuffer().contains("list-test-names-only");
-}
-
-/// Whether \p Binary links doctest: its help text.
-bool looksLikeDoctest(llvm::StringRef Binary) {
-  auto Buf = llvm::MemoryBuffer::getFile(Binary, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false);
-  return Buf && (*Buf)->getBuffer().contains("list-test-cases");
-}
-
-/// Whether \p Binary links Boost.Test: the names of its functions, which
-/// a binary linked with the shared library imports.
-bool looksLikeBoostTest(llvm::StringRef Binary) {
-  auto Buf = llvm::MemoryBuffer::getFile(Binary, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false);
-  return Buf && (*Buf)->getBuffer().contains("N5boost9unit_test");
-}
-
 /// The framework whose cases the ctest command \p Command runs, if any.
 std::optional<CaseFramework>
 frameworkOf(const std::vector<std::string> &Command) {
@@ -149,15 +116,7 @@ frameworkOf(const std::vector<std::string> &Command) {
         return A.starts_with("--gtest_filter=");
       }))
     return CaseFramework::GTest;
-  if (looksLikeGTest(Command[0]))
-    return CaseFramework::GTest;
-  if (looksLikeCatch2(Command[0]))
-    return CaseFramework::Catch2;
-  if (looksLikeDoctest(Command[0]))
-    return CaseFramework::Doctest;
-  if (looksLikeBoostTest(Command[0]))
-    return CaseFramework::Boost;
-  return std::nullopt;
+  return caseFrameworkOfBinary(Command[0]);
 }
 
 /// The arguments that list the cases: GoogleTest filters afterwards;
@@ -287,13 +246,22 @@ CaseListing parseListing(CaseFramework F, llvm::StringRef Text) {
 } // namespace
 
 std::optional<CaseFramework> caseFrameworkOfBinary(llvm::StringRef Path) {
-  if (looksLikeGTest(Path))
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return std::nullopt;
+  llvm::StringRef B = (*Buf)->getBuffer();
+  // GoogleTest's help text or, when it is a shared library, the names the
+  // binary imports from it; Catch2's and doctest's help texts; the names of
+  // Boost.Test's functions (which a binary linked with its shared library
+  // imports).
+  if (B.contains("gtest_list_tests") || B.contains("_ZN7testing8internal"))
     return CaseFramework::GTest;
-  if (looksLikeCatch2(Path))
+  if (B.contains("list-test-names-only"))
     return CaseFramework::Catch2;
-  if (looksLikeDoctest(Path))
+  if (B.contains("list-test-cases"))
     return CaseFramework::Doctest;
-  if (looksLikeBoostTest(Path))
+  if (B.contains("N5boost9unit_test"))
     return CaseFramework::Boost;
   return std::nullopt;
 }

@@ -62,17 +62,25 @@ std::string stringOf(const Token &T, const SourceManager &SM) {
 
 } // namespace
 
-std::optional<CaseMacro> readCaseMacro(SourceLocation Loc,
-                                       const SourceManager &SM,
-                                       const LangOptions &LangOpts,
-                                       llvm::StringRef Prefix) {
+std::unique_ptr<Lexer> rawLexerAt(SourceLocation Loc, const SourceManager &SM,
+                                  const LangOptions &LangOpts) {
   auto [FID, Offset] = SM.getDecomposedLoc(Loc);
   bool Invalid = false;
   llvm::StringRef Buf = SM.getBufferData(FID, &Invalid);
   if (Invalid || Offset >= Buf.size())
+    return nullptr;
+  return std::make_unique<Lexer>(SM.getLocForStartOfFile(FID), LangOpts,
+                                 Buf.begin(), Buf.begin() + Offset, Buf.end());
+}
+
+std::optional<CaseMacro> readCaseMacro(SourceLocation Loc,
+                                       const SourceManager &SM,
+                                       const LangOptions &LangOpts,
+                                       llvm::StringRef Prefix) {
+  std::unique_ptr<Lexer> Raw = rawLexerAt(Loc, SM, LangOpts);
+  if (!Raw)
     return std::nullopt;
-  Lexer Lex(SM.getLocForStartOfFile(FID), LangOpts, Buf.begin(),
-            Buf.begin() + Offset, Buf.end());
+  Lexer &Lex = *Raw;
   Token T;
   Lex.LexFromRawLexer(T);
   if (!T.is(tok::raw_identifier))
@@ -108,13 +116,10 @@ std::optional<CaseMacro> readCaseMacro(SourceLocation Loc,
 std::optional<MacroCall> readMacroCall(SourceLocation Loc,
                                        const SourceManager &SM,
                                        const LangOptions &LangOpts) {
-  auto [FID, Offset] = SM.getDecomposedLoc(Loc);
-  bool Invalid = false;
-  llvm::StringRef Buf = SM.getBufferData(FID, &Invalid);
-  if (Invalid || Offset >= Buf.size())
+  std::unique_ptr<Lexer> Raw = rawLexerAt(Loc, SM, LangOpts);
+  if (!Raw)
     return std::nullopt;
-  Lexer Lex(SM.getLocForStartOfFile(FID), LangOpts, Buf.begin(),
-            Buf.begin() + Offset, Buf.end());
+  Lexer &Lex = *Raw;
   Token T;
   Lex.LexFromRawLexer(T);
   if (!T.is(tok::raw_identifier))

@@ -14,6 +14,8 @@
 #include "clang/Basic/LangOptions.h"
 #include "clang/Basic/SourceLocation.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +23,12 @@
 namespace tia {
 namespace cpp {
 namespace detail {
+
+/// A raw lexer of the file of \p Loc (a file location), starting there;
+/// null when the file's text cannot be read.
+std::unique_ptr<clang::Lexer> rawLexerAt(clang::SourceLocation Loc,
+                                         const clang::SourceManager &SM,
+                                         const clang::LangOptions &LangOpts);
 
 /// What a case-defining macro invocation says.
 struct CaseMacro {

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CaseMacros.h"
 #include "Extractor.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -30,13 +31,10 @@ namespace {
 std::optional<std::pair<std::string, std::string>>
 macroArguments(SourceLocation Loc, const SourceManager &SM,
                const LangOptions &LangOpts) {
-  auto [FID, Offset] = SM.getDecomposedLoc(Loc);
-  bool Invalid = false;
-  llvm::StringRef Buf = SM.getBufferData(FID, &Invalid);
-  if (Invalid || Offset >= Buf.size())
+  std::unique_ptr<Lexer> Raw = rawLexerAt(Loc, SM, LangOpts);
+  if (!Raw)
     return std::nullopt;
-  Lexer Lex(SM.getLocForStartOfFile(FID), LangOpts, Buf.begin(),
-            Buf.begin() + Offset, Buf.end());
+  Lexer &Lex = *Raw;
   std::vector<Token> Toks;
   for (int I = 0; I < 6; ++I) {
     Token T;

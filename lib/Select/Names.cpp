@@ -62,6 +62,8 @@ llvm::StringRef ruleName(Rule R) {
     return "covers";
   case Rule::SameName:
     return "same-name";
+  case Rule::Override:
+    return "override";
   case Rule::Declaration:
     return "declaration";
   case Rule::TypeUse:

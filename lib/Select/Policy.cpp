@@ -658,6 +658,7 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
       if (!R.Via.empty() && NewTestBodies.count(R.Element))
         continue;
       bool Related = R.Applied == Rule::SameName ||
+                     R.Applied == Rule::Override ||
                      (R.Applied == Rule::Covers && !R.Via.empty());
       // A test whose own code changed may be a parametrized pytest
       // function: its instances, and itself for the instances the change

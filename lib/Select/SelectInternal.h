@@ -64,6 +64,11 @@ public:
     Heads[Path.str()] = std::move(V);
   }
 
+  /// The head versions of the changed files, by path.
+  const std::map<std::string, HeadVersion, std::less<>> &heads() const {
+    return Heads;
+  }
+
   /// Applies the rules for Sel.Elements[I] beyond "the tests that cover
   /// it": the users of a changed class, variable, macro, region or
   /// declaration, the callers of a changed constexpr function, what a

@@ -40,28 +40,24 @@ using detail::VersionResolver;
 
 namespace {
 
-/// The class or namespace \p E is declared in, as its display names it:
-/// "calc::Vector" of "calc::Vector::length() const", "textkit.words.Counter"
-/// of the Python method "textkit.words.Counter.add".
-std::string enclosingScope(const Element &E) {
-  if (llvm::StringRef(E.Key).starts_with("py:"))
-    return llvm::StringRef(E.Display).rsplit('.').first.str();
-  std::string Name = qualifiedName(E.Display);
-  llvm::StringRef Qualified = Name;
-  // A function template's display names its parameters: "C::f<T>".
-  if (Qualified.ends_with(">") && !Qualified.contains("operator")) {
-    int Depth = 0;
-    for (size_t I = Qualified.size(); I-- > 0;) {
-      Depth += Qualified[I] == '>' ? 1 : Qualified[I] == '<' ? -1 : 0;
-      if (Depth == 0) {
-        Qualified = Qualified.take_front(I);
-        break;
-      }
-    }
+/// The keys of the methods the new element \p E overrides, as the head
+/// versions of the changed files record them (at the definition; an
+/// in-class declaration shares its definition's display).
+std::vector<std::string> overriddenBy(const Element &E,
+                                      const detail::Impact &Im) {
+  std::vector<std::string> Out;
+  for (const auto &[Path, Head] : Im.heads()) {
+    const FileIndex &F = Head.Index;
+    std::set<std::string> Same;
+    for (const Element &Each : F.Elements)
+      if (Each.Display == E.Display)
+        Same.insert(Each.Key);
+    for (const Reference &R : F.References)
+      if (R.Kind == ReferenceKind::Overrides && Same.count(R.From) &&
+          !llvm::is_contained(Out, R.To))
+        Out.push_back(R.To);
   }
-  size_t Colons = Qualified.rfind("::");
-  return Colons == llvm::StringRef::npos ? std::string()
-                                         : Qualified.take_front(Colons).str();
+  return Out;
 }
 
 } // namespace
@@ -265,8 +261,50 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
     // A member of a new class, defined or only declared, takes no calls
     // from unchanged code.
     if (Siblings && (Function || E.Kind == ElementKind::Declaration) &&
-        NewClasses.count(enclosingScope(E)))
+        NewClasses.count(detail::enclosingScope(E)))
       Siblings = false;
+    if (Siblings && (Function || E.Kind == ElementKind::Declaration)) {
+      // A new override of a class whose constructors ran in tests: only an
+      // object of that class, or of a class derived from it (whose
+      // construction runs them too), dispatches to it.
+      std::vector<std::string> Overridden = overriddenBy(E, Im);
+      auto Constructors =
+          Overridden.empty() ? std::vector<Element>()
+                             : Finder.constructorsOf(detail::enclosingScope(E));
+      if (!Constructors)
+        return Constructors.takeError();
+      bool Covered = false;
+      for (const Element &Ctor : *Constructors) {
+        auto CtorTests = TestsCovering(Ctor.Key);
+        if (!CtorTests)
+          return CtorTests.takeError();
+        for (const std::string &T : *CtorTests)
+          ByTest[T].push_back(
+              {I, NoIndex, "constructs its class (covers " + Ctor.Display + ")",
+               Rule::Override});
+        Covered |= !CtorTests->empty();
+      }
+      if (Covered) {
+        // The overridden methods share its name: the same-named elements
+        // tell their displays.
+        auto Named = Finder.find(E);
+        if (!Named)
+          return Named.takeError();
+        for (const Element &Base : *Named) {
+          if (!llvm::is_contained(Overridden, Base.Key))
+            continue;
+          auto BaseTests = TestsCovering(Base.Key);
+          if (!BaseTests)
+            return BaseTests.takeError();
+          for (const std::string &T : *BaseTests)
+            ByTest[T].push_back(
+                {I, NoIndex, "covers " + Base.Display + ", which it overrides",
+                 Rule::Override});
+        }
+        Any = true;
+        Siblings = false;
+      }
+    }
     if (Siblings) {
       // A new overload, override, specialisation, class or variable may
       // now be chosen by code that reached a same-named element, so it

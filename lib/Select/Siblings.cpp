@@ -9,12 +9,57 @@ namespace tia {
 namespace select {
 namespace detail {
 
-llvm::Expected<std::vector<Element>> SiblingFinder::find(const Element &New) {
-  if (!Loaded) {
-    if (llvm::Error E = load())
-      return std::move(E);
-    Loaded = true;
+std::string enclosingScope(const Element &E) {
+  if (isPythonElement(E))
+    return llvm::StringRef(E.Display).rsplit('.').first.str();
+  std::string Name = qualifiedName(E.Display);
+  llvm::StringRef Qualified = Name;
+  // A function template's display names its parameters: "C::f<T>".
+  if (Qualified.ends_with(">") && !Qualified.contains("operator")) {
+    int Depth = 0;
+    for (size_t I = Qualified.size(); I-- > 0;) {
+      Depth += Qualified[I] == '>' ? 1 : Qualified[I] == '<' ? -1 : 0;
+      if (Depth == 0) {
+        Qualified = Qualified.take_front(I);
+        break;
+      }
+    }
   }
+  size_t Colons = Qualified.rfind("::");
+  return Colons == llvm::StringRef::npos ? std::string()
+                                         : Qualified.take_front(Colons).str();
+}
+
+llvm::Error SiblingFinder::loadOnce() {
+  if (Loaded)
+    return llvm::Error::success();
+  Loaded = true;
+  return load();
+}
+
+llvm::Expected<std::vector<Element>>
+SiblingFinder::constructorsOf(llvm::StringRef Class) {
+  if (llvm::Error E = loadOnce())
+    return std::move(E);
+  // "ns::Box<T>" is constructed by "ns::Box<T>::Box(...)".
+  llvm::StringRef Bare = Class.rsplit("::").second;
+  if (Bare.empty())
+    Bare = Class;
+  Bare = Bare.take_until([](char C) { return C == '<'; });
+  std::vector<Element> Out;
+  std::set<std::string> Seen;
+  auto It = ByName.find(Bare.str());
+  if (It != ByName.end())
+    for (const Element &E : It->second)
+      if (E.Kind == ElementKind::Constructor && enclosingScope(E) == Class &&
+          Seen.insert(E.Key).second)
+        Out.push_back(E);
+  return Out;
+}
+
+llvm::Expected<std::vector<Element>> SiblingFinder::find(const Element &New) {
+  if (llvm::Error E = loadOnce())
+    return std::move(E);
   std::vector<Element> Out;
   std::set<std::string> Seen{New.Key};
   auto It = ByName.find(siblingKey(New));

@@ -19,6 +19,12 @@ namespace tia {
 namespace select {
 namespace detail {
 
+/// The class or namespace \p E is declared in, as its display names it:
+/// "calc::Vector" of "calc::Vector::length() const", "C" of the function
+/// template "C::f<T>(T)", "textkit.words.Counter" of the Python method
+/// "textkit.words.Counter.add"; empty at the top level.
+std::string enclosingScope(const Element &E);
+
 /// Every element a new element may take calls from: those with the same
 /// unqualified name anywhere in the index or in the base versions of the
 /// changed files (overloads, overridden virtual functions, the primary
@@ -31,8 +37,13 @@ public:
 
   llvm::Expected<std::vector<Element>> find(const Element &New);
 
+  /// The constructors of the C++ class whose display name is \p Class, in
+  /// the index and the base versions of the changed files.
+  llvm::Expected<std::vector<Element>> constructorsOf(llvm::StringRef Class);
+
 private:
   llvm::Error load();
+  llvm::Error loadOnce();
 
   /// C++ elements by their bare name, Python methods by theirs ("py."
   /// first, so the languages never mix); empty for elements that have no

@@ -121,6 +121,8 @@ llvm::StringRef evidenceName(Evidence E);
 enum class Rule {
   Covers,          ///< the test covers the changed function itself
   SameName,        ///< a new element may take calls from a same-named one
+  Override,        ///< a new override may run where an object of its class
+                   ///< calls a method it overrides (docs/Safety.md)
   Declaration,     ///< the test covers the function a declaration declares
   TypeUse,         ///< ... a function that uses the changed class, enum or
                    ///< alias (by value, its members, its name)
@@ -140,7 +142,7 @@ enum class Rule {
                    ///< folder) when traced, or its reads are not known
 };
 
-/// Returns "covers", "same-name", "declaration", "type-use",
+/// Returns "covers", "same-name", "override", "declaration", "type-use",
 /// "variable-use", "initializer", "macro-use", "macro-name", "region",
 /// "constexpr-caller", "fallback", "name-use", "reaches", "reads".
 llvm::StringRef ruleName(Rule R);
