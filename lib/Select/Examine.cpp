@@ -102,6 +102,20 @@ std::string unparsedReason(const VersionResolver &R, Side Which,
          "build before selecting, or pass -p to where it is, to select less";
 }
 
+/// Whether the C/C++ file \p C changes, read on neither side, is part of
+/// no translation unit of the build (both of its paths, when renamed).
+llvm::Expected<bool> outsideTheBuild(VersionResolver &R,
+                                     const git::FileChange &C) {
+  for (const std::string *Path : {&C.OldPath, &C.NewPath}) {
+    if (Path->empty())
+      continue;
+    auto Outside = R.outsideTheBuild(*Path);
+    if (!Outside || !*Outside)
+      return Outside;
+  }
+  return true;
+}
+
 } // namespace
 
 /// Examines one changed source file and adds what changed to \p Sel. The
@@ -116,18 +130,19 @@ llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
                     std::vector<std::pair<size_t, std::string>> &OwnTests) {
   llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
   std::optional<FileIndex> Old, New;
+  // The first side no indexed translation unit reads: its fallback.
+  std::optional<std::pair<std::string, std::string>> Unread;
   if (!C.OldPath.empty()) {
     auto Got = R.get(Side::Old, C.OldPath, C.OldBlob, "");
     if (!Got)
       return Got.takeError();
-    if (!*Got) {
-      addFallback(Sel, FallbackKind::NotIndexed, C.OldPath,
-                  unparsedReason(R, Side::Old, C.OldPath,
-                                 "no indexed translation unit reads " +
-                                     C.OldPath + " at the base revision"));
-      return llvm::Error::success();
-    }
-    Old = std::move(*Got);
+    if (*Got)
+      Old = std::move(*Got);
+    else
+      Unread = {C.OldPath,
+                unparsedReason(R, Side::Old, C.OldPath,
+                               "no indexed translation unit reads " +
+                                   C.OldPath + " at the base revision")};
   }
   if (!C.NewPath.empty()) {
     llvm::StringRef From = C.Status == git::ChangeStatus::Renamed
@@ -136,17 +151,32 @@ llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
     auto Got = R.get(Side::New, C.NewPath, C.NewBlob, From);
     if (!Got)
       return Got.takeError();
-    if (!*Got) {
-      addFallback(Sel, FallbackKind::NotIndexed, C.NewPath,
-                  unparsedReason(R, Side::New, C.NewPath,
-                                 "no indexed translation unit reads " +
-                                     C.NewPath +
-                                     (C.Status == git::ChangeStatus::Added
-                                          ? " (a new file)"
-                                          : "")));
-      return llvm::Error::success();
-    }
-    New = std::move(*Got);
+    if (*Got)
+      New = std::move(*Got);
+    else if (!Unread)
+      Unread = {C.NewPath,
+                unparsedReason(
+                    R, Side::New, C.NewPath,
+                    "no indexed translation unit reads " + C.NewPath +
+                        (C.Status == git::ChangeStatus::Added ? " (a new file)"
+                                                              : ""))};
+  }
+  if (Unread) {
+    // A source file that existed and was compiled by no translation unit
+    // is not made part of the build by borrowing a neighbour's command to
+    // parse its head: that is for new files.
+    bool OnlyInferred = New && C.Status == git::ChangeStatus::Modified &&
+                        R.InferredFrom.count(C.NewPath);
+    auto Outside = !Old && (!New || OnlyInferred) ? outsideTheBuild(R, C)
+                                                  : llvm::Expected<bool>(false);
+    if (!Outside)
+      return Outside.takeError();
+    if (*Outside)
+      Sel.Notes.push_back(
+          {Shown.str(), OutsideBuildNote.str(), NoteKind::OutsideBuild});
+    else
+      addFallback(Sel, FallbackKind::NotIndexed, Unread->first, Unread->second);
+    return llvm::Error::success();
   }
   for (const std::optional<FileIndex> *V : {&Old, &New})
     if (*V && !(*V)->Complete) {

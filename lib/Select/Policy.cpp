@@ -16,6 +16,7 @@
 #include "tia/Support/Error.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
 #include <map>
 #include <set>
@@ -546,6 +547,10 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
   std::string BuildDir =
       !O.BuildDir.empty() ? O.BuildDir : S.pathBases().BuildDir;
   SO.Classify = classifier(O.Config, cmakeInputs(BuildDir, S.pathBases().Root));
+  if (!BuildDir.empty())
+    if (auto Text =
+            llvm::MemoryBuffer::getFile(BuildDir + "/compile_commands.json"))
+      SO.CompileDatabase = (*Text)->getBuffer().str();
   SO.UnreadFilesSelectAll = O.Config.UnreadFilesSelectAll;
   if (P.Snapshot) {
     SO.Snapshot = P.Snapshot->Snapshot.Id;

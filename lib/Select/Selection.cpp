@@ -23,6 +23,7 @@
 #include "tia/Support/Error.h"
 #include "tia/Support/Hash.h"
 #include "tia/Support/Quote.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <map>
@@ -58,6 +59,57 @@ std::vector<std::string> overriddenBy(const Element &E,
         Out.push_back(R.To);
   }
   return Out;
+}
+
+/// Adds the tests a new override \p E (changed element \p I) may run for:
+/// those that constructed an object of its class (only such an object, or
+/// one of a derived class, whose construction runs the class's
+/// constructors too, dispatches to it) and those of the methods it
+/// overrides. False, adding nothing, when \p E overrides nothing or no
+/// constructor of its class is covered: the same-name rule decides then.
+llvm::Expected<bool>
+addOverrideReasons(size_t I, const Element &E, const detail::Impact &Im,
+                   detail::SiblingFinder &Finder,
+                   llvm::function_ref<llvm::Expected<std::vector<std::string>>(
+                       llvm::StringRef)>
+                       TestsCovering,
+                   detail::TestReasons &ByTest) {
+  std::vector<std::string> Overridden = overriddenBy(E, Im);
+  if (Overridden.empty())
+    return false;
+  auto Constructors = Finder.constructorsOf(detail::enclosingScope(E));
+  if (!Constructors)
+    return Constructors.takeError();
+  bool Covered = false;
+  for (const Element &Ctor : *Constructors) {
+    auto CtorTests = TestsCovering(Ctor.Key);
+    if (!CtorTests)
+      return CtorTests.takeError();
+    for (const std::string &T : *CtorTests)
+      ByTest[T].push_back({I, NoIndex,
+                           "constructs its class (covers " + Ctor.Display + ")",
+                           Rule::Override});
+    Covered |= !CtorTests->empty();
+  }
+  if (!Covered)
+    return false;
+  // The overridden methods share its name: the same-named elements tell
+  // their displays.
+  auto Named = Finder.find(E);
+  if (!Named)
+    return Named.takeError();
+  for (const Element &Base : *Named) {
+    if (!llvm::is_contained(Overridden, Base.Key))
+      continue;
+    auto BaseTests = TestsCovering(Base.Key);
+    if (!BaseTests)
+      return BaseTests.takeError();
+    for (const std::string &T : *BaseTests)
+      ByTest[T].push_back({I, NoIndex,
+                           "covers " + Base.Display + ", which it overrides",
+                           Rule::Override});
+  }
+  return true;
 }
 
 } // namespace
@@ -264,46 +316,12 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
         NewClasses.count(detail::enclosingScope(E)))
       Siblings = false;
     if (Siblings && (Function || E.Kind == ElementKind::Declaration)) {
-      // A new override of a class whose constructors ran in tests: only an
-      // object of that class, or of a class derived from it (whose
-      // construction runs them too), dispatches to it.
-      std::vector<std::string> Overridden = overriddenBy(E, Im);
-      auto Constructors =
-          Overridden.empty() ? std::vector<Element>()
-                             : Finder.constructorsOf(detail::enclosingScope(E));
-      if (!Constructors)
-        return Constructors.takeError();
-      bool Covered = false;
-      for (const Element &Ctor : *Constructors) {
-        auto CtorTests = TestsCovering(Ctor.Key);
-        if (!CtorTests)
-          return CtorTests.takeError();
-        for (const std::string &T : *CtorTests)
-          ByTest[T].push_back(
-              {I, NoIndex, "constructs its class (covers " + Ctor.Display + ")",
-               Rule::Override});
-        Covered |= !CtorTests->empty();
-      }
-      if (Covered) {
-        // The overridden methods share its name: the same-named elements
-        // tell their displays.
-        auto Named = Finder.find(E);
-        if (!Named)
-          return Named.takeError();
-        for (const Element &Base : *Named) {
-          if (!llvm::is_contained(Overridden, Base.Key))
-            continue;
-          auto BaseTests = TestsCovering(Base.Key);
-          if (!BaseTests)
-            return BaseTests.takeError();
-          for (const std::string &T : *BaseTests)
-            ByTest[T].push_back(
-                {I, NoIndex, "covers " + Base.Display + ", which it overrides",
-                 Rule::Override});
-        }
-        Any = true;
-        Siblings = false;
-      }
+      auto Decided =
+          addOverrideReasons(I, E, Im, Finder, TestsCovering, ByTest);
+      if (!Decided)
+        return Decided.takeError();
+      Any |= *Decided;
+      Siblings = !*Decided;
     }
     if (Siblings) {
       // A new overload, override, specialisation, class or variable may

@@ -100,6 +100,29 @@ VersionResolver::pythonFiles(Side Which) {
   return &*Slot;
 }
 
+llvm::Expected<bool> VersionResolver::outsideTheBuild(llvm::StringRef Path) {
+  if (!CompleteBuild) {
+    auto Same = S.isRecordedCompileDatabase(O.CompileDatabase);
+    if (!Same)
+      return Same.takeError();
+    CompleteBuild = *Same;
+  }
+  if (!*CompleteBuild || MissingDirectory[0].count(Path) ||
+      MissingDirectory[1].count(Path))
+    return false;
+  // An include spelled as a suffix of the path may find the file (a new
+  // one may shadow another of that name): its readers would compile it.
+  auto Includes = S.includesNaming(
+      llvm::sys::path::filename(Path, llvm::sys::path::Style::posix));
+  if (!Includes)
+    return Includes.takeError();
+  return llvm::none_of(*Includes, [&](const IncludeIn &I) {
+    llvm::StringRef Spelling = I.Directive.Spelling;
+    return Path == Spelling || (Path.ends_with(Spelling) &&
+                                Path[Path.size() - Spelling.size() - 1] == '/');
+  });
+}
+
 llvm::Expected<const llvm::StringMap<std::string> *>
 VersionResolver::overlays(Side Which) {
   auto &Slot = Which == Side::Old ? OldOverlays : NewOverlays;

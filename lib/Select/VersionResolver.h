@@ -42,6 +42,13 @@ public:
                                                llvm::StringRef Blob,
                                                llvm::StringRef RenamedFrom);
 
+  /// Whether \p Path, which no indexed translation unit reads on either
+  /// side, is not part of the build at all: the index holds every
+  /// translation unit of the compilation database as it is now, their
+  /// compile directories exist, and no #include the index knows may find
+  /// the file.
+  llvm::Expected<bool> outsideTheBuild(llvm::StringRef Path);
+
   /// The content of the changed file on one side.
   llvm::Expected<std::string> content(Side Which, const git::FileChange &C);
 
@@ -88,6 +95,12 @@ public:
   /// translation units does not exist: that directory.
   std::map<std::string, std::string, std::less<>> MissingDirectory[2];
 
+private:
+  /// Whether the index covers the whole compilation database of
+  /// SelectOptions::CompileDatabase; computed once.
+  std::optional<bool> CompleteBuild;
+
+public:
 private:
   git::Repository &Repo;
   Store &S;

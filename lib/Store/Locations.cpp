@@ -13,6 +13,7 @@
 #include "Database.h"
 #include "Schema.h"
 #include "tia/Store/Store.h"
+#include "tia/Support/Hash.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -152,6 +153,29 @@ llvm::Error Store::recordBuildDir() {
     return llvm::Error::success();
   return schema::writeMeta(
       *DB, BuildDirKey, relocatable(Bases.BuildDir, PathBases{Bases.Root, ""}));
+}
+
+/// The meta key of the fingerprint of the compilation database a complete
+/// index covered.
+constexpr llvm::StringLiteral CompileDatabaseKey = "compile_database";
+
+/// What identifies a compilation database's text in any checkout.
+static std::string compileDatabaseFingerprint(llvm::StringRef Text,
+                                              const PathBases &B) {
+  return gitBlobHash(relocatable(Text, B));
+}
+
+llvm::Error Store::recordCompileDatabase(llvm::StringRef Text) {
+  return schema::writeMeta(*DB, CompileDatabaseKey,
+                           compileDatabaseFingerprint(Text, Bases));
+}
+
+llvm::Expected<bool> Store::isRecordedCompileDatabase(llvm::StringRef Text) {
+  auto Value = schema::readMeta(*DB, CompileDatabaseKey);
+  if (!Value)
+    return Value.takeError();
+  return *Value && !Text.empty() &&
+         **Value == compileDatabaseFingerprint(Text, Bases);
 }
 
 /// The meta key of compiler \p Program's version.

@@ -179,6 +179,7 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
     Paths.push_back(absolutePath(P, Ctx->WorkingDir));
   std::vector<bool> PathUsed(Paths.size(), false);
   std::vector<CompileCommand> Wanted;
+  bool ConfigLeftOut = false; // a translation unit .tia.yaml's paths exclude
   for (CompileCommand &Cmd : Commands) {
     if (!isBelow(Cmd.File, Ctx->Root))
       continue;
@@ -186,8 +187,10 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
           return isBelow(Cmd.File, D);
         }))
       continue;
-    if (!Ctx->Config.isIncluded(relativeTo(Cmd.File, Ctx->Root)))
+    if (!Ctx->Config.isIncluded(relativeTo(Cmd.File, Ctx->Root))) {
+      ConfigLeftOut = true;
       continue;
+    }
     bool Match = Paths.empty();
     for (size_t I = 0; I < Paths.size(); ++I)
       if (isBelow(Cmd.File, Paths[I]))
@@ -411,6 +414,13 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
       return E;
     if (llvm::Error E = (*S)->recordBuildDir())
       return E;
+    // Every translation unit of the compilation database indexed: a file
+    // none of them reads is not part of this build (docs/Safety.md).
+    if (Paths.empty() && !O.Shard && !ConfigLeftOut && !BuildDirPath.empty())
+      if (auto Text = llvm::MemoryBuffer::getFile(BuildDirPath +
+                                                  "/compile_commands.json"))
+        if (llvm::Error E = (*S)->recordCompileDatabase((*Text)->getBuffer()))
+          return E;
     for (const auto &[Program, Version] : Compilers)
       if (llvm::Error E = (*S)->putCompilerVersion(Program, Version))
         return E;

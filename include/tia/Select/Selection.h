@@ -87,6 +87,7 @@ enum class NoteKind {
   LayoutOnly,     ///< an element changed in comments or layout only
   Renamed,        ///< renamed without changes
   NotCompiled,    ///< not in the compilation database: parsed on its own
+  OutsideBuild,   ///< a C/C++ file no translation unit of the build reads
   CoverageData,   ///< a coverage data file
   BytecodeCache,  ///< a Python bytecode cache
   Configuration,  ///< tia's own configuration (.tia.yaml)
@@ -101,6 +102,11 @@ struct Note {
   std::string Text; ///< one line for people
   NoteKind Kind;
 };
+
+/// The text of a NoteKind::OutsideBuild note.
+constexpr llvm::StringLiteral OutsideBuildNote =
+    "not part of this build: no translation unit of the compilation "
+    "database compiles or reads it, at the base or the head";
 
 /// The text of a NoteKind::CommentOnly note.
 constexpr llvm::StringLiteral CommentOnlyNote =
@@ -313,6 +319,10 @@ struct SelectOptions {
   /// Which repository-relative paths tia indexes (paths.include and
   /// paths.exclude); null: all.
   std::function<bool(llvm::StringRef)> Included;
+  /// The text of the build's compilation database as it is now; empty when
+  /// there is none. A C/C++ file that no translation unit of it reads is
+  /// not part of the build when the index covered all of this database.
+  std::string CompileDatabase;
   /// A changed file no front end reads that no traced test read selects
   /// every test (select.unread_files_select_all); otherwise only the tests
   /// whose reads are not known.

@@ -312,6 +312,13 @@ public:
   /// The build directory recorded by recordBuildDir(), resolved against the
   /// current root; std::nullopt when none was recorded.
   llvm::Expected<std::optional<std::string>> recordedBuildDir();
+  /// Records that the index holds every translation unit of the
+  /// compilation database whose text is \p Text (its relocatable form's
+  /// hash, so that another checkout of the same build matches).
+  llvm::Error recordCompileDatabase(llvm::StringRef Text);
+  /// Whether \p Text is the compilation database recordCompileDatabase()
+  /// saw; false when none was recorded.
+  llvm::Expected<bool> isRecordedCompileDatabase(llvm::StringRef Text);
   /// Records \p Version as what compiler \p Program (a compile command's
   /// first argument) said it is when indexed, so that a checkout where the
   /// same compiler lies elsewhere can tell it is the same.
