@@ -8,6 +8,7 @@
 
 #include "PredictInternal.h"
 #include "tia/Testing/Assertions.h"
+#include "tia/Testing/MemoryStore.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
@@ -94,14 +95,7 @@ private:
   llvm::SmallString<128> Dir;
 };
 
-std::unique_ptr<Store> openMemory() {
-  auto S = Store::open(":memory:", Store::Mode::ReadWrite);
-  if (!S) {
-    ADD_FAILURE() << errorText(S.takeError());
-    return nullptr;
-  }
-  return std::move(*S);
-}
+using tia::testing::openMemory;
 
 TEST(PredictTest, DirectoryDistanceCountsStepsThroughTheCommonAncestor) {
   EXPECT_EQ(directoryDistance("net/tests/a_test.cpp", "net/src/a.cpp"), 2u);

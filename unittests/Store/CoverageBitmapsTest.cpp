@@ -6,6 +6,7 @@
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
 #include "tia/Testing/Assertions.h"
+#include "tia/Testing/MemoryStore.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -19,14 +20,7 @@ namespace {
 
 using Strings = std::vector<std::string>;
 
-std::unique_ptr<Store> openMemory() {
-  auto S = Store::open(":memory:", Store::Mode::ReadWrite);
-  if (!S) {
-    ADD_FAILURE() << llvm::toString(S.takeError());
-    return nullptr;
-  }
-  return std::move(*S);
-}
+using tia::testing::openMemory;
 
 TEST(CoverageBitmapsTest, IdSetRoundTrips) {
   store::IdSet Ids;

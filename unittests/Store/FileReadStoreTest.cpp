@@ -2,6 +2,7 @@
 
 #include "tia/Store/Store.h"
 #include "tia/Testing/Assertions.h"
+#include "tia/Testing/MemoryStore.h"
 #include "gtest/gtest.h"
 
 using namespace tia;
@@ -10,14 +11,7 @@ namespace {
 
 using Strings = std::vector<std::string>;
 
-std::unique_ptr<Store> openMemory() {
-  auto S = Store::open(":memory:", Store::Mode::ReadWrite);
-  if (!S) {
-    ADD_FAILURE() << llvm::toString(S.takeError());
-    return nullptr;
-  }
-  return std::move(*S);
-}
+using tia::testing::openMemory;
 
 FileReads reads(llvm::StringRef Test, llvm::StringRef Commit, Strings Files,
                 Strings Dirs = {}, bool Complete = true) {
@@ -56,7 +50,8 @@ TEST(FileReadStoreTest, OnlyCompleteRecordsAtTheCoverageCommitAreTrusted) {
   ASSERT_OK(S->putCoverage("ctest:never", "c2", {"cpp:f"}));
   ASSERT_OK(S->putFileReads(reads("ctest:same", "c2", {"a.txt"}, {"d"})));
   ASSERT_OK(S->putFileReads(reads("ctest:old", "c1", {"a.txt"})));
-  ASSERT_OK(S->putFileReads(reads("ctest:crashed", "c2", {"a.txt"}, {}, false)));
+  ASSERT_OK(
+      S->putFileReads(reads("ctest:crashed", "c2", {"a.txt"}, {}, false)));
   ASSERT_VALUE(Readers, S->testsReading("a.txt", /*Listed=*/false));
   EXPECT_EQ(*Readers, Strings{"ctest:same"});
   ASSERT_VALUE(NotAsDir, S->testsReading("a.txt", /*Listed=*/true));

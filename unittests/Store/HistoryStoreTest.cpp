@@ -2,6 +2,7 @@
 
 #include "tia/Store/Store.h"
 #include "tia/Testing/Assertions.h"
+#include "tia/Testing/MemoryStore.h"
 #include "gtest/gtest.h"
 
 using namespace tia;
@@ -9,14 +10,7 @@ using tia::testing::errorText;
 
 namespace {
 
-std::unique_ptr<Store> openMemory() {
-  auto S = Store::open(":memory:", Store::Mode::ReadWrite);
-  if (!S) {
-    ADD_FAILURE() << llvm::toString(S.takeError());
-    return nullptr;
-  }
-  return std::move(*S);
-}
+using tia::testing::openMemory;
 
 TestResult outcome(llvm::StringRef Id, Outcome O, unsigned Attempt = 0) {
   TestResult R;

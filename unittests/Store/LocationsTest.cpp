@@ -4,6 +4,7 @@
 #include "Schema.h"
 #include "tia/Store/Store.h"
 #include "tia/Testing/Assertions.h"
+#include "tia/Testing/MemoryStore.h"
 #include "gtest/gtest.h"
 
 using namespace tia;
@@ -13,14 +14,7 @@ namespace {
 const PathBases Here{"/a/repo", "/a/repo/build"};
 const PathBases There{"/b/clone", "/b/clone/out"};
 
-std::unique_ptr<Store> openMemory() {
-  auto S = Store::open(":memory:", Store::Mode::ReadWrite);
-  if (!S) {
-    ADD_FAILURE() << llvm::toString(S.takeError());
-    return nullptr;
-  }
-  return std::move(*S);
-}
+using tia::testing::openMemory;
 
 StoredTranslationUnit unitHere() {
   StoredTranslationUnit TU;

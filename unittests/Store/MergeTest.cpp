@@ -3,6 +3,7 @@
 #include "tia/Store/Merge.h"
 #include "tia/Support/Progress.h"
 #include "tia/Testing/Assertions.h"
+#include "tia/Testing/MemoryStore.h"
 #include "llvm/ADT/StringExtras.h"
 #include "gtest/gtest.h"
 
@@ -120,14 +121,7 @@ TEST(MergeTest, RefusesAnotherSchema) {
 // mergeInto on in-memory stores
 //===----------------------------------------------------------------------===//
 
-std::unique_ptr<Store> openMemory() {
-  auto S = Store::open(":memory:", Store::Mode::ReadWrite);
-  if (!S) {
-    ADD_FAILURE() << llvm::toString(S.takeError());
-    return nullptr;
-  }
-  return std::move(*S);
-}
+using tia::testing::openMemory;
 
 TestResult passed(llvm::StringRef Id) {
   TestResult R;

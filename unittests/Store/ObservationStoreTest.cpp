@@ -2,6 +2,7 @@
 
 #include "tia/Store/Store.h"
 #include "tia/Testing/Assertions.h"
+#include "tia/Testing/MemoryStore.h"
 #include "gtest/gtest.h"
 
 using namespace tia;
@@ -9,14 +10,7 @@ using tia::testing::errorText;
 
 namespace {
 
-std::unique_ptr<Store> openMemory() {
-  auto S = Store::open(":memory:", Store::Mode::ReadWrite);
-  if (!S) {
-    ADD_FAILURE() << llvm::toString(S.takeError());
-    return nullptr;
-  }
-  return std::move(*S);
-}
+using tia::testing::openMemory;
 
 std::vector<std::string> describe(const std::vector<StoredObservation> &All) {
   std::vector<std::string> Out;
@@ -37,9 +31,9 @@ TEST(ObservationStoreTest, RecordsGoWithTheirRunsOldestFirst) {
   ASSERT_OK(S->putObservation({*Late, 1, "{\"late\":1}"}));
   ASSERT_OK(S->putObservation({*Early, 1, "{\"early\":1}"}));
   ASSERT_VALUE(All, S->observations());
-  EXPECT_EQ(describe(*All), Strings({std::to_string(*Early) + " v1 {\"early\":1}",
-                                     std::to_string(*Late) +
-                                         " v1 {\"late\":1}"}));
+  EXPECT_EQ(describe(*All),
+            Strings({std::to_string(*Early) + " v1 {\"early\":1}",
+                     std::to_string(*Late) + " v1 {\"late\":1}"}));
   (void)Plain;
   ASSERT_VALUE(Since, S->observations(150));
   EXPECT_EQ(describe(*Since),

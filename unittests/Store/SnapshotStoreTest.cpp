@@ -4,6 +4,7 @@
 #include "Schema.h"
 #include "tia/Store/Store.h"
 #include "tia/Testing/Assertions.h"
+#include "tia/Testing/MemoryStore.h"
 #include "llvm/ADT/StringExtras.h"
 #include "gtest/gtest.h"
 
@@ -13,14 +14,7 @@ namespace {
 
 using Strings = std::vector<std::string>;
 
-std::unique_ptr<Store> openMemory() {
-  auto S = Store::open(":memory:", Store::Mode::ReadWrite);
-  if (!S) {
-    ADD_FAILURE() << llvm::toString(S.takeError());
-    return nullptr;
-  }
-  return std::move(*S);
-}
+using tia::testing::openMemory;
 
 /// "commit:tests:coverage commits" per snapshot, newest first.
 Strings describe(Store &S) {

@@ -5,6 +5,7 @@
 #include "Schema.h"
 #include "tia/Support/Error.h"
 #include "tia/Testing/Assertions.h"
+#include "tia/Testing/MemoryStore.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -68,14 +69,7 @@ std::vector<std::string> keys(const std::vector<KeyInFile> &Keys) {
   return Out;
 }
 
-std::unique_ptr<Store> openMemory() {
-  auto S = Store::open(":memory:", Store::Mode::ReadWrite);
-  if (!S) {
-    ADD_FAILURE() << llvm::toString(S.takeError());
-    return nullptr;
-  }
-  return std::move(*S);
-}
+using tia::testing::openMemory;
 
 using Strings = std::vector<std::string>;
 

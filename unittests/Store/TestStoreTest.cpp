@@ -2,20 +2,14 @@
 
 #include "tia/Store/Store.h"
 #include "tia/Testing/Assertions.h"
+#include "tia/Testing/MemoryStore.h"
 #include "gtest/gtest.h"
 
 using namespace tia;
 
 namespace {
 
-std::unique_ptr<Store> openMemory() {
-  auto S = Store::open(":memory:", Store::Mode::ReadWrite);
-  if (!S) {
-    ADD_FAILURE() << llvm::toString(S.takeError());
-    return nullptr;
-  }
-  return std::move(*S);
-}
+using tia::testing::openMemory;
 
 TestResult result(llvm::StringRef Id, Outcome O, double Seconds = 0.5,
                   unsigned Attempt = 0, llvm::StringRef Message = "") {
