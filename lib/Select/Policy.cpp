@@ -16,7 +16,6 @@
 #include "tia/Support/Error.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
 #include <map>
 #include <set>
@@ -548,9 +547,7 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
       !O.BuildDir.empty() ? O.BuildDir : S.pathBases().BuildDir;
   SO.Classify = classifier(O.Config, cmakeInputs(BuildDir, S.pathBases().Root));
   if (!BuildDir.empty())
-    if (auto Text =
-            llvm::MemoryBuffer::getFile(BuildDir + "/compile_commands.json"))
-      SO.CompileDatabase = (*Text)->getBuffer().str();
+    SO.CompileDatabasePath = BuildDir + "/compile_commands.json";
   SO.UnreadFilesSelectAll = O.Config.UnreadFilesSelectAll;
   if (P.Snapshot) {
     SO.Snapshot = P.Snapshot->Snapshot.Id;

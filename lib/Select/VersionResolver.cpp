@@ -102,10 +102,15 @@ VersionResolver::pythonFiles(Side Which) {
 
 llvm::Expected<bool> VersionResolver::outsideTheBuild(llvm::StringRef Path) {
   if (!CompleteBuild) {
-    auto Same = S.isRecordedCompileDatabase(O.CompileDatabase);
-    if (!Same)
-      return Same.takeError();
-    CompleteBuild = *Same;
+    // A database that cannot be read is no database tia indexed.
+    CompleteBuild = false;
+    if (!O.CompileDatabasePath.empty())
+      if (auto Text = llvm::MemoryBuffer::getFile(O.CompileDatabasePath)) {
+        auto Same = S.isRecordedCompileDatabase((*Text)->getBuffer());
+        if (!Same)
+          return Same.takeError();
+        CompleteBuild = *Same;
+      }
   }
   if (!*CompleteBuild || MissingDirectory[0].count(Path) ||
       MissingDirectory[1].count(Path))

@@ -319,10 +319,11 @@ struct SelectOptions {
   /// Which repository-relative paths tia indexes (paths.include and
   /// paths.exclude); null: all.
   std::function<bool(llvm::StringRef)> Included;
-  /// The text of the build's compilation database as it is now; empty when
-  /// there is none. A C/C++ file that no translation unit of it reads is
-  /// not part of the build when the index covered all of this database.
-  std::string CompileDatabase;
+  /// The build's compilation database (compile_commands.json); empty when
+  /// there is no build directory. A C/C++ file that no translation unit of
+  /// it reads is not part of the build when the index covered all of this
+  /// database as it is now. Read only when such a file changed.
+  std::string CompileDatabasePath;
   /// A changed file no front end reads that no traced test read selects
   /// every test (select.unread_files_select_all); otherwise only the tests
   /// whose reads are not known.
