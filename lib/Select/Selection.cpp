@@ -41,22 +41,24 @@ using detail::VersionResolver;
 
 namespace {
 
-/// The keys of the methods the new element \p E overrides, as the head
-/// versions of the changed files record them (at the definition; an
-/// in-class declaration shares its definition's display).
-std::vector<std::string> overriddenBy(const Element &E,
-                                      const detail::Impact &Im) {
-  std::vector<std::string> Out;
+/// The keys of the methods each method of the head versions overrides, by
+/// the method's display (recorded at the definition; an in-class
+/// declaration shares its definition's display).
+using OverridesByDisplay = std::map<std::string, std::vector<std::string>>;
+OverridesByDisplay overridesInHeads(const detail::Impact &Im) {
+  OverridesByDisplay Out;
   for (const auto &[Path, Head] : Im.heads()) {
-    const FileIndex &F = Head.Index;
-    std::set<std::string> Same;
-    for (const Element &Each : F.Elements)
-      if (Each.Display == E.Display)
-        Same.insert(Each.Key);
-    for (const Reference &R : F.References)
-      if (R.Kind == ReferenceKind::Overrides && Same.count(R.From) &&
-          !llvm::is_contained(Out, R.To))
-        Out.push_back(R.To);
+    std::map<std::string, const Element *> ByKey;
+    for (const Element &E : Head.Index.Elements)
+      ByKey[E.Key] = &E;
+    for (const Reference &R : Head.Index.References) {
+      auto It = ByKey.find(R.From);
+      if (R.Kind != ReferenceKind::Overrides || It == ByKey.end())
+        continue;
+      std::vector<std::string> &Keys = Out[It->second->Display];
+      if (!llvm::is_contained(Keys, R.To))
+        Keys.push_back(R.To);
+    }
   }
   return Out;
 }
@@ -65,50 +67,58 @@ std::vector<std::string> overriddenBy(const Element &E,
 /// those that constructed an object of its class (only such an object, or
 /// one of a derived class, whose construction runs the class's
 /// constructors too, dispatches to it) and those of the methods it
-/// overrides. False, adding nothing, when \p E overrides nothing or no
-/// constructor of its class is covered: the same-name rule decides then.
-llvm::Expected<bool>
-addOverrideReasons(size_t I, const Element &E, const detail::Impact &Im,
-                   detail::SiblingFinder &Finder,
-                   llvm::function_ref<llvm::Expected<std::vector<std::string>>(
-                       llvm::StringRef)>
-                       TestsCovering,
-                   detail::TestReasons &ByTest) {
-  std::vector<std::string> Overridden = overriddenBy(E, Im);
-  if (Overridden.empty())
+/// overrides (which every call that now reaches it ran before, whatever
+/// constructor made the object). False, adding nothing, when the same-name
+/// rule must decide: \p E overrides nothing, a method it overrides is not
+/// in the index (a library's class: its tests are unknown), it runs at
+/// compile time, or no constructor of its class is covered.
+llvm::Expected<bool> addOverrideReasons(
+    size_t I, const Element &E, const OverridesByDisplay &Overrides,
+    detail::SiblingFinder &Finder,
+    llvm::function_ref<
+        llvm::Expected<std::vector<std::string>>(llvm::StringRef)>
+        TestsCovering,
+    detail::TestReasons &ByTest) {
+  auto Found = Overrides.find(E.Display);
+  if (Found == Overrides.end() || E.CompileTime)
+    return false;
+  // The overridden methods share its name: the same-named elements are
+  // where the index holds them.
+  auto Named = Finder.find(E);
+  if (!Named)
+    return Named.takeError();
+  std::vector<const Element *> Bases;
+  for (const Element &Sib : *Named)
+    if (llvm::is_contained(Found->second, Sib.Key))
+      Bases.push_back(&Sib);
+  if (Bases.size() < Found->second.size())
     return false;
   auto Constructors = Finder.constructorsOf(detail::enclosingScope(E));
   if (!Constructors)
     return Constructors.takeError();
-  bool Covered = false;
+  detail::TestReasons Reasons;
   for (const Element &Ctor : *Constructors) {
     auto CtorTests = TestsCovering(Ctor.Key);
     if (!CtorTests)
       return CtorTests.takeError();
     for (const std::string &T : *CtorTests)
-      ByTest[T].push_back({I, NoIndex,
-                           "constructs its class (covers " + Ctor.Display + ")",
-                           Rule::Override});
-    Covered |= !CtorTests->empty();
+      Reasons[T].push_back(
+          {I, NoIndex, "constructs its class (covers " + Ctor.Display + ")",
+           Rule::Override});
   }
-  if (!Covered)
+  if (Reasons.empty())
     return false;
-  // The overridden methods share its name: the same-named elements tell
-  // their displays.
-  auto Named = Finder.find(E);
-  if (!Named)
-    return Named.takeError();
-  for (const Element &Base : *Named) {
-    if (!llvm::is_contained(Overridden, Base.Key))
-      continue;
-    auto BaseTests = TestsCovering(Base.Key);
+  for (const Element *Base : Bases) {
+    auto BaseTests = TestsCovering(Base->Key);
     if (!BaseTests)
       return BaseTests.takeError();
     for (const std::string &T : *BaseTests)
-      ByTest[T].push_back({I, NoIndex,
-                           "covers " + Base.Display + ", which it overrides",
-                           Rule::Override});
+      Reasons[T].push_back({I, NoIndex,
+                            "covers " + Base->Display + ", which it overrides",
+                            Rule::Override});
   }
+  for (auto &[T, Rs] : Reasons)
+    llvm::append_range(ByTest[T], Rs);
   return true;
 }
 
@@ -275,6 +285,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
   for (auto &[I, Id] : OwnTests)
     ByTest[Id].push_back({I, NoIndex, "", Rule::Covers, Evidence::Source});
   SiblingFinder Finder(S, OldVersions);
+  const OverridesByDisplay Overrides = overridesInHeads(Im);
   // Classes that did not exist before: no unchanged code holds an object of
   // one, so their new members take no calls from it (a GoogleTest TEST's
   // TestBody overrides a method every test overrides, yet only the new
@@ -317,7 +328,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
       Siblings = false;
     if (Siblings && (Function || E.Kind == ElementKind::Declaration)) {
       auto Decided =
-          addOverrideReasons(I, E, Im, Finder, TestsCovering, ByTest);
+          addOverrideReasons(I, E, Overrides, Finder, TestsCovering, ByTest);
       if (!Decided)
         return Decided.takeError();
       Any |= *Decided;
