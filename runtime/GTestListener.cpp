@@ -34,6 +34,10 @@
 // segment after the last case ("program exit") is written by the profile
 // runtime itself when the process exits.
 //
+// When tia traces the files tests read (TIA_READS_FILE set), a case's reads
+// go to "case-N.reads" beside its segment, the rest to the file tia named
+// (runtime/FileReadTracer.c).
+//
 //===----------------------------------------------------------------------===//
 
 #include "gtest/gtest.h"
@@ -69,6 +73,8 @@ class CoverageListener : public testing::EmptyTestEventListener {
 public:
   CoverageListener(std::string Dir) : Dir(std::move(Dir)) {
     Journal = std::fopen((this->Dir + "/journal").c_str(), "a");
+    if (const char *Reads = std::getenv("TIA_READS_FILE"))
+      ProgramReads = Reads;
   }
 
   // Between the cases of a suite, and between suites, only GoogleTest's own
@@ -95,6 +101,8 @@ public:
     Child.insert(Child.size() - 8, "-child-%p-%m");
     setenv("LLVM_PROFILE_FILE", (Dir + "/" + Child).c_str(), 1);
 #endif
+    traceReadsTo(Dir + "/" + CaseSegment.substr(0, CaseSegment.find('.')) +
+                 ".reads");
     note("start " + name(T));
     CaseStart = std::chrono::steady_clock::now();
   }
@@ -116,6 +124,7 @@ public:
                       std::chrono::steady_clock::now() - CaseStart)
                       .count();
     dump("case " + name(T), CaseSegment);
+    traceReadsTo(ProgramReads);
     const testing::TestResult *R = T.result();
     const char *Outcome =
         R->Skipped() ? "skipped" : (R->Failed() ? "failed" : "passed");
@@ -177,6 +186,13 @@ private:
 #endif
   }
 
+  /// Points tia's file read tracer, which reads the variable at every open,
+  /// at \p File, when it traces.
+  void traceReadsTo(const std::string &File) {
+    if (!ProgramReads.empty())
+      setenv("TIA_READS_FILE", File.c_str(), 1);
+  }
+
   /// Writes the counters gathered since the last dump to segment \p Name,
   /// records it as "RECORD NAME" and starts counting from zero.
   void dump(const std::string &Record, const std::string &Name) {
@@ -202,6 +218,7 @@ private:
   std::FILE *Journal = nullptr;
   std::string Message;
   std::string CaseSegment;
+  std::string ProgramReads; ///< empty: tia traces no reads
   unsigned Count = 0;
   std::chrono::steady_clock::time_point CaseStart;
   bool Started = false;

@@ -13,6 +13,9 @@
 //   case NAME SEGMENT             its counters
 //   end NAME OUTCOME MICROS [MESSAGE]   OUTCOME: passed failed skipped crashed
 // Case names are %-escaped (' ' is %20, '%' is %25, line breaks %0A, %0D).
+// When tia traces the files tests read (TIA_READS_FILE set), a case's reads
+// go to "case-12.reads" beside its segment "case-12[.profraw]", the rest to
+// the file tia named (runtime/FileReadTracer.c).
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +51,8 @@ public:
     if (!Env || !*Env)
       return false;
     Dir = Env;
+    if (const char *Reads = std::getenv("TIA_READS_FILE"))
+      ProgramReads = Reads;
     File = std::fopen((Dir + "/journal").c_str(), "a");
     if (File)
       dump("program", next("program"));
@@ -65,6 +70,8 @@ public:
     Child.insert(Child.size() - 8, "-child-%p-%m");
     setenv("LLVM_PROFILE_FILE", (Dir + "/" + Child).c_str(), 1);
 #endif
+    traceReadsTo(Dir + "/" + CaseSegment.substr(0, CaseSegment.find('.')) +
+                 ".reads");
     note("start " + escape(Name));
     CaseStart = std::chrono::steady_clock::now();
   }
@@ -78,6 +85,7 @@ public:
                       std::chrono::steady_clock::now() - CaseStart)
                       .count();
     dump("case " + escape(Name), CaseSegment);
+    traceReadsTo(ProgramReads);
     note("end " + escape(Name) + " " + Outcome + " " + std::to_string(Micros) +
          (Message.empty() ? "" : " " + Message));
   }
@@ -149,6 +157,13 @@ private:
 #endif
   }
 
+  /// Points tia's file read tracer, which reads the variable at every open,
+  /// at \p File, when it traces.
+  void traceReadsTo(const std::string &File) {
+    if (!ProgramReads.empty())
+      setenv("TIA_READS_FILE", File.c_str(), 1);
+  }
+
   /// Writes the counters gathered since the last dump to segment \p Name,
   /// records it as "RECORD NAME" and starts counting from zero.
   void dump(const std::string &Record, const std::string &Name) {
@@ -171,6 +186,7 @@ private:
   std::string Dir;
   std::FILE *File = nullptr;
   std::string CaseSegment;
+  std::string ProgramReads; ///< empty: tia traces no reads
   unsigned Count = 0;
   std::chrono::steady_clock::time_point CaseStart;
 };

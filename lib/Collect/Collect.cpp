@@ -479,6 +479,8 @@ void countOutcome(CollectSummary &Sum, Outcome R) {
 struct Collected {
   std::vector<TestResult> Results;
   std::vector<coverage::TestCoverage> Reports;
+  /// The files the traced tests read, those git tracks.
+  std::vector<FileReads> Reads;
 };
 
 /// True when the coverage of a run that ended with \p R can be trusted: the
@@ -495,6 +497,7 @@ bool trustedCoverage(Outcome R) {
 Collected gatherRuns(std::vector<TestRun> &Runs, const CollectOptions &O,
                      const std::set<std::string> &Covered, CollectSummary &Sum,
                      llvm::raw_ostream &Err) {
+  TrackedTree Tree = trackedTree(O.ProjectRoot, O.TrackedFiles);
   Collected Out;
   std::map<std::string, unsigned> Problems; // message -> tests it hit
   for (TestRun &R : Runs) {
@@ -512,9 +515,13 @@ Collected gatherRuns(std::vector<TestRun> &Runs, const CollectOptions &O,
       C.Functions = std::move(*R.Hits);
       Out.Reports.push_back(std::move(C));
     }
+    if (R.Reads)
+      Out.Reads.push_back(keepTracked(R.Result.TestId, O.Commit, *R.Reads,
+                                      Tree));
     Out.Results.push_back(std::move(R.Result));
   }
   Sum.Tests = Out.Results.size();
+  Sum.Traced = Out.Reads.size();
   for (auto &[Message, Count] : Problems)
     Sum.Problems.push_back(
         llvm::formatv("{0} ({1} test{2} ran without their coverage being "
@@ -595,6 +602,9 @@ storeCollection(Store &S, const std::vector<DiscoveredTest> &Tests,
         return E;
     if (llvm::Error E = putTestInfos(S, Tests, *DefinedAt))
       return E;
+    for (const FileReads &R : C.Reads)
+      if (llvm::Error E = S.putFileReads(R))
+        return E;
     if (C.Reports.empty())
       return llvm::Error::success();
     auto Got = coverage::importReports(S, C.Reports, Import);
@@ -679,10 +689,14 @@ std::string summaryLine(const CollectSummary &Sum) {
   Add(Sum.TimedOut, "timed out");
   Add(Sum.Errored, Sum.Errored == 1 ? "error" : "errors");
   Add(Sum.Skipped, "skipped");
+  std::string Traced;
+  if (Sum.Traced)
+    Traced = llvm::formatv("; the files {0} test{1} read", Sum.Traced,
+                           Sum.Traced == 1 ? "" : "s");
   return llvm::formatv("collected {0} test{1} ({2}) in {3:f1}s: {4} "
-                       "test-element links",
+                       "test-element links{5}",
                        Sum.Tests, Sum.Tests == 1 ? "" : "s", Counts,
-                       Sum.Seconds, Sum.Links)
+                       Sum.Seconds, Sum.Links, Traced)
       .str();
 }
 
@@ -706,6 +720,12 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
   CoverageReader Reader(O.Gcov, Scratch.Path);
   Progress Prog("running", countTests(Units), Err, O.Quiet);
   RunContext Ctx(O, Scratch.Path, Reader, Prog);
+  if (O.TraceFiles) {
+    auto Tracer = writeFileReadTracer(Scratch.Path);
+    if (!Tracer)
+      return Tracer.takeError();
+    Ctx.Tracer = std::move(*Tracer);
+  }
   std::vector<TestRun> Runs = runUnits(Units, *Tests, Binaries, Ctx, Jobs);
   Prog.finish();
   if (!O.Quiet)

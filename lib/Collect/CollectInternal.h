@@ -3,6 +3,7 @@
 #ifndef TIA_LIB_COLLECT_COLLECTINTERNAL_H
 #define TIA_LIB_COLLECT_COLLECTINTERNAL_H
 
+#include "FileReadsInternal.h"
 #include "Process.h"
 #include "tia/Collect/Collect.h"
 #include "tia/Coverage/Gcov.h"
@@ -127,6 +128,8 @@ struct TestRun {
   std::optional<std::vector<coverage::FunctionHit>> Hits;
   /// Why there is no coverage although the test ended normally; empty.
   std::string CoverageProblem;
+  /// The files it read, when collect traced them.
+  std::optional<RawReads> Reads;
 };
 
 /// The shared state of one collection.
@@ -140,6 +143,8 @@ struct RunContext {
   std::string WorkDir;
   CoverageReader &Reader;
   Progress &Prog;
+  /// The file read tracer preloaded into the tests; empty: none.
+  std::string Tracer;
   std::mutex M;
   unsigned Processes = 0;
   unsigned Counter = 0;
@@ -150,6 +155,16 @@ struct RunContext {
   std::string freshDir(llvm::StringRef Stem);
   /// The timeout of \p T: --timeout, else its ctest TIMEOUT, else 1500s.
   double timeoutOf(const DiscoveredTest &T) const;
+  /// The variables that trace the reads of \p T into \p ReadsFile; none
+  /// when collect traces no reads.
+  std::vector<std::string> traceVariables(const DiscoveredTest &T,
+                                          const std::string &ReadsFile) const;
+  /// What the tracer wrote to \p Files for a run of \p Binary that ended
+  /// with \p Result: incomplete when the test did not pass (it may have
+  /// stopped before a read) or no process loaded the tracer. std::nullopt
+  /// when collect traces no reads.
+  std::optional<RawReads> readsOf(const std::string &Binary, Outcome Result,
+                                  const std::vector<std::string> &Files);
 };
 
 /// Work for one thread: tests (indexes into the test list) run one after

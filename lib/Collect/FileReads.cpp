@@ -58,6 +58,21 @@ bool isPythonSource(llvm::StringRef Rel) {
   return Rel.ends_with(".py") || Rel.ends_with(".pyc") || Rel.ends_with(".pyi");
 }
 
+/// A path of the tracer's reads file, where '%', CR and LF are escaped.
+std::string unescapePath(llvm::StringRef Text) {
+  std::string Out;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    llvm::StringRef Code = Text.substr(I, 3);
+    if (Code == "%25" || Code == "%0A" || Code == "%0D") {
+      Out += Code == "%25" ? '%' : (Code == "%0A" ? '\n' : '\r');
+      I += 2;
+    } else {
+      Out += Text[I];
+    }
+  }
+  return Out;
+}
+
 } // namespace
 
 void RawReads::add(const llvm::json::Object &Record) {
@@ -65,6 +80,47 @@ void RawReads::add(const llvm::json::Object &Record) {
   addStrings(Record.getArray("listed"), Listed);
   if (Record.getBoolean("incomplete").value_or(false))
     Incomplete = true;
+}
+
+unsigned RawReads::addTrace(llvm::StringRef Text) {
+  unsigned Processes = 0;
+  std::set<std::string> Written;
+  // A line without its end was cut short by a crash: its path may be too.
+  for (size_t End; (End = Text.find('\n')) != llvm::StringRef::npos;) {
+    llvm::StringRef Line = Text.take_front(End);
+    Text = Text.drop_front(End + 1);
+    if (Line.size() < 3 || Line[1] != ' ')
+      continue;
+    std::string Path = unescapePath(Line.drop_front(2));
+    switch (Line[0]) {
+    case 'p':
+      ++Processes;
+      break;
+    case 'w':
+      if (!Read.count(Path))
+        Written.insert(Path);
+      break;
+    case 'r':
+      if (!Written.count(Path))
+        Read.insert(Path);
+      break;
+    case 'l':
+      Listed.insert(Path);
+      break;
+    }
+  }
+  return Processes;
+}
+
+TrackedTree trackedTree(const std::string &Root,
+                        std::vector<std::string> Files) {
+  TrackedTree Tree;
+  Tree.Root = Root;
+  llvm::SmallString<256> Real;
+  if (!llvm::sys::fs::real_path(Root, Real))
+    Tree.RealRoot = std::string(Real);
+  Tree.Files = std::move(Files);
+  return Tree;
 }
 
 FileReads keepTracked(const std::string &TestId, const std::string &Commit,

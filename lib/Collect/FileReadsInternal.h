@@ -28,6 +28,12 @@ struct RawReads {
 
   /// Adds a record {"read": [...], "listed": [...], "incomplete": bool}.
   void add(const llvm::json::Object &Record);
+
+  /// Adds what runtime/FileReadTracer.c wrote to a reads file (lines
+  /// "r PATH", "l PATH", "w PATH", "p PID", in the order they happened): a
+  /// path written before it was read is not read. Returns the number of
+  /// processes that announced themselves ("p" lines).
+  unsigned addTrace(llvm::StringRef Text);
 };
 
 /// Where the repository is and what git tracks in it.
@@ -37,12 +43,27 @@ struct TrackedTree {
   std::vector<std::string> Files; ///< repository-relative, sorted
 };
 
+/// The tree at \p Root whose tracked files are \p Files (sorted).
+TrackedTree trackedTree(const std::string &Root,
+                        std::vector<std::string> Files);
+
 /// \p Raw as the store keeps it for test \p TestId at \p Commit: the files
 /// git tracks (Python sources left out: the coverage and the import graph
 /// follow them), and the directories inside the repository that hold a
 /// tracked file ("." for the root); both sorted.
 FileReads keepTracked(const std::string &TestId, const std::string &Commit,
                       const RawReads &Raw, const TrackedTree &Tree);
+
+/// Writes the file read tracer (runtime/FileReadTracer.c, carried inside
+/// tia) to \p Dir; returns its path.
+llvm::Expected<std::string> writeFileReadTracer(llvm::StringRef Dir);
+
+/// The variables that preload \p Tracer into a test whose own variables
+/// are \p TestEnvironment (its LD_PRELOAD stays, after the tracer) and
+/// make it append its reads to \p ReadsFile.
+std::vector<std::string>
+tracerVariables(const std::string &Tracer, const std::string &ReadsFile,
+                const std::vector<std::string> &TestEnvironment);
 
 } // namespace collect
 } // namespace tia

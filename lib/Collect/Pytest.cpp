@@ -693,12 +693,7 @@ Gathered gatherJobs(const std::vector<PytestJob> &Jobs,
 
 /// Records what each test read, keeping the files git tracks.
 llvm::Error storeReads(Store &S, const Gathered &G, const PytestOptions &O) {
-  TrackedTree Tree;
-  Tree.Root = O.Root;
-  llvm::SmallString<256> Real;
-  if (!llvm::sys::fs::real_path(O.Root, Real))
-    Tree.RealRoot = std::string(Real);
-  Tree.Files = O.TrackedFiles;
+  TrackedTree Tree = trackedTree(O.Root, O.TrackedFiles);
   for (const auto &[Id, Raw] : G.Reads)
     if (llvm::Error E = S.putFileReads(keepTracked(Id, O.Commit, Raw, Tree)))
       return E;

@@ -23,7 +23,7 @@ namespace {
 const std::vector<std::string> &profileVariables() {
   static const std::vector<std::string> Vars = {
       "LLVM_PROFILE_FILE", "GCOV_PREFIX", "GCOV_PREFIX_STRIP",
-      "TIA_COLLECT_DIR"};
+      "TIA_COLLECT_DIR", "TIA_READS_FILE"};
   return Vars;
 }
 
@@ -258,6 +258,37 @@ double RunContext::timeoutOf(const DiscoveredTest &T) const {
   return 1500;
 }
 
+std::vector<std::string>
+RunContext::traceVariables(const DiscoveredTest &T,
+                           const std::string &ReadsFile) const {
+  if (Tracer.empty())
+    return {};
+  return tracerVariables(Tracer, ReadsFile, T.Command.Environment);
+}
+
+std::optional<RawReads>
+RunContext::readsOf(const std::string &Binary, Outcome Result,
+                    const std::vector<std::string> &Files) {
+  if (Tracer.empty())
+    return std::nullopt;
+  RawReads Raw;
+  unsigned Processes = 0;
+  for (const std::string &F : Files)
+    Processes += Raw.addTrace(readFileOrEmpty(F));
+  if (Result != Outcome::Passed && Result != Outcome::Skipped)
+    Raw.Incomplete = true;
+  if (Processes == 0 && Result != Outcome::Crashed &&
+      Result != Outcome::TimedOut) {
+    Raw.Incomplete = true;
+    std::lock_guard<std::mutex> Lock(M);
+    Notes.insert(Binary +
+                 " did not load tia's file read tracer (a statically linked "
+                 "program, or a scratch folder mounted noexec): its tests "
+                 "count as reading every file that is not source code");
+  }
+  return Raw;
+}
+
 /// Reads the coverage of a test that ended normally into \p Run.
 static void readInto(RunContext &Ctx, TestRun &Run, const Binary &B,
                      const std::vector<std::string> &Locations) {
@@ -293,7 +324,8 @@ TestRun runAlone(RunContext &Ctx, const DiscoveredTest &T, const Binary &B,
   Spec.Environment = buildEnvironment(
       profileVariables(), {T.Command.Environment,
                            {"LLVM_PROFILE_FILE=" + Dir + "/%p.profraw",
-                            "GCOV_PREFIX=" + Dir, "GCOV_PREFIX_STRIP=0"}});
+                            "GCOV_PREFIX=" + Dir, "GCOV_PREFIX_STRIP=0"},
+                           Ctx.traceVariables(T, Dir + "/reads")});
   double Timeout = Ctx.timeoutOf(T);
   ProcessEnd End = runProcess(Spec, Timeout);
   {
@@ -303,12 +335,21 @@ TestRun runAlone(RunContext &Ctx, const DiscoveredTest &T, const Binary &B,
   TestRun Run;
   Run.Result = classify(T, End, readFileOrEmpty(Spec.OutputFile), Timeout);
   readInto(Ctx, Run, B, {Dir});
+  Run.Reads = Ctx.readsOf(B.Path, Run.Result.Result, {Dir + "/reads"});
   if (Step)
     Ctx.Prog.step(T.Id);
   return Run;
 }
 
 namespace {
+
+/// The reads file of the case whose counters went to \p Segment
+/// ("case-12.profraw" or gcc's folder "case-12"): "case-12.reads", where
+/// the listeners point the tracer (runtime/TiaJournal.h).
+std::string readsFileOfSegment(llvm::StringRef Segment) {
+  return (Segment.take_until([](char C) { return C == '.'; }) + ".reads")
+      .str();
+}
 
 /// Follows a listener's journal while its process runs: every finished
 /// case is progress, and resets the timeout.
@@ -379,7 +420,9 @@ runWithListener(RunContext &Ctx,
         {First.Command.Environment,
          {"TIA_COLLECT_DIR=" + Dir,
           "LLVM_PROFILE_FILE=" + Dir + "/default-%p-%m.profraw",
-          "GCOV_PREFIX=" + Dir + "/default", "GCOV_PREFIX_STRIP=0"}});
+          "GCOV_PREFIX=" + Dir + "/default", "GCOV_PREFIX_STRIP=0"},
+         // The listener points the tracer at a file per case, and back.
+         Ctx.traceVariables(First, Dir + "/program.reads")});
     JournalWatch Watch(Dir + "/journal", Ctx.Prog, IdPrefix);
     ProcessEnd End = runProcess(Spec, Timeout, std::ref(Watch));
     {
@@ -441,6 +484,7 @@ runWithListener(RunContext &Ctx,
       const Journal::Case &C = It->second;
       TestRun Run;
       Run.Result.TestId = T->Id;
+      std::vector<std::string> ReadsFiles = {Dir + "/program.reads"};
       if (C.Ended) {
         Run.Result.Result = C.Result;
         Run.Result.Seconds = C.Seconds;
@@ -453,6 +497,7 @@ runWithListener(RunContext &Ctx,
             Locations.push_back(Dir + "/" + S);
         if (!C.Segment.empty()) {
           Locations.push_back(Dir + "/" + C.Segment);
+          ReadsFiles.push_back(Dir + "/" + readsFileOfSegment(C.Segment));
           // Processes the case started (death tests) wrote beside it.
           llvm::StringRef Stem = C.Segment;
           if (Stem.consume_back(".profraw"))
@@ -479,6 +524,7 @@ runWithListener(RunContext &Ctx,
                   .str();
         }
       }
+      Run.Reads = Ctx.readsOf(B.Path, Run.Result.Result, ReadsFiles);
       if (Stepped.insert(T->Case).second)
         Ctx.Prog.step(T->Id);
       Runs[T->Case] = std::move(Run);

@@ -73,15 +73,27 @@ def _by_tools():
     return False
 
 
-def _writes(mode, flags):
+def _makes(path, mode, flags):
     """True when an open with \\p mode (open()'s) or \\p flags (os.open's)
-    creates, truncates or only writes the file."""
+    makes the file's content anew: it truncates the file or creates it.
+    Appending to a file that exists keeps what it holds."""
     if isinstance(mode, str) and mode:
-        return mode[0] in "wax"
+        if mode[0] in "wx":
+            return True
+        return mode[0] == "a" and not os.path.exists(path)
     if not isinstance(flags, int):
         return False
-    return (flags & os.O_ACCMODE) == os.O_WRONLY or \
-        bool(flags & (os.O_CREAT | os.O_TRUNC | os.O_APPEND))
+    if flags & os.O_TRUNC:
+        return True
+    return bool(flags & os.O_CREAT) and not os.path.exists(path)
+
+
+def _write_only(mode, flags):
+    """True when the open cannot read the file."""
+    if isinstance(mode, str) and mode:
+        return "+" not in mode and mode[0] != "r"
+    return isinstance(flags, int) and \
+        (flags & os.O_ACCMODE) == os.O_WRONLY
 
 
 def _hook(event, args):
@@ -105,9 +117,11 @@ def _hook(event, args):
             return
         mode = args[1] if len(args) > 1 else None
         flags = args[2] if len(args) > 2 else 0
-        if _writes(mode, flags):
+        if _makes(path, mode, flags):
             if path not in _reads.get(_key, ()):
                 _written.setdefault(_key, set()).add(path)
+            return
+        if _write_only(mode, flags):
             return
         if path in _written.get(_key, ()):
             return

@@ -32,6 +32,20 @@ llvm::Expected<std::string> findTestBuildDir(const Context &C,
                    "directory of the tests with -p BUILD_DIR");
 }
 
+/// Sets \p Trace and \p Tracked: reads are kept for the files git tracks,
+/// so without git there is nothing to trace.
+llvm::Error traceIn(const Context &C, bool Wanted, bool &Trace,
+                    std::vector<std::string> &Tracked) {
+  Trace = Wanted && C.Repo;
+  if (!Trace)
+    return llvm::Error::success();
+  auto Files = C.Repo->trackedFiles();
+  if (!Files)
+    return Files.takeError();
+  Tracked = std::move(*Files);
+  return llvm::Error::success();
+}
+
 } // namespace
 
 llvm::Error runCollect(const GlobalOptions &G, const CollectCommandOptions &O,
@@ -69,6 +83,9 @@ llvm::Error runCollect(const GlobalOptions &G, const CollectCommandOptions &O,
       return H.takeError();
     C.Commit = H->value_or("");
   }
+  if (llvm::Error E = traceIn(*Ctx, O.TraceFiles, C.TraceFiles,
+                              C.TrackedFiles))
+    return E;
 
   auto S = openForUpdate(*Ctx, C.BuildDir);
   if (!S)
@@ -108,14 +125,9 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
 
   P.Isolate = O.Isolate;
   P.Jobs = O.Jobs;
-  // Reads are kept for the files git tracks: without git, none.
-  P.TraceFiles = O.TraceFiles && Ctx->Repo;
-  if (P.TraceFiles) {
-    auto Tracked = Ctx->Repo->trackedFiles();
-    if (!Tracked)
-      return Tracked.takeError();
-    P.TrackedFiles = std::move(*Tracked);
-  }
+  if (llvm::Error E = traceIn(*Ctx, O.TraceFiles, P.TraceFiles,
+                              P.TrackedFiles))
+    return E;
   P.Shard = O.Shard;
   if (!O.BalanceFrom.empty()) {
     auto Durations = recordedDurations(*Ctx, O.BalanceFrom);
@@ -334,6 +346,7 @@ int collectMain(const GlobalOptions &G) {
   O.SplitCases = SplitCases;
   O.Gcov = Gcov;
   O.CTest = CTest;
+  O.TraceFiles = !NoFileTrace;
   return exitCode(runCollect(G, O, llvm::outs(), llvm::errs()));
 }
 

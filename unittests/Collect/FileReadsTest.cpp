@@ -53,4 +53,37 @@ TEST(FileReadsTest, RecordsAddUpAndStayIncompleteOnceIncomplete) {
   EXPECT_EQ(R.Directories, Strings{"data"});
 }
 
+TEST(FileReadsTest, TraceCountsProcessesAndReadsInOrder) {
+  RawReads Raw;
+  unsigned Processes = Raw.addTrace("p 10\n"
+                                    "r /repo/data/a.txt\n"
+                                    "w /repo/data/made.txt\n"
+                                    "r /repo/data/made.txt\n"
+                                    "l /repo/data\n"
+                                    "p 11\n"
+                                    "r /repo/data/50%25 off.txt\n"
+                                    "r /repo/data/cut sh");
+  EXPECT_EQ(Processes, 2u);
+  // Made before it was read: the test's own. A line cut short by a crash
+  // is left out: its path may be cut too.
+  EXPECT_EQ(Raw.Read, (std::set<std::string>{"/repo/data/a.txt",
+                                             "/repo/data/50% off.txt"}));
+  EXPECT_EQ(Raw.Listed, std::set<std::string>{"/repo/data"});
+  EXPECT_FALSE(Raw.Incomplete);
+}
+
+TEST(FileReadsTest, AWriteAfterAReadKeepsTheRead) {
+  RawReads Raw;
+  Raw.addTrace("r /repo/data/a.txt\nw /repo/data/a.txt\nr /repo/data/a.txt\n");
+  EXPECT_EQ(Raw.Read, std::set<std::string>{"/repo/data/a.txt"});
+  EXPECT_EQ(Raw.addTrace(""), 0u);
+}
+
+TEST(FileReadsTest, TracerVariablesKeepTheTestsPreload) {
+  EXPECT_EQ(tracerVariables("/t/libtia-reads.so", "/t/b1/reads",
+                            {"LD_PRELOAD=/lib/libfake.so", "A=1"}),
+            (Strings{"LD_PRELOAD=/t/libtia-reads.so:/lib/libfake.so",
+                     "TIA_READS_FILE=/t/b1/reads"}));
+}
+
 } // namespace

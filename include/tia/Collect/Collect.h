@@ -195,6 +195,12 @@ struct CollectOptions {
   /// The duration of each test id that balances the shares; a test it
   /// lacks costs the mean. Empty: every test costs 1.
   std::map<std::string, double> Durations;
+  /// Record the files each test reads and the directories it lists
+  /// (runtime/FileReadTracer.c; docs/Collection.md, "Files tests read").
+  bool TraceFiles = false;
+  /// The files git tracks, repository-relative and sorted: only reads of
+  /// these are kept.
+  std::vector<std::string> TrackedFiles;
 };
 
 struct CollectSummary {
@@ -204,6 +210,7 @@ struct CollectSummary {
   unsigned WithCoverage = 0; ///< tests whose coverage was replaced
   unsigned Links = 0;        ///< test -> element links stored
   unsigned Processes = 0;    ///< test processes started
+  unsigned Traced = 0;       ///< tests whose file reads were recorded
   double Seconds = 0;
   int64_t RunId = 0;
   /// What kept tia from collecting some coverage (a binary without
@@ -235,7 +242,7 @@ void setInterruptCleanup(void (*Cleanup)());
 void killRunningTests();
 
 /// "collected 12 tests (10 passed, 1 failed, 1 crashed) in 3.2s: 87
-/// test-element links".
+/// test-element links; the files 12 tests read".
 std::string summaryLine(const CollectSummary &Sum);
 
 } // namespace collect

@@ -94,6 +94,8 @@ struct CollectCommandOptions {
   bool SplitCases = false;
   std::string Gcov;  ///< empty: "gcov"
   std::string CTest; ///< empty: "ctest"
+  /// Record the files each test reads (--no-file-trace: not).
+  bool TraceFiles = true;
   /// --shard K/N: only share K of the tests (GoogleTest cases, ctest tests).
   std::optional<shard::ShardSpec> Shard;
   /// --balance-from: the database whose test durations balance the shares.
