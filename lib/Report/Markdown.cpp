@@ -115,10 +115,8 @@ std::string why(const Plan &P, const PlannedTest &T) {
 
 constexpr size_t MaxRows = 50;
 
-} // namespace
-
-void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
-  const select::Selection &C = P.Changes;
+/// The headline: how many tests, how long, and the strategy.
+void writeHeadline(const Plan &P, llvm::raw_ostream &OS) {
   OS << "## Test impact analysis\n\n";
   if (P.selectsAll())
     OS << "**Selected all " << plural(P.Selected.size(), "test", "tests")
@@ -142,7 +140,12 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
   OS << ".\n\n";
   OS << "Strategy: tests impacted by the change ∪ previously failing ∪ newly "
         "added; every test when tia cannot reason about a change.\n\n";
+}
 
+/// Why more runs than the change needs (fallbacks), or less (a budget,
+/// a predictive cut).
+void writeScope(const Plan &P, llvm::raw_ostream &OS) {
+  const select::Selection &C = P.Changes;
   for (const select::Fallback &F : C.Fallbacks)
     OS << (F.Scope == select::FallbackScope::All
                ? std::string("**Every test runs: ")
@@ -176,7 +179,10 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
        << "; they will not run.**\n\n";
   if (P.Selected.empty() && !P.selectsAll())
     OS << summaryLine(P) << ".\n\n";
+}
 
+/// How many tests each reason selected.
+void writeReasonTable(const Plan &P, llvm::raw_ostream &OS) {
   std::vector<std::pair<llvm::StringRef, size_t>> Rows;
   for (ReasonKind K :
        {ReasonKind::Covers, ReasonKind::Related, ReasonKind::PreviouslyFailing,
@@ -211,7 +217,11 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
       OS << "| " << Title << " | " << N << " |\n";
     OS << "\n";
   }
+}
 
+/// Each changed file, with the tests it selected.
+void writeChangedFiles(const Plan &P, llvm::raw_ostream &OS) {
+  const select::Selection &C = P.Changes;
   if (!C.Files.empty()) {
     OS << "### Changed files\n\n| File | Change | Tests selected by it |\n"
           "|---|---|---:|\n";
@@ -224,7 +234,11 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
       OS << "| and " << C.Files.size() - MaxRows << " more | | |\n";
     OS << "\n";
   }
+}
 
+/// The changed functions no test covers.
+void writeUncovered(const Plan &P, llvm::raw_ostream &OS) {
+  const select::Selection &C = P.Changes;
   if (!C.Uncovered.empty()) {
     OS << "### Changed functions no test covers\n\n";
     for (size_t I : C.Uncovered) {
@@ -237,7 +251,10 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
     }
     OS << "\n";
   }
+}
 
+/// Failing tests left out because they are flaky.
+void writeFlaky(const Plan &P, llvm::raw_ostream &OS) {
   if (!P.FlakyFailing.empty()) {
     OS << "### Flaky tests\n\nTheir latest result failed, but their "
           "outcome also changed without a change, so that failure is not a "
@@ -250,14 +267,22 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
       OS << "- and " << P.FlakyFailing.size() - MaxRows << " more\n";
     OS << "\n";
   }
+}
 
+/// The changes that affect no test, and why.
+void writeNotes(const Plan &P, llvm::raw_ostream &OS) {
+  const select::Selection &C = P.Changes;
   if (!C.Notes.empty()) {
     OS << "### Changes that affect no test\n\n";
     for (const select::Note &N : C.Notes)
       OS << "- " << code(N.File) << ": " << N.Text << "\n";
     OS << "\n";
   }
+}
 
+/// The coverage snapshot the selection read.
+void writeCoverage(const Plan &P, llvm::raw_ostream &OS) {
+  const select::Selection &C = P.Changes;
   OS << "### Coverage\n\n";
   if (P.Snapshot) {
     const select::SnapshotUse &U = *P.Snapshot;
@@ -277,7 +302,10 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
   } else {
     OS << "No coverage snapshot could be used.\n\n";
   }
+}
 
+/// The selected tests in run order, with why each runs.
+void writeSelectedTests(const Plan &P, llvm::raw_ostream &OS) {
   if (!P.Selected.empty()) {
     OS << "<details><summary>Selected tests, in run order"
        << (P.Order.PredictedAsked ? " (" + orderText(P) + ")" : std::string())
@@ -290,6 +318,20 @@ void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
       OS << "| | and " << P.Selected.size() - MaxRows << " more | |\n";
     OS << "\n</details>\n";
   }
+}
+
+} // namespace
+
+void writeMarkdown(const Plan &P, llvm::raw_ostream &OS) {
+  writeHeadline(P, OS);
+  writeScope(P, OS);
+  writeReasonTable(P, OS);
+  writeChangedFiles(P, OS);
+  writeUncovered(P, OS);
+  writeFlaky(P, OS);
+  writeNotes(P, OS);
+  writeCoverage(P, OS);
+  writeSelectedTests(P, OS);
   markdownUntested(OS, P);
 }
 

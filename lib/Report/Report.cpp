@@ -193,6 +193,124 @@ void jsonTest(llvm::json::OStream &J, const PlannedTest &T) {
 
 } // namespace
 
+namespace {
+
+/// The budget and what it cut.
+void jsonBudget(llvm::json::OStream &J, const Plan &P) {
+  J.attributeObject("budget", [&] {
+    if (P.Limits.MaxTests)
+      J.attribute("max_tests", static_cast<int64_t>(P.Limits.MaxTests));
+    else
+      J.attribute("max_tests", nullptr);
+    if (P.Limits.Seconds > 0)
+      J.attribute("seconds", P.Limits.Seconds);
+    else
+      J.attribute("seconds", nullptr);
+    J.attribute("applied", P.Limits.active() && !P.BudgetIgnored);
+    J.attribute("cut_tests", static_cast<int64_t>(P.Cut.size()));
+  });
+}
+
+/// How the tests are ordered, and whether a predictive cut left some out.
+void jsonOrder(llvm::json::OStream &J, const Plan &P) {
+  J.attributeObject("order", [&] {
+    J.attribute("method", P.Order.Model.empty() ? "heuristic" : "model");
+    if (!P.Order.Model.empty())
+      J.attribute("model", P.Order.Model);
+    if (P.Order.PredictedAsked && P.Order.Model.empty())
+      J.attribute("why", P.Order.Why);
+    J.attribute("predictive_cut", P.Order.PredictiveCut);
+    J.attribute("unsafe", P.Order.PredictiveCut);
+    if (P.Order.PredictiveCut) {
+      J.attribute("cut_by", P.Order.CutAsked);
+      if (P.Order.Confidence)
+        J.attribute("confidence", *P.Order.Confidence);
+      else
+        J.attribute("confidence", nullptr);
+    }
+  });
+}
+
+/// The coverage snapshot the selection read (null: none).
+void jsonSnapshot(llvm::json::OStream &J, const Plan &P) {
+  if (P.Snapshot)
+    J.attributeObject("coverage_snapshot", [&] {
+      J.attribute("commit", P.Snapshot->Snapshot.Commit);
+      J.attribute("diff_from", P.Snapshot->DiffFrom);
+      J.attribute("commits_behind_base",
+                  static_cast<int64_t>(P.Snapshot->CommitsBehindBase));
+      J.attribute("commit_time", P.Snapshot->CommitTime);
+      J.attribute("tests", static_cast<int64_t>(P.Snapshot->Snapshot.Tests));
+      J.attributeArray("coverage_commits", [&] {
+        for (const std::string &Commit : P.Snapshot->Snapshot.CoverageCommits)
+          J.value(Commit);
+      });
+    });
+  else
+    J.attribute("coverage_snapshot", nullptr);
+}
+
+/// The changed files and elements.
+void jsonChanges(llvm::json::OStream &J, const Plan &P) {
+  const select::Selection &C = P.Changes;
+  J.attributeArray("changed_files", [&] {
+    for (const select::ChangedFile &F : C.Files)
+      J.object([&] {
+        J.attribute("path", jsonPath(F.Path));
+        if (!F.OldPath.empty() && F.OldPath != F.Path)
+          J.attribute("old_path", jsonPath(F.OldPath));
+        J.attribute("status", git::statusName(F.Status));
+        J.attribute("tests", static_cast<int64_t>(testsOfFile(P, F.Path)));
+      });
+  });
+  J.attributeArray("changed_elements", [&] {
+    for (const ChangedElement &CE : C.Elements)
+      J.object([&] {
+        J.attribute("key", jsonText(CE.Elem.Key));
+        J.attribute("display", jsonText(CE.Elem.Display));
+        J.attribute("kind", kindName(CE.Elem.Kind));
+        J.attribute("change", select::changeName(CE.Change));
+        J.attribute("file", jsonPath(CE.Elem.File));
+        J.attribute("begin_line", static_cast<int64_t>(CE.Elem.BeginLine));
+        J.attribute("end_line", static_cast<int64_t>(CE.Elem.EndLine));
+        J.attributeArray("lines", [&] {
+          for (unsigned L : CE.Lines)
+            J.value(static_cast<int64_t>(L));
+        });
+        if (!CE.Cause.empty())
+          J.attribute("cause", CE.Cause);
+      });
+  });
+}
+
+/// Why more tests run (fallbacks), and the changes that affect none.
+void jsonFallbacksAndNotes(llvm::json::OStream &J, const Plan &P) {
+  const select::Selection &C = P.Changes;
+  J.attributeArray("fallbacks", [&] {
+    for (const Fallback &F : C.Fallbacks)
+      J.object([&] {
+        J.attribute("kind", select::fallbackName(F.Kind));
+        J.attribute("file", jsonPath(F.File));
+        J.attribute("detail", jsonText(F.Detail));
+        J.attribute("scope", select::scopeName(F.Scope));
+        if (F.Scope == select::FallbackScope::Includers)
+          J.attributeArray("translation_units", [&] {
+            for (const std::string &TU : F.TranslationUnits)
+              J.value(jsonPath(TU));
+          });
+      });
+  });
+  J.attributeArray("notes", [&] {
+    for (const select::Note &N : C.Notes)
+      J.object([&] {
+        J.attribute("file", jsonPath(N.File));
+        J.attribute("text", jsonText(N.Text));
+      });
+  });
+}
+
+} // namespace
+
 void writeJson(const Plan &P, llvm::raw_ostream &OS) {
   const select::Selection &C = P.Changes;
   llvm::json::OStream J(OS, 2);
@@ -223,34 +341,8 @@ void writeJson(const Plan &P, llvm::raw_ostream &OS) {
         J.attribute(select::reasonName(K), N);
       }
     });
-    J.attributeObject("budget", [&] {
-      if (P.Limits.MaxTests)
-        J.attribute("max_tests", static_cast<int64_t>(P.Limits.MaxTests));
-      else
-        J.attribute("max_tests", nullptr);
-      if (P.Limits.Seconds > 0)
-        J.attribute("seconds", P.Limits.Seconds);
-      else
-        J.attribute("seconds", nullptr);
-      J.attribute("applied", P.Limits.active() && !P.BudgetIgnored);
-      J.attribute("cut_tests", static_cast<int64_t>(P.Cut.size()));
-    });
-    J.attributeObject("order", [&] {
-      J.attribute("method", P.Order.Model.empty() ? "heuristic" : "model");
-      if (!P.Order.Model.empty())
-        J.attribute("model", P.Order.Model);
-      if (P.Order.PredictedAsked && P.Order.Model.empty())
-        J.attribute("why", P.Order.Why);
-      J.attribute("predictive_cut", P.Order.PredictiveCut);
-      J.attribute("unsafe", P.Order.PredictiveCut);
-      if (P.Order.PredictiveCut) {
-        J.attribute("cut_by", P.Order.CutAsked);
-        if (P.Order.Confidence)
-          J.attribute("confidence", *P.Order.Confidence);
-        else
-          J.attribute("confidence", nullptr);
-      }
-    });
+    jsonBudget(J, P);
+    jsonOrder(J, P);
     J.attributeArray("flaky", [&] {
       for (const FlakyTest &F : P.FlakyFailing)
         J.object([&] {
@@ -258,21 +350,7 @@ void writeJson(const Plan &P, llvm::raw_ostream &OS) {
           J.attribute("flip_rate", F.FlipRate);
         });
     });
-    if (P.Snapshot)
-      J.attributeObject("coverage_snapshot", [&] {
-        J.attribute("commit", P.Snapshot->Snapshot.Commit);
-        J.attribute("diff_from", P.Snapshot->DiffFrom);
-        J.attribute("commits_behind_base",
-                    static_cast<int64_t>(P.Snapshot->CommitsBehindBase));
-        J.attribute("commit_time", P.Snapshot->CommitTime);
-        J.attribute("tests", static_cast<int64_t>(P.Snapshot->Snapshot.Tests));
-        J.attributeArray("coverage_commits", [&] {
-          for (const std::string &Commit : P.Snapshot->Snapshot.CoverageCommits)
-            J.value(Commit);
-        });
-      });
-    else
-      J.attribute("coverage_snapshot", nullptr);
+    jsonSnapshot(J, P);
     J.attributeArray("tests", [&] {
       for (const PlannedTest &T : P.Selected)
         jsonTest(J, T);
@@ -285,59 +363,12 @@ void writeJson(const Plan &P, llvm::raw_ostream &OS) {
       for (const std::string &Id : P.NotSelected)
         J.value(jsonPath(Id));
     });
-    J.attributeArray("changed_files", [&] {
-      for (const select::ChangedFile &F : C.Files)
-        J.object([&] {
-          J.attribute("path", jsonPath(F.Path));
-          if (!F.OldPath.empty() && F.OldPath != F.Path)
-            J.attribute("old_path", jsonPath(F.OldPath));
-          J.attribute("status", git::statusName(F.Status));
-          J.attribute("tests", static_cast<int64_t>(testsOfFile(P, F.Path)));
-        });
-    });
-    J.attributeArray("changed_elements", [&] {
-      for (const ChangedElement &CE : C.Elements)
-        J.object([&] {
-          J.attribute("key", jsonText(CE.Elem.Key));
-          J.attribute("display", jsonText(CE.Elem.Display));
-          J.attribute("kind", kindName(CE.Elem.Kind));
-          J.attribute("change", select::changeName(CE.Change));
-          J.attribute("file", jsonPath(CE.Elem.File));
-          J.attribute("begin_line", static_cast<int64_t>(CE.Elem.BeginLine));
-          J.attribute("end_line", static_cast<int64_t>(CE.Elem.EndLine));
-          J.attributeArray("lines", [&] {
-            for (unsigned L : CE.Lines)
-              J.value(static_cast<int64_t>(L));
-          });
-          if (!CE.Cause.empty())
-            J.attribute("cause", CE.Cause);
-        });
-    });
+    jsonChanges(J, P);
     J.attributeArray("uncovered_elements", [&] {
       for (size_t I : C.Uncovered)
         J.value(static_cast<int64_t>(I));
     });
-    J.attributeArray("fallbacks", [&] {
-      for (const Fallback &F : C.Fallbacks)
-        J.object([&] {
-          J.attribute("kind", select::fallbackName(F.Kind));
-          J.attribute("file", jsonPath(F.File));
-          J.attribute("detail", jsonText(F.Detail));
-          J.attribute("scope", select::scopeName(F.Scope));
-          if (F.Scope == select::FallbackScope::Includers)
-            J.attributeArray("translation_units", [&] {
-              for (const std::string &TU : F.TranslationUnits)
-                J.value(jsonPath(TU));
-            });
-        });
-    });
-    J.attributeArray("notes", [&] {
-      for (const select::Note &N : C.Notes)
-        J.object([&] {
-          J.attribute("file", jsonPath(N.File));
-          J.attribute("text", jsonText(N.Text));
-        });
-    });
+    jsonFallbacksAndNotes(J, P);
     jsonUntested(J, P);
   });
   OS << "\n";

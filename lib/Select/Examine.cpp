@@ -116,52 +116,96 @@ llvm::Expected<bool> outsideTheBuild(VersionResolver &R,
   return true;
 }
 
-} // namespace
+/// The examination of one changed source file, step by step.
+class FileExamination {
+public:
+  FileExamination(Selection &Sel, Store &S, VersionResolver &R,
+                  detail::Impact &Im, const git::FileChange &C,
+                  std::vector<FileIndex> &OldVersions,
+                  std::vector<FileIndex> &NewVersions,
+                  std::vector<detail::NameScan> &Scans,
+                  std::vector<std::pair<size_t, std::string>> &OwnTests)
+      : Sel(Sel), S(S), R(R), Im(Im), C(C),
+        Shown(C.NewPath.empty() ? C.OldPath : C.NewPath),
+        OldVersions(OldVersions), NewVersions(NewVersions), Scans(Scans),
+        OwnTests(OwnTests) {}
 
-/// Examines one changed source file and adds what changed to \p Sel. The
-/// base version, however it was found (store or parse), goes to
-/// \p OldVersions: a new element's siblings may live there. Both versions
-/// go to \p Im, whose rules follow their references.
-llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
-                    detail::Impact &Im, const git::FileChange &C,
-                    std::vector<FileIndex> &OldVersions,
-                    std::vector<FileIndex> &NewVersions,
-                    std::vector<detail::NameScan> &Scans,
-                    std::vector<std::pair<size_t, std::string>> &OwnTests) {
-  llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
-  std::optional<FileIndex> Old, New;
-  // The first side no indexed translation unit reads: its fallback.
-  std::optional<std::pair<std::string, std::string>> Unread;
-  if (!C.OldPath.empty()) {
-    auto Got = R.get(Side::Old, C.OldPath, C.OldBlob, "");
-    if (!Got)
-      return Got.takeError();
-    if (*Got)
-      Old = std::move(*Got);
-    else
-      Unread = {C.OldPath,
-                unparsedReason(R, Side::Old, C.OldPath,
-                               "no indexed translation unit reads " +
-                                   C.OldPath + " at the base revision")};
+  llvm::Error run() {
+    auto Unread = readVersions();
+    if (!Unread)
+      return Unread.takeError();
+    if (*Unread)
+      return noteUnread(**Unread);
+    if (fallsBackOnIncomplete() || fallsBackOnPythonFile())
+      return llvm::Error::success();
+    noteInferred();
+    if (llvm::Error E = addVersionsToImpact())
+      return E;
+    for (const git::Hunk &H : C.Hunks) {
+      llvm::append_range(Deleted, H.DeletedLines);
+      llvm::append_range(Added, H.AddedLines);
+    }
+    if ((Old && !Old->Tests.empty()) || (New && !New->Tests.empty()))
+      Sel.TestFiles.push_back(
+          {C.NewPath, C.OldPath,
+           Old ? Old->Tests : std::vector<TestDefinition>(),
+           New ? New->Tests : std::vector<TestDefinition>(), Deleted, Added});
+    auto RenamedOnly = followMove();
+    if (!RenamedOnly)
+      return RenamedOnly.takeError();
+    if (!*RenamedOnly)
+      if (llvm::Error E = recordChanges())
+        return E;
+    if (Old)
+      OldVersions.push_back(std::move(*Old));
+    if (New && New->Python)
+      NewVersions.push_back(std::move(*New));
+    return llvm::Error::success();
   }
-  if (!C.NewPath.empty()) {
-    llvm::StringRef From = C.Status == git::ChangeStatus::Renamed
-                               ? llvm::StringRef(C.OldPath)
-                               : "";
-    auto Got = R.get(Side::New, C.NewPath, C.NewBlob, From);
-    if (!Got)
-      return Got.takeError();
-    if (*Got)
-      New = std::move(*Got);
-    else if (!Unread)
-      Unread = {C.NewPath,
-                unparsedReason(
-                    R, Side::New, C.NewPath,
-                    "no indexed translation unit reads " + C.NewPath +
-                        (C.Status == git::ChangeStatus::Added ? " (a new file)"
-                                                              : ""))};
+
+private:
+  using Unread = std::pair<std::string, std::string>; ///< path, why
+
+  /// Finds both versions; the first side no indexed translation unit reads,
+  /// with why, when there is one.
+  llvm::Expected<std::optional<Unread>> readVersions() {
+    std::optional<Unread> First;
+    if (!C.OldPath.empty()) {
+      auto Got = R.get(Side::Old, C.OldPath, C.OldBlob, "");
+      if (!Got)
+        return Got.takeError();
+      if (*Got)
+        Old = std::move(*Got);
+      else
+        First = {C.OldPath,
+                 unparsedReason(R, Side::Old, C.OldPath,
+                                "no indexed translation unit reads " +
+                                    C.OldPath + " at the base revision")};
+    }
+    if (!C.NewPath.empty()) {
+      llvm::StringRef From = C.Status == git::ChangeStatus::Renamed
+                                 ? llvm::StringRef(C.OldPath)
+                                 : "";
+      auto Got = R.get(Side::New, C.NewPath, C.NewBlob, From);
+      if (!Got)
+        return Got.takeError();
+      if (*Got)
+        New = std::move(*Got);
+      else if (!First)
+        First = {C.NewPath,
+                 unparsedReason(R, Side::New, C.NewPath,
+                                "no indexed translation unit reads " +
+                                    C.NewPath +
+                                    (C.Status == git::ChangeStatus::Added
+                                         ? " (a new file)"
+                                         : ""))};
+    }
+    return First;
   }
-  if (Unread) {
+
+  /// A file outside the build gets a note; any other file no translation
+  /// unit reads, a fallback.
+  llvm::Error noteUnread(const Unread &U) {
     // A source file that existed and was compiled by no translation unit
     // is not made part of the build by borrowing a neighbour's command to
     // parse its head: that is for new files.
@@ -175,11 +219,15 @@ llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
       Sel.Notes.push_back(
           {Shown.str(), OutsideBuildNote.str(), NoteKind::OutsideBuild});
     else
-      addFallback(Sel, FallbackKind::NotIndexed, Unread->first, Unread->second);
+      addFallback(Sel, FallbackKind::NotIndexed, U.first, U.second);
     return llvm::Error::success();
   }
-  for (const std::optional<FileIndex> *V : {&Old, &New})
-    if (*V && !(*V)->Complete) {
+
+  /// A version that did not parse cleanly may miss elements: a fallback.
+  bool fallsBackOnIncomplete() {
+    for (const std::optional<FileIndex> *V : {&Old, &New}) {
+      if (!*V || (*V)->Complete)
+        continue;
       std::string Why =
           " did not parse cleanly, so its elements may be missing";
       if ((*V)->Python)
@@ -191,55 +239,64 @@ llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
       addFallback(Sel, FallbackKind::Incomplete, (*V)->Path,
                   (*V)->Path + (V == &Old ? " at the base revision" : "") +
                       Why);
-      return llvm::Error::success();
+      return true;
     }
-  if (New && New->Python)
-    if (std::optional<std::string> Why = pythonFileFallback(C)) {
+    return false;
+  }
+
+  bool fallsBackOnPythonFile() {
+    if (!New || !New->Python)
+      return false;
+    std::optional<std::string> Why = pythonFileFallback(C);
+    if (Why)
       addFallback(Sel, FallbackKind::OutsideElements, Shown, *Why);
+    return Why.has_value();
+  }
+
+  void noteInferred() {
+    auto Inferred = R.InferredFrom.find(C.NewPath);
+    if (Inferred != R.InferredFrom.end())
+      Sel.Notes.push_back({C.NewPath,
+                           "not in the compilation database: parsed with the "
+                           "compile command of " +
+                               Inferred->second,
+                           NoteKind::NotCompiled});
+  }
+
+  llvm::Error addVersionsToImpact() {
+    for (const std::optional<FileIndex> *V : {&Old, &New})
+      if (*V)
+        Im.addVersion(**V);
+    if (!New)
       return llvm::Error::success();
-    }
-  auto Inferred = R.InferredFrom.find(C.NewPath);
-  if (Inferred != R.InferredFrom.end())
-    Sel.Notes.push_back({C.NewPath,
-                         "not in the compilation database: parsed with the "
-                         "compile command of " +
-                             Inferred->second,
-                         NoteKind::NotCompiled});
-  for (const std::optional<FileIndex> *V : {&Old, &New})
-    if (*V)
-      Im.addVersion(**V);
-  if (New) {
     auto Text = R.content(Side::New, C);
     if (!Text)
       return Text.takeError();
     Im.addHead(C.NewPath, {std::move(*Text), *New});
+    return llvm::Error::success();
   }
 
-  std::vector<unsigned> Deleted, Added;
-  for (const git::Hunk &H : C.Hunks) {
-    Deleted.insert(Deleted.end(), H.DeletedLines.begin(), H.DeletedLines.end());
-    Added.insert(Added.end(), H.AddedLines.begin(), H.AddedLines.end());
+  bool moved() const {
+    return C.Status == git::ChangeStatus::Added ||
+           C.Status == git::ChangeStatus::Deleted ||
+           C.Status == git::ChangeStatus::Renamed ||
+           C.Status == git::ChangeStatus::Copied;
   }
-  if ((Old && !Old->Tests.empty()) || (New && !New->Tests.empty()))
-    Sel.TestFiles.push_back(
-        {C.NewPath, C.OldPath, Old ? Old->Tests : std::vector<TestDefinition>(),
-         New ? New->Tests : std::vector<TestDefinition>(), Deleted, Added});
 
-  // A file that appears, disappears or moves changes what #include
-  // directives find; the code outside its elements (its own includes)
-  // changes how its readers compile.
-  bool Moved = C.Status == git::ChangeStatus::Added ||
-               C.Status == git::ChangeStatus::Deleted ||
-               C.Status == git::ChangeStatus::Renamed ||
-               C.Status == git::ChangeStatus::Copied;
-  if (Moved) {
+  /// A file that appears, disappears or moves changes what #include
+  /// directives find; the code outside its elements (its own includes)
+  /// changes how its readers compile. True when it was only renamed: its
+  /// elements did not change.
+  llvm::Expected<bool> followMove() {
+    if (!moved())
+      return false;
     if (!C.NewPath.empty())
       if (llvm::Error E = includeResolution(S, Im, C.NewPath, true))
-        return E;
+        return std::move(E);
     if (!C.OldPath.empty() && C.OldPath != C.NewPath &&
         C.Status != git::ChangeStatus::Copied) {
       if (llvm::Error E = includeResolution(S, Im, C.OldPath, false))
-        return E;
+        return std::move(E);
       // Quoted includes are searched from the includer's directory first:
       // only a move to another directory can change what they find.
       bool OtherDir =
@@ -251,52 +308,64 @@ llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
                 "file " + git::statusName(C.Status) +
                     " with code outside every element (includes, "
                     "using-directives), which its readers compiled"))
-          return E;
+          return std::move(E);
     }
     // A moved Python module has another name, so its elements have other
-    // keys: it is compared below like any other change.
-    if (C.Status == git::ChangeStatus::Renamed && C.OldBlob == C.NewBlob &&
-        !(New && New->Python)) {
-      Sel.Notes.push_back({Shown.str(),
-                           "renamed from " + C.OldPath + " without changes",
-                           NoteKind::Renamed});
-      if (Old)
-        OldVersions.push_back(std::move(*Old));
-      return llvm::Error::success();
+    // keys: it is compared like any other change.
+    if (C.Status != git::ChangeStatus::Renamed || C.OldBlob != C.NewBlob ||
+        (New && New->Python))
+      return false;
+    Sel.Notes.push_back({Shown.str(),
+                         "renamed from " + C.OldPath + " without changes",
+                         NoteKind::Renamed});
+    return true;
+  }
+
+  /// Compares the versions: code outside every element, comment-only and
+  /// layout-only changes, and each changed element.
+  llvm::Error recordChanges() {
+    FileComparison Cmp =
+        select::compareVersions(Old ? &*Old : nullptr, New ? &*New : nullptr,
+                                Deleted, Added);
+    if (New && New->Python)
+      addLostNames(Cmp, &*New, Deleted);
+    if (Cmp.OutsideElements) {
+      std::string Where = linesPhrase(Cmp.LinesOutsideNew);
+      if (Where.empty())
+        Where = linesPhrase(Cmp.LinesOutsideOld);
+      if (llvm::Error E =
+              Im.includers(FallbackKind::OutsideElements, Shown,
+                           "code outside every element changed" + Where,
+                           C.OldPath != C.NewPath && !C.NewPath.empty()
+                               ? std::vector<std::string>{C.NewPath}
+                               : std::vector<std::string>{}))
+        return E;
     }
+    if (Cmp.Elements.empty() && !Cmp.OutsideElements && !moved())
+      Sel.Notes.push_back(
+          {Shown.str(), CommentOnlyNote.str(), NoteKind::CommentOnly});
+    else
+      for (const Element &U : Cmp.Unchanged)
+        Sel.Notes.push_back({Shown.str(),
+                             "no semantic change in " +
+                                 kindName(U.Kind).str() + " " + U.Display +
+                                 " (comments or layout only)",
+                             NoteKind::LayoutOnly});
+    std::map<std::string, const Element *> OldByKey;
+    if (Old)
+      for (const Element &E : Old->Elements)
+        OldByKey[E.Key] = &E;
+    for (ChangedElement &CE : Cmp.Elements)
+      if (llvm::Error E = addElement(std::move(CE), OldByKey))
+        return E;
+    return llvm::Error::success();
   }
 
-  FileComparison Cmp = compareVersions(Old ? &*Old : nullptr,
-                                       New ? &*New : nullptr, Deleted, Added);
-  if (New && New->Python)
-    addLostNames(Cmp, &*New, Deleted);
-  if (Cmp.OutsideElements) {
-    std::string Where = linesPhrase(Cmp.LinesOutsideNew);
-    if (Where.empty())
-      Where = linesPhrase(Cmp.LinesOutsideOld);
-    if (llvm::Error E =
-            Im.includers(FallbackKind::OutsideElements, Shown,
-                         "code outside every element changed" + Where,
-                         C.OldPath != C.NewPath && !C.NewPath.empty()
-                             ? std::vector<std::string>{C.NewPath}
-                             : std::vector<std::string>{}))
-      return E;
-  }
-  if (Cmp.Elements.empty() && !Cmp.OutsideElements && !Moved)
-    Sel.Notes.push_back(
-        {Shown.str(), CommentOnlyNote.str(), NoteKind::CommentOnly});
-  else
-    for (const Element &U : Cmp.Unchanged)
-      Sel.Notes.push_back({Shown.str(),
-                           "no semantic change in " + kindName(U.Kind).str() +
-                               " " + U.Display + " (comments or layout only)",
-                           NoteKind::LayoutOnly});
-
-  std::map<std::string, const Element *> OldByKey;
-  if (Old)
-    for (const Element &E : Old->Elements)
-      OldByKey[E.Key] = &E;
-  for (ChangedElement &CE : Cmp.Elements) {
+  /// Adds changed element \p CE, with what it changes beyond itself: the
+  /// includes a conditional region holds, the name a macro now defines,
+  /// the test whose own code it is.
+  llvm::Error addElement(ChangedElement CE,
+                         const std::map<std::string, const Element *> &OldByKey) {
     size_t Index = Sel.Elements.size();
     const Element &E = CE.Elem;
     // A conditional region around an #include: what the include brings in
@@ -328,12 +397,38 @@ llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
       for (std::string &Id : testsDefinedIn(*New, CE))
         OwnTests.emplace_back(Index, std::move(Id));
     Sel.Elements.push_back(std::move(CE));
+    return llvm::Error::success();
   }
-  if (Old)
-    OldVersions.push_back(std::move(*Old));
-  if (New && New->Python)
-    NewVersions.push_back(std::move(*New));
-  return llvm::Error::success();
+
+  Selection &Sel;
+  Store &S;
+  VersionResolver &R;
+  detail::Impact &Im;
+  const git::FileChange &C;
+  llvm::StringRef Shown;
+  std::vector<FileIndex> &OldVersions;
+  std::vector<FileIndex> &NewVersions;
+  std::vector<detail::NameScan> &Scans;
+  std::vector<std::pair<size_t, std::string>> &OwnTests;
+  std::optional<FileIndex> Old, New;
+  std::vector<unsigned> Deleted, Added;
+};
+
+} // namespace
+
+/// Examines one changed source file and adds what changed to \p Sel. The
+/// base version, however it was found (store or parse), goes to
+/// \p OldVersions: a new element's siblings may live there. Both versions
+/// go to \p Im, whose rules follow their references.
+llvm::Error examine(Selection &Sel, Store &S, VersionResolver &R,
+                    detail::Impact &Im, const git::FileChange &C,
+                    std::vector<FileIndex> &OldVersions,
+                    std::vector<FileIndex> &NewVersions,
+                    std::vector<detail::NameScan> &Scans,
+                    std::vector<std::pair<size_t, std::string>> &OwnTests) {
+  return FileExamination(Sel, S, R, Im, C, OldVersions, NewVersions, Scans,
+                         OwnTests)
+      .run();
 }
 
 } // namespace detail

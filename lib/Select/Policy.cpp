@@ -501,28 +501,23 @@ QuietChange quietChange(const Selection &Sel) {
   return AllComments ? QuietChange::Comments : QuietChange::NoEffect;
 }
 
-} // namespace
+/// The head commit a plan is for: --head, else HEAD (none in a repository
+/// without commits).
+llvm::Expected<std::optional<std::string>> headOf(git::Repository &Repo,
+                                                  const PolicyOptions &O) {
+  if (!O.Select.Head)
+    return Repo.headCommit();
+  auto H = Repo.resolveCommit(*O.Select.Head);
+  if (!H)
+    return H.takeError();
+  return std::optional<std::string>(std::move(*H));
+}
 
-llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
-                          const PolicyOptions &O) {
-  auto Base = Repo.resolveCommit(O.Select.Base);
-  if (!Base)
-    return Base.takeError();
-  std::optional<std::string> Head;
-  if (O.Select.Head) {
-    auto H = Repo.resolveCommit(*O.Select.Head);
-    if (!H)
-      return H.takeError();
-    Head = *H;
-  } else {
-    auto H = Repo.headCommit();
-    if (!H)
-      return H.takeError();
-    Head = *H;
-  }
-
-  Plan P;
-  P.Limits = O.Limits;
+/// The fallbacks the request itself makes: every test asked for, or a head
+/// commit whose message holds the full-suite marker.
+llvm::Expected<std::vector<Fallback>>
+requestedFallbacks(git::Repository &Repo, const PolicyOptions &O,
+                   const std::optional<std::string> &Head) {
   std::vector<Fallback> Problems;
   if (!O.AllRequestedBy.empty())
     Problems.push_back(
@@ -537,11 +532,16 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
                                   "the head commit's message holds " +
                                       O.Config.FullSuiteMarker));
   }
-  std::optional<CoverageSnapshot> Newest;
-  SnapshotChooser Chooser(Repo, S, O, *Base, Head);
-  if (llvm::Error E = Chooser.choose(P, Problems, Newest))
-    return E;
+  return Problems;
+}
 
+/// What the engine (selectTests) is asked: the request, with the build's
+/// inputs and compilation database, the snapshot the coverage comes from
+/// (and, unless it is stale, the commit to diff from), and the elements
+/// whose compile commands changed.
+llvm::Expected<SelectOptions>
+engineOptions(Store &S, const PolicyOptions &O, const Plan &P,
+              const std::vector<Fallback> &Problems) {
   SelectOptions SO = O.Select;
   std::string BuildDir =
       !O.BuildDir.empty() ? O.BuildDir : S.pathBases().BuildDir;
@@ -562,25 +562,31 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
       return Extra.takeError();
     SO.ExtraElements = std::move(*Extra);
   }
-  auto Sel = selectTests(Repo, S, SO);
-  if (!Sel)
-    return Sel.takeError();
-  P.Changes = std::move(*Sel);
-  Selection &C = P.Changes;
-  // What concerns the whole selection comes before what one file caused.
-  C.prependFallbacks(Problems);
+  return SO;
+}
 
-  // What is known of tests.
+/// What the store knows of tests.
+struct KnownTests {
+  std::vector<std::string> Ids;
+  std::vector<TestInfo> Infos;
+  /// The tests of the coverage snapshot (the chosen one, else the newest).
+  std::set<std::string> Recorded;
+  std::vector<TestStatistics> Stats;
+};
+
+llvm::Expected<KnownTests>
+knownTests(Store &S, const Plan &P,
+           const std::optional<CoverageSnapshot> &Newest) {
+  KnownTests K;
   auto Known = S.tests();
   if (!Known)
     return Known.takeError();
-  std::vector<std::string> KnownIds;
   for (const TestRecord &T : *Known)
-    KnownIds.push_back(T.Id);
+    K.Ids.push_back(T.Id);
   auto Infos = S.testInfos();
   if (!Infos)
     return Infos.takeError();
-  std::set<std::string> Recorded;
+  K.Infos = std::move(*Infos);
   std::optional<int64_t> MembersOf =
       P.Snapshot ? std::optional<int64_t>(P.Snapshot->Snapshot.Id)
                  : (Newest ? std::optional<int64_t>(Newest->Id) : std::nullopt);
@@ -589,13 +595,20 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
     if (!Members)
       return Members.takeError();
     for (const TestRecord &T : *Members)
-      Recorded.insert(T.Id);
+      K.Recorded.insert(T.Id);
   }
   auto Stats = S.testStatistics();
   if (!Stats)
     return Stats.takeError();
+  K.Stats = std::move(*Stats);
+  return K;
+}
 
-  // The head's test definitions: the index's, with the changed files' own.
+using Definitions = std::vector<std::pair<std::string, TestDefinition>>;
+
+/// The head's test definitions (file, definition): the index's, with the
+/// changed files' own.
+llvm::Expected<Definitions> headDefinitions(Store &S, const Selection &C) {
   std::set<std::string> ChangedPaths;
   for (const ChangedFile &F : C.Files) {
     ChangedPaths.insert(F.Path);
@@ -605,96 +618,64 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
   auto Indexed = S.currentTestDefinitions();
   if (!Indexed)
     return Indexed.takeError();
-  std::vector<std::pair<std::string, TestDefinition>> Definitions;
+  Definitions Out;
   for (auto &Def : *Indexed)
     if (!ChangedPaths.count(Def.first))
-      Definitions.push_back(std::move(Def));
+      Out.push_back(std::move(Def));
   for (const TestFileChange &T : C.TestFiles)
     for (const TestDefinition &D : T.New)
-      Definitions.push_back({T.Path, D});
-  DefinitionIds Naming(KnownIds, *Infos);
-  for (const auto &[File, D] : Definitions)
-    Naming.learn(File, D);
+      Out.push_back({T.Path, D});
+  return Out;
+}
 
-  std::map<std::string, PlannedTest> Tests;
-  // Every test there is: the known ones, then those of the definitions.
-  std::set<std::string> AllIds(KnownIds.begin(), KnownIds.end());
-  auto Add = [&](const std::string &Id, TestReason R, bool FromDefinition) {
-    PlannedTest &T = Tests[Id];
-    if (T.Id.empty()) {
-      T.Id = Id;
-      T.FromDefinition = FromDefinition;
-    }
-    T.Reasons.push_back(std::move(R));
-  };
-
-  // The body of a new test is run by its framework for that test alone: it
-  // takes no calls from the other tests' bodies, whatever its name.
-  std::set<size_t> NewTestBodies;
-  for (size_t I = 0; I < C.Elements.size(); ++I) {
-    const ChangedElement &CE = C.Elements[I];
-    if (CE.Change != ElementChange::Added)
-      continue;
-    for (const TestFileChange &T : C.TestFiles)
-      if (T.Path == CE.Elem.File &&
-          llvm::any_of(T.New, [&](const TestDefinition &D) {
-            return D.BeginLine == CE.Elem.BeginLine &&
-                   D.EndLine == CE.Elem.EndLine;
-          }))
-        NewTestBodies.insert(I);
+/// Builds a plan's tests rule by rule (impacted, previously failing, new,
+/// changed, every test on a fallback), then orders and budgets them.
+class Planner {
+public:
+  Planner(const PolicyOptions &O, const Selection &C, const KnownTests &K,
+          const Definitions &Defs)
+      : O(O), C(C), K(K), Defs(Defs), Naming(K.Ids, K.Infos),
+        AllIds(K.Ids.begin(), K.Ids.end()),
+        OnlyPythonChanged(
+            llvm::all_of(C.Elements, [](const ChangedElement &E) {
+              return llvm::StringRef(E.Elem.Key).starts_with("py:");
+            })) {
+    for (const auto &[File, D] : Defs)
+      Naming.learn(File, D);
   }
 
-  // Impacted: the engine's covering tests.
-  for (const SelectedTest &T : C.Tests)
-    for (const Reason &R : T.Reasons) {
-      if (R.Element == NoIndex) {
-        // A fallback scoped to some translation units.
-        if (R.FallbackIndex != NoIndex &&
-            C.Fallbacks[R.FallbackIndex].Scope != FallbackScope::All)
-          Add(T.Id,
-              {ReasonKind::Fallback, NoIndex, R.FallbackIndex, R.Via, "",
-               R.Applied},
-              false);
-        continue;
-      }
-      if (!R.Via.empty() && NewTestBodies.count(R.Element))
-        continue;
-      bool Related = R.Applied == Rule::SameName ||
-                     R.Applied == Rule::Override ||
-                     (R.Applied == Rule::Covers && !R.Via.empty());
-      // A test whose own code changed may be a parametrized pytest
-      // function: its instances, and itself for the instances the change
-      // adds.
-      for (const std::string &Id : Naming.runnableIds(T.Id)) {
-        if (Id != T.Id)
-          AllIds.insert(T.Id);
-        Add(Id,
-            {Related ? ReasonKind::Related : ReasonKind::Covers, R.Element,
-             NoIndex, R.Via, "", R.Applied, R.By},
-            false);
-      }
-    }
+  /// Impacted: the engine's covering tests.
+  void addImpacted() {
+    std::set<size_t> NewBodies = newTestBodies();
+    for (const SelectedTest &T : C.Tests)
+      for (const Reason &R : T.Reasons)
+        addImpactedBy(T.Id, R, NewBodies);
+  }
 
-  // Previously failing, unless the test is flaky: a flaky failure says
-  // nothing about the code.
-  auto Runs = S.runs();
-  if (!Runs)
-    return Runs.takeError();
-  int64_t NewestRun = 0;
-  for (const RunRecord &R : *Runs)
-    NewestRun = std::max(NewestRun, R.StartedAt);
-  auto Flaky =
-      S.flakyTests(NewestRun - int64_t(O.FlakyWindowDays) * 24 * 60 * 60);
-  if (!Flaky)
-    return Flaky.takeError();
-  std::map<std::string, const FlakyTest *> FlakyById;
-  for (const FlakyTest &F : *Flaky)
-    FlakyById[F.TestId] = &F;
-  for (const TestStatistics &T : *Stats)
-    if (isFailure(T.Last) && FlakyById.count(T.Id))
-      P.FlakyFailing.push_back(*FlakyById[T.Id]);
-    else if (isFailure(T.Last))
-      Add(T.Id,
+  /// Previously failing, unless the test is flaky (\p P lists those): a
+  /// flaky failure says nothing about the code.
+  llvm::Error addPreviouslyFailing(Store &S, Plan &P) {
+    auto Runs = S.runs();
+    if (!Runs)
+      return Runs.takeError();
+    int64_t NewestRun = 0;
+    for (const RunRecord &R : *Runs)
+      NewestRun = std::max(NewestRun, R.StartedAt);
+    auto Flaky =
+        S.flakyTests(NewestRun - int64_t(O.FlakyWindowDays) * 24 * 60 * 60);
+    if (!Flaky)
+      return Flaky.takeError();
+    std::map<std::string, const FlakyTest *> FlakyById;
+    for (const FlakyTest &F : *Flaky)
+      FlakyById[F.TestId] = &F;
+    for (const TestStatistics &T : K.Stats) {
+      if (!isFailure(T.Last))
+        continue;
+      if (FlakyById.count(T.Id)) {
+        P.FlakyFailing.push_back(*FlakyById[T.Id]);
+        continue;
+      }
+      add(T.Id,
           {ReasonKind::PreviouslyFailing, NoIndex, NoIndex,
            "its latest result was " + outcomeName(T.Last).str() + " (run " +
                std::to_string(T.LastRun) +
@@ -703,106 +684,202 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
                ")",
            ""},
           false);
-
-  // Newly added: in the head, never seen by the coverage map.
-  std::set<std::string> FromDefinitions;
-  std::set<std::string> NewInChange;
-  // Python's static analysis sees only Python names: a change to a C++
-  // element can reach a Python test through an extension module, so a
-  // never-covered Python test is then selected as new, as in coverage mode.
-  bool OnlyPythonChanged =
-      llvm::all_of(C.Elements, [](const ChangedElement &E) {
-        return llvm::StringRef(E.Elem.Key).starts_with("py:");
-      });
-  auto staticDecides = [&](llvm::StringRef Id) {
-    return (O.Select.Mode != SelectionMode::Coverage && OnlyPythonChanged &&
-            Id.starts_with("pytest:")) ||
-           C.GraphDecided.count(Id.str()) != 0;
-  };
-  for (const TestFileChange &T : C.TestFiles)
-    for (const TestDefinition &D : T.New)
-      if (llvm::none_of(T.Old, [&](const TestDefinition &Old) {
-            return Old.Framework == D.Framework && Old.Name == D.Name;
-          }))
-        NewInChange.insert(T.Path + "\n" + D.Framework + ":" + D.Name);
-  std::set<std::string> Seen;
-  for (const auto &[File, D] : Definitions) {
-    auto [Ids, Derived] = Naming.ids(File, D);
-    bool Added = NewInChange.count(File + "\n" + D.Framework + ":" + D.Name);
-    for (const std::string &Id : Ids) {
-      AllIds.insert(Id);
-      if (Derived)
-        FromDefinitions.insert(Id);
-      if (Recorded.count(Id) || !Seen.insert(Id).second)
-        continue;
-      // A Python test never covered is decided by static selection in the
-      // static and combined modes; one added by this change still runs.
-      if (!Added && staticDecides(Id))
-        continue;
-      Add(Id,
-          {ReasonKind::NewTest, NoIndex, NoIndex,
-           (Added ? "added in this change at " : "defined at ") + File + ":" +
-               std::to_string(D.BeginLine) +
-               (Added ? std::string() : std::string(", never covered")),
-           File},
-          Derived);
     }
+    return llvm::Error::success();
   }
-  for (const std::string &Id : KnownIds)
-    if (!Recorded.count(Id) && !Seen.count(Id) && !staticDecides(Id))
-      Add(Id,
-          {ReasonKind::NewTest, NoIndex, NoIndex, "no coverage recorded for it",
-           ""},
-          false);
 
-  // Tests whose own code changed.
-  for (const TestFileChange &T : C.TestFiles)
-    for (const TestDefinition &D : T.New) {
-      auto Old = llvm::find_if(T.Old, [&](const TestDefinition &O) {
-        return O.Framework == D.Framework && O.Name == D.Name;
-      });
-      if (Old == T.Old.end())
-        continue; // a new test, above
-      if (!intersects(D, T.AddedLines) && !intersects(*Old, T.DeletedLines))
-        continue;
-      for (const std::string &Id : Naming.changedIds(T.Path, D)) {
-        // A parametrized function's own node id is a runnable test too.
+  /// Newly added: in the head, never seen by the coverage map.
+  void addNew() {
+    std::set<std::string> AddedInChange = testsAddedInChange();
+    std::set<std::string> Seen;
+    for (const auto &[File, D] : Defs) {
+      auto [Ids, Derived] = Naming.ids(File, D);
+      bool Added =
+          AddedInChange.count(File + "\n" + D.Framework + ":" + D.Name);
+      for (const std::string &Id : Ids) {
         AllIds.insert(Id);
-        Add(Id,
-            {ReasonKind::ChangedTest, NoIndex, NoIndex,
-             T.Path + ":" + lineRange(D.BeginLine, D.EndLine), T.Path},
-            FromDefinitions.count(Id) != 0);
+        if (Derived)
+          FromDefinitions.insert(Id);
+        if (K.Recorded.count(Id) || !Seen.insert(Id).second)
+          continue;
+        // A Python test never covered is decided by static selection in
+        // the static and combined modes; one added by this change still
+        // runs.
+        if (!Added && staticDecides(Id))
+          continue;
+        add(Id,
+            {ReasonKind::NewTest, NoIndex, NoIndex,
+             (Added ? "added in this change at " : "defined at ") + File +
+                 ":" + std::to_string(D.BeginLine) +
+                 (Added ? std::string() : std::string(", never covered")),
+             File},
+            Derived);
       }
     }
+    for (const std::string &Id : K.Ids)
+      if (!K.Recorded.count(Id) && !Seen.count(Id) && !staticDecides(Id))
+        add(Id,
+            {ReasonKind::NewTest, NoIndex, NoIndex,
+             "no coverage recorded for it", ""},
+            false);
+  }
 
-  // A fallback: every test.
-  if (C.selectsAll())
+  /// Tests whose own code changed.
+  void addChanged() {
+    for (const TestFileChange &T : C.TestFiles)
+      for (const TestDefinition &D : T.New) {
+        auto Old = llvm::find_if(T.Old, [&](const TestDefinition &O) {
+          return O.Framework == D.Framework && O.Name == D.Name;
+        });
+        if (Old == T.Old.end())
+          continue; // a new test: addNew()
+        if (!intersects(D, T.AddedLines) && !intersects(*Old, T.DeletedLines))
+          continue;
+        for (const std::string &Id : Naming.changedIds(T.Path, D)) {
+          // A parametrized function's own node id is a runnable test too.
+          AllIds.insert(Id);
+          add(Id,
+              {ReasonKind::ChangedTest, NoIndex, NoIndex,
+               T.Path + ":" + lineRange(D.BeginLine, D.EndLine), T.Path},
+              FromDefinitions.count(Id) != 0);
+        }
+      }
+  }
+
+  /// A fallback of scope "all": every test.
+  void addEveryTestOnFallback() {
+    if (!C.selectsAll())
+      return;
     for (const std::string &Id : AllIds)
       for (size_t F = 0; F < C.Fallbacks.size(); ++F)
         if (C.Fallbacks[F].Scope == FallbackScope::All)
-          Add(Id, {ReasonKind::Fallback, NoIndex, F, "", "", Rule::Fallback},
+          add(Id, {ReasonKind::Fallback, NoIndex, F, "", "", Rule::Fallback},
               FromDefinitions.count(Id) != 0);
-
-  // What orders them.
-  std::map<std::string, const TestStatistics *> StatsOf;
-  std::vector<double> Means;
-  for (const TestStatistics &T : *Stats) {
-    StatsOf[T.Id] = &T;
-    if (T.TimedResults)
-      Means.push_back(T.MeanSeconds);
   }
-  std::sort(Means.begin(), Means.end());
-  double Estimate = Means.empty() ? 1.0 : Means[Means.size() / 2];
-  for (auto &[Id, T] : Tests) {
-    std::set<size_t> Elements;
-    for (const TestReason &R : T.Reasons)
-      if (R.Element != NoIndex)
-        Elements.insert(R.Element);
-    T.ChangedElementsCovered = Elements.size();
-    T.PreviouslyFailing = T.has(ReasonKind::PreviouslyFailing);
-    T.Seconds = Estimate;
-    auto It = StatsOf.find(Id);
-    if (It != StatsOf.end()) {
+
+  /// Puts the tests into \p P in the order they run, within the budget,
+  /// with those left out.
+  void finish(Plan &P) {
+    estimateEach();
+    for (auto &[Id, T] : Tests)
+      P.Selected.push_back(std::move(T));
+    orderTests(P.Selected);
+    applyBudget(P);
+    P.TotalTests = AllIds.size();
+    std::set<std::string> Chosen;
+    for (const std::vector<PlannedTest> *List : {&P.Selected, &P.Cut})
+      for (const PlannedTest &T : *List)
+        Chosen.insert(T.Id);
+    for (const std::string &Id : AllIds)
+      if (!Chosen.count(Id))
+        P.NotSelected.push_back(Id);
+  }
+
+private:
+  void add(const std::string &Id, TestReason R, bool FromDefinition) {
+    PlannedTest &T = Tests[Id];
+    if (T.Id.empty()) {
+      T.Id = Id;
+      T.FromDefinition = FromDefinition;
+    }
+    T.Reasons.push_back(std::move(R));
+  }
+
+  /// The changed elements that are the bodies of tests this change adds. A
+  /// new test's body is run by its framework for that test alone: it takes
+  /// no calls from the other tests' bodies, whatever its name.
+  std::set<size_t> newTestBodies() const {
+    std::set<size_t> Out;
+    for (size_t I = 0; I < C.Elements.size(); ++I) {
+      const ChangedElement &CE = C.Elements[I];
+      if (CE.Change != ElementChange::Added)
+        continue;
+      for (const TestFileChange &T : C.TestFiles)
+        if (T.Path == CE.Elem.File &&
+            llvm::any_of(T.New, [&](const TestDefinition &D) {
+              return D.BeginLine == CE.Elem.BeginLine &&
+                     D.EndLine == CE.Elem.EndLine;
+            }))
+          Out.insert(I);
+    }
+    return Out;
+  }
+
+  void addImpactedBy(const std::string &TestId, const Reason &R,
+                     const std::set<size_t> &NewBodies) {
+    if (R.Element == NoIndex) {
+      // A fallback scoped to some translation units.
+      if (R.FallbackIndex != NoIndex &&
+          C.Fallbacks[R.FallbackIndex].Scope != FallbackScope::All)
+        add(TestId,
+            {ReasonKind::Fallback, NoIndex, R.FallbackIndex, R.Via, "",
+             R.Applied},
+            false);
+      return;
+    }
+    if (!R.Via.empty() && NewBodies.count(R.Element))
+      return;
+    bool Related = R.Applied == Rule::SameName || R.Applied == Rule::Override ||
+                   (R.Applied == Rule::Covers && !R.Via.empty());
+    // A test whose own code changed may be a parametrized pytest function:
+    // its instances, and itself for the instances the change adds.
+    for (const std::string &Id : Naming.runnableIds(TestId)) {
+      if (Id != TestId)
+        AllIds.insert(TestId);
+      add(Id,
+          {Related ? ReasonKind::Related : ReasonKind::Covers, R.Element,
+           NoIndex, R.Via, "", R.Applied, R.By},
+          false);
+    }
+  }
+
+  /// "FILE\nFRAMEWORK:NAME" of each test this change adds.
+  std::set<std::string> testsAddedInChange() const {
+    std::set<std::string> Out;
+    for (const TestFileChange &T : C.TestFiles)
+      for (const TestDefinition &D : T.New)
+        if (llvm::none_of(T.Old, [&](const TestDefinition &Old) {
+              return Old.Framework == D.Framework && Old.Name == D.Name;
+            }))
+          Out.insert(T.Path + "\n" + D.Framework + ":" + D.Name);
+    return Out;
+  }
+
+  /// True when static selection decides whether test \p Id runs, so that
+  /// never having been covered does not select it. Python's static
+  /// analysis sees only Python names: a change to a C++ element can reach a
+  /// Python test through an extension module, so a never-covered Python
+  /// test is then selected as new, as in coverage mode.
+  bool staticDecides(llvm::StringRef Id) const {
+    return (O.Select.Mode != SelectionMode::Coverage && OnlyPythonChanged &&
+            Id.starts_with("pytest:")) ||
+           C.GraphDecided.count(Id.str()) != 0;
+  }
+
+  /// What orders the tests: the changed elements each covers, whether it
+  /// failed last, its failure rate and its mean duration (unknown: the
+  /// median of the known ones).
+  void estimateEach() {
+    std::map<std::string, const TestStatistics *> StatsOf;
+    std::vector<double> Means;
+    for (const TestStatistics &T : K.Stats) {
+      StatsOf[T.Id] = &T;
+      if (T.TimedResults)
+        Means.push_back(T.MeanSeconds);
+    }
+    std::sort(Means.begin(), Means.end());
+    double Estimate = Means.empty() ? 1.0 : Means[Means.size() / 2];
+    for (auto &[Id, T] : Tests) {
+      std::set<size_t> Elements;
+      for (const TestReason &R : T.Reasons)
+        if (R.Element != NoIndex)
+          Elements.insert(R.Element);
+      T.ChangedElementsCovered = Elements.size();
+      T.PreviouslyFailing = T.has(ReasonKind::PreviouslyFailing);
+      T.Seconds = Estimate;
+      auto It = StatsOf.find(Id);
+      if (It == StatsOf.end())
+        continue;
       const TestStatistics &St = *It->second;
       T.FailureRate = St.Results ? double(St.Failures) / St.Results : 0;
       if (St.TimedResults) {
@@ -810,20 +887,68 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
         T.SecondsKnown = true;
       }
     }
-    P.Selected.push_back(std::move(T));
   }
-  orderTests(P.Selected);
-  applyBudget(P);
 
-  P.TotalTests = AllIds.size();
-  std::set<std::string> Chosen;
-  for (const std::vector<PlannedTest> *List : {&P.Selected, &P.Cut})
-    for (const PlannedTest &T : *List)
-      Chosen.insert(T.Id);
-  for (const std::string &Id : AllIds)
-    if (!Chosen.count(Id))
-      P.NotSelected.push_back(Id);
-  P.Quiet = quietChange(C);
+  const PolicyOptions &O;
+  const Selection &C;
+  const KnownTests &K;
+  const Definitions &Defs;
+  DefinitionIds Naming;
+  std::map<std::string, PlannedTest> Tests;
+  /// Every test there is: the known ones, then those of the definitions.
+  std::set<std::string> AllIds;
+  /// The ids made up from a definition, for no known test matched it.
+  std::set<std::string> FromDefinitions;
+  /// Every changed element is Python's.
+  bool OnlyPythonChanged;
+};
+
+} // namespace
+
+llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
+                          const PolicyOptions &O) {
+  auto Base = Repo.resolveCommit(O.Select.Base);
+  if (!Base)
+    return Base.takeError();
+  auto Head = headOf(Repo, O);
+  if (!Head)
+    return Head.takeError();
+
+  Plan P;
+  P.Limits = O.Limits;
+  auto Problems = requestedFallbacks(Repo, O, *Head);
+  if (!Problems)
+    return Problems.takeError();
+  std::optional<CoverageSnapshot> Newest;
+  SnapshotChooser Chooser(Repo, S, O, *Base, *Head);
+  if (llvm::Error E = Chooser.choose(P, *Problems, Newest))
+    return std::move(E);
+
+  auto SO = engineOptions(S, O, P, *Problems);
+  if (!SO)
+    return SO.takeError();
+  auto Sel = selectTests(Repo, S, *SO);
+  if (!Sel)
+    return Sel.takeError();
+  P.Changes = std::move(*Sel);
+  // What concerns the whole selection comes before what one file caused.
+  P.Changes.prependFallbacks(*Problems);
+
+  auto Known = knownTests(S, P, Newest);
+  if (!Known)
+    return Known.takeError();
+  auto Defs = headDefinitions(S, P.Changes);
+  if (!Defs)
+    return Defs.takeError();
+  Planner Build(O, P.Changes, *Known, *Defs);
+  Build.addImpacted();
+  if (llvm::Error E = Build.addPreviouslyFailing(S, P))
+    return std::move(E);
+  Build.addNew();
+  Build.addChanged();
+  Build.addEveryTestOnFallback();
+  Build.finish(P);
+  P.Quiet = quietChange(P.Changes);
   return P;
 }
 

@@ -323,115 +323,154 @@ std::string join(const std::set<std::string> &Items) {
   return llvm::join(Items.begin(), Items.end(), ", ");
 }
 
-} // namespace
-
-llvm::Expected<StaticAnswer> selectPythonStatic(const StaticRequest &R) {
-  StaticAnswer A;
-  const SelectOptions &O = R.Options;
-  Versions V(R.Repo, R.S, O.Python);
-
-  // The head's Python files: the diff base's, with the change applied.
-  auto Tree = R.Repo.treeFiles(R.DiffBase);
-  if (!Tree)
-    return Tree.takeError();
-  auto Wanted = [&](llvm::StringRef P) {
-    return python::isPythonSource(P) && (!O.Included || O.Included(P));
-  };
-  std::map<std::string, std::string> Head;
-  for (auto &[P, B] : *Tree)
-    if (Wanted(P))
-      Head[P] = B;
-  std::map<std::string, const FileIndex *> NewOf, OldOf;
-  for (const FileIndex &F : R.NewVersions)
-    if (F.Python)
-      NewOf[F.Path] = &F;
-  for (const FileIndex &F : R.OldVersions)
-    if (F.Python)
-      OldOf[F.Path] = &F;
-  std::vector<const git::FileChange *> Moved;
-  for (const git::FileChange &C : R.Changes) {
-    if (!C.OldPath.empty() && python::isPythonSource(C.OldPath))
-      Head.erase(C.OldPath);
-    if (!C.NewPath.empty() && Wanted(C.NewPath))
-      Head[C.NewPath] = C.NewBlob;
+/// One static selection, stage by stage: the head's name graph with what
+/// changed in it, the tests of each test file, their runtime evidence and
+/// whether it still holds, propagation per test file, and the hits as
+/// elements.
+class StaticRun {
+public:
+  explicit StaticRun(const StaticRequest &R)
+      : R(R), O(R.Options), V(R.Repo, R.S, O.Python) {
+    for (const FileIndex &F : R.NewVersions)
+      if (F.Python)
+        NewOf[F.Path] = &F;
+    for (const FileIndex &F : R.OldVersions)
+      if (F.Python)
+        OldOf[F.Path] = &F;
+    for (const git::FileChange &C : R.Changes)
+      if (!C.NewPath.empty())
+        ChangeOf[C.NewPath] = &C;
   }
-  std::set<std::string, std::less<>> HeadPaths;
-  for (auto &[P, B] : Head)
-    HeadPaths.insert(P);
-  auto IsHeadFile = [&](llvm::StringRef P) { return HeadPaths.count(P) != 0; };
 
-  std::map<std::string, const git::FileChange *> ChangeOf;
-  for (const git::FileChange &C : R.Changes)
-    if (!C.NewPath.empty())
-      ChangeOf[C.NewPath] = &C;
+  llvm::Expected<StaticAnswer> run() {
+    std::vector<GraphFile> Files;
+    if (llvm::Error E = addHeadFiles(Files))
+      return std::move(E);
+    markImportChanges(Files);
+    fallBackOnRegistries(Files);
+    if (llvm::Error E = buildGraph(std::move(Files)))
+      return std::move(E);
+    if (llvm::Error E = findTests())
+      return std::move(E);
+    if (llvm::Error E = readEvidence())
+      return std::move(E);
+    if (llvm::Error E = markStaleCoverage())
+      return std::move(E);
+    assignEvidence();
+    propagate();
+    neverPruneIncomplete();
+    summarize();
+    return std::move(A);
+  }
 
-  std::vector<GraphFile> Files;
-  std::vector<FileIndex> Loaded; // keeps the head versions parsed here
-  std::map<std::string, const FileIndex *> HeadIndex;
-  Loaded.reserve(Head.size());
-  for (auto &[Path, Blob] : Head) {
-    const FileIndex *FI = nullptr;
-    auto It = NewOf.find(Path);
-    if (It != NewOf.end() && !It->second->Python->Nodes.empty())
-      FI = It->second;
-    else {
-      auto Got = V.get(Path, Blob, IsHeadFile, false);
-      if (!Got)
-        return Got.takeError();
-      if (!*Got)
-        continue;
-      Loaded.push_back(std::move(**Got));
-      FI = &Loaded.back();
+private:
+  /// The head's Python files and their blobs: the diff base's, with the
+  /// change applied.
+  llvm::Expected<std::map<std::string, std::string>> headBlobs() {
+    auto Tree = R.Repo.treeFiles(R.DiffBase);
+    if (!Tree)
+      return Tree.takeError();
+    std::map<std::string, std::string> Head;
+    for (auto &[P, B] : *Tree)
+      if (wanted(P))
+        Head[P] = B;
+    for (const git::FileChange &C : R.Changes) {
+      if (!C.OldPath.empty() && python::isPythonSource(C.OldPath))
+        Head.erase(C.OldPath);
+      if (!C.NewPath.empty() && wanted(C.NewPath))
+        Head[C.NewPath] = C.NewBlob;
     }
-    if (!FI->Complete || !FI->Python)
-      continue; // a change to it selects all; nothing to reach in it
-    HeadIndex[Path] = FI;
+    return Head;
+  }
+
+  bool wanted(llvm::StringRef P) const {
+    return python::isPythonSource(P) && (!O.Included || O.Included(P));
+  }
+
+  /// The graph's files: every head file that parsed (a changed one with
+  /// its changes against its base version), then the deleted files and
+  /// those moved to another module name, whose base nodes stay as
+  /// tombstones under their old names.
+  llvm::Error addHeadFiles(std::vector<GraphFile> &Files) {
+    auto Head = headBlobs();
+    if (!Head)
+      return Head.takeError();
+    std::set<std::string, std::less<>> HeadPaths;
+    for (auto &[P, B] : *Head)
+      HeadPaths.insert(P);
+    auto IsHeadFile = [&](llvm::StringRef P) { return HeadPaths.count(P) != 0; };
+    std::vector<const git::FileChange *> Moved;
+    Loaded.reserve(Head->size()); // the versions parsed here stay put
+    for (auto &[Path, Blob] : *Head) {
+      const FileIndex *FI = nullptr;
+      auto It = NewOf.find(Path);
+      if (It != NewOf.end() && !It->second->Python->Nodes.empty()) {
+        FI = It->second;
+      } else {
+        auto Got = V.get(Path, Blob, IsHeadFile, false);
+        if (!Got)
+          return Got.takeError();
+        if (!*Got)
+          continue;
+        Loaded.push_back(std::move(**Got));
+        FI = &Loaded.back();
+      }
+      if (!FI->Complete || !FI->Python)
+        continue; // a change to it selects all; nothing to reach in it
+      Files.push_back(headFile(Path, *FI, Moved));
+    }
+    for (const git::FileChange &C : R.Changes)
+      if (C.Status == git::ChangeStatus::Deleted &&
+          python::isPythonSource(C.OldPath))
+        Moved.push_back(&C);
+    for (const git::FileChange *C : Moved) {
+      auto Old = OldOf.find(C->OldPath);
+      if (Old == OldOf.end() || !Old->second->Complete)
+        continue;
+      GraphFile GF;
+      GF.Path = C->OldPath;
+      GF.Module = Old->second->Python->Module;
+      GF.BaseOnly = true;
+      GF.Nodes = Old->second->Python->Nodes;
+      GF.Changes.assign(GF.Nodes.size(), NodeChange::Deleted);
+      GF.Bindings = Old->second->Python->Bindings;
+      Files.push_back(std::move(GF));
+    }
+    return llvm::Error::success();
+  }
+
+  /// The graph file of head version \p FI at \p Path, compared with its
+  /// base version when it changed; a changed file whose module name
+  /// changed goes to \p Moved.
+  GraphFile headFile(const std::string &Path, const FileIndex &FI,
+                     std::vector<const git::FileChange *> &Moved) {
     GraphFile GF;
     GF.Path = Path;
-    GF.Module = FI->Python->Module;
-    GF.Nodes = FI->Python->Nodes;
-    GF.Bindings = FI->Python->Bindings;
-    GF.Imports = FI->Python->Imports;
-    GF.Tests = FI->Tests;
+    GF.Module = FI.Python->Module;
+    GF.Nodes = FI.Python->Nodes;
+    GF.Bindings = FI.Python->Bindings;
+    GF.Imports = FI.Python->Imports;
+    GF.Tests = FI.Tests;
     auto C = ChangeOf.find(Path);
-    if (C != ChangeOf.end()) {
-      const git::FileChange &Ch = *C->second;
-      auto Old = Ch.OldPath.empty() ? OldOf.end() : OldOf.find(Ch.OldPath);
-      bool SameModule = Old != OldOf.end() && Old->second->Complete &&
-                        Old->second->Python->Module == GF.Module;
-      if (SameModule)
-        compare(*Old->second, *FI, GF);
-      else {
-        GF.Changes.assign(GF.Nodes.size(), NodeChange::Added);
-        if (Old != OldOf.end() && Old->second->Complete)
-          Moved.push_back(&Ch);
-      }
+    if (C == ChangeOf.end())
+      return GF;
+    const git::FileChange &Ch = *C->second;
+    auto Old = Ch.OldPath.empty() ? OldOf.end() : OldOf.find(Ch.OldPath);
+    bool SameModule = Old != OldOf.end() && Old->second->Complete &&
+                      Old->second->Python->Module == GF.Module;
+    if (SameModule) {
+      compare(*Old->second, FI, GF);
+    } else {
+      GF.Changes.assign(GF.Nodes.size(), NodeChange::Added);
+      if (Old != OldOf.end() && Old->second->Complete)
+        Moved.push_back(&Ch);
     }
-    Files.push_back(std::move(GF));
-  }
-  // Deleted files, and files moved to another module name, keep their
-  // base nodes as tombstones under their old names.
-  for (const git::FileChange &C : R.Changes)
-    if (C.Status == git::ChangeStatus::Deleted &&
-        python::isPythonSource(C.OldPath))
-      Moved.push_back(&C);
-  for (const git::FileChange *C : Moved) {
-    auto Old = OldOf.find(C->OldPath);
-    if (Old == OldOf.end() || !Old->second->Complete)
-      continue;
-    GraphFile GF;
-    GF.Path = C->OldPath;
-    GF.Module = Old->second->Python->Module;
-    GF.BaseOnly = true;
-    GF.Nodes = Old->second->Python->Nodes;
-    GF.Changes.assign(GF.Nodes.size(), NodeChange::Deleted);
-    GF.Bindings = Old->second->Python->Bindings;
-    Files.push_back(std::move(GF));
+    return GF;
   }
 
-  // A module that starts or stops importing a project module with code
-  // at import time changes what runs in every test that imports it.
-  {
+  /// A module that starts or stops importing a project module with code
+  /// at import time changes what runs in every test that imports it.
+  void markImportChanges(std::vector<GraphFile> &Files) const {
     std::map<std::string, const GraphFile *> ByModule;
     for (const GraphFile &GF : Files)
       if (!GF.BaseOnly)
@@ -473,8 +512,8 @@ llvm::Expected<StaticAnswer> selectPythonStatic(const StaticRequest &R) {
     }
   }
 
-  // A changed registry decorator may register anything, anywhere.
-  {
+  /// A changed registry decorator may register anything, anywhere.
+  void fallBackOnRegistries(const std::vector<GraphFile> &Files) {
     std::set<std::string> Registries;
     for (const GraphFile &GF : Files)
       for (const NameNode &N : GF.Nodes)
@@ -502,96 +541,110 @@ llvm::Expected<StaticAnswer> selectPythonStatic(const StaticRequest &R) {
         }
   }
 
-  auto Critical = R.S.criticalNames();
-  if (!Critical)
-    return Critical.takeError();
-  namerts::GraphOptions GO;
-  GO.RegistryKeywords = O.Static.RegistryKeywords;
-  GO.TestFunctionPatterns = O.Static.TestFunctionPatterns;
-  GO.ContextMatching = O.Static.ContextMatching;
-  if (O.Static.CriticalPruning)
-    for (auto &[Name, Gain] : *Critical)
-      GO.CriticalNames.push_back(Name);
-  Graph G(std::move(Files), GO);
-
-  // The tests of each test file.
-  auto Stored = R.S.tests();
-  if (!Stored)
-    return Stored.takeError();
-  std::map<std::string, std::vector<std::string>> StoredByFile;
-  std::map<std::string, std::string> CoverageCommit;
-  for (const TestRecord &T : *Stored) {
-    llvm::StringRef Id = T.Id;
-    if (!Id.consume_front("pytest:"))
-      continue;
-    StoredByFile[Id.split("::").first.str()].push_back(Id.str());
-    if (T.CoveredElements > 0 || !T.CoverageCommit.empty())
-      CoverageCommit[T.Id] = T.CoverageCommit;
-  }
-  std::vector<uint32_t> TestFiles = G.testFiles();
-  std::vector<TestsOfFile> TestsOf(TestFiles.size());
-  for (size_t I = 0; I < TestFiles.size(); ++I) {
-    const GraphFile &GF = G.file(TestFiles[I]);
-    TestsOfFile &T = TestsOf[I];
-    for (const TestDefinition &D : GF.Tests) {
-      T.Names.push_back(D.Name);
-      T.Ids[D.Name].push_back("pytest:" + D.Name);
-    }
-    for (const std::string &Id : StoredByFile[GF.Path]) {
-      auto It = T.Ids.find(baseOf(Id));
-      if (It != T.Ids.end() && !llvm::is_contained(It->second, "pytest:" + Id))
-        It->second.push_back("pytest:" + Id);
-    }
-    for (auto &[Name, Ids] : T.Ids)
-      A.Tests.insert(Ids.begin(), Ids.end());
+  llvm::Error buildGraph(std::vector<GraphFile> Files) {
+    auto Critical = R.S.criticalNames();
+    if (!Critical)
+      return Critical.takeError();
+    GO.RegistryKeywords = O.Static.RegistryKeywords;
+    GO.TestFunctionPatterns = O.Static.TestFunctionPatterns;
+    GO.ContextMatching = O.Static.ContextMatching;
+    if (O.Static.CriticalPruning)
+      for (auto &[Name, Gain] : *Critical)
+        GO.CriticalNames.push_back(Name);
+    G.emplace(std::move(Files), GO);
+    return llvm::Error::success();
   }
 
-  // Runtime evidence, and whether it still holds at the diff base.
-  auto Runs = R.S.runtimeEvidence();
-  if (!Runs)
-    return Runs.takeError();
-  std::map<std::string, const RuntimeEvidence *> RunOf;
-  FileEvidence Shared;
-  for (const RuntimeEvidence &Run : *Runs) {
-    for (const std::string &F : Run.TestFiles)
-      RunOf[F] = &Run;
-    for (const RuntimeEvidence::Access &Acc : Run.Accesses)
-      if (Acc.Scope == "*") {
-        if (Acc.Kind == "name")
-          Shared.Names.insert(Acc.Value);
-        else if (Acc.Kind == "import")
-          Shared.Imports.insert(Acc.Value);
-        else if (Acc.Kind == "call")
-          Shared.Invoked.insert(Acc.Value);
+  /// The tests of each test file: its definitions' and the stored ids of
+  /// their instances; and the commit each stored test's coverage is from.
+  llvm::Error findTests() {
+    auto Stored = R.S.tests();
+    if (!Stored)
+      return Stored.takeError();
+    std::map<std::string, std::vector<std::string>> StoredByFile;
+    for (const TestRecord &T : *Stored) {
+      llvm::StringRef Id = T.Id;
+      if (!Id.consume_front("pytest:"))
+        continue;
+      StoredByFile[Id.split("::").first.str()].push_back(Id.str());
+      if (T.CoveredElements > 0 || !T.CoverageCommit.empty())
+        CoverageCommit[T.Id] = T.CoverageCommit;
+    }
+    TestFiles = G->testFiles();
+    TestsOf.resize(TestFiles.size());
+    for (size_t I = 0; I < TestFiles.size(); ++I) {
+      const GraphFile &GF = G->file(TestFiles[I]);
+      TestsOfFile &T = TestsOf[I];
+      for (const TestDefinition &D : GF.Tests) {
+        T.Names.push_back(D.Name);
+        T.Ids[D.Name].push_back("pytest:" + D.Name);
       }
-  }
-  std::set<std::string> Commits;
-  for (auto &[F, Run] : RunOf)
-    if (Run->Commit != R.DiffBase)
-      Commits.insert(Run->Commit);
-  if (R.CheckCoverage)
-    for (auto &[Test, Commit] : CoverageCommit)
-      if (!Commit.empty() && Commit != R.DiffBase)
-        Commits.insert(Commit);
-  std::map<std::string, Staleness> StaleAt;
-  std::map<std::string, std::vector<uint8_t>> StaleMarks;
-  for (const std::string &C : Commits) {
-    auto St = staleness(R.Repo, R.S, V, C, R.DiffBase, O);
-    if (!St)
-      return St.takeError();
-    std::vector<uint8_t> Marks(G.numNodes(), 0);
-    for (uint32_t N = 0; N < G.numNodes(); ++N) {
-      auto [F, I] = G.where(N);
-      if (St->Nodes.count({G.file(F).Path, G.file(F).Nodes[I].Id}))
-        Marks[N] = 1;
+      for (const std::string &Id : StoredByFile[GF.Path]) {
+        auto It = T.Ids.find(baseOf(Id));
+        if (It != T.Ids.end() &&
+            !llvm::is_contained(It->second, "pytest:" + Id))
+          It->second.push_back("pytest:" + Id);
+      }
+      for (auto &[Name, Ids] : T.Ids)
+        A.Tests.insert(Ids.begin(), Ids.end());
     }
-    StaleMarks[C] = std::move(Marks);
-    StaleAt[C] = std::move(*St);
+    return llvm::Error::success();
   }
 
-  // Coverage that predates a change to what it ran does not say what the
-  // test reaches now.
-  if (R.CheckCoverage)
+  /// Runtime evidence, and whether it still holds at the diff base: the
+  /// graph's nodes changed since each commit the evidence or the coverage
+  /// was recorded at.
+  llvm::Error readEvidence() {
+    auto Runs = R.S.runtimeEvidence();
+    if (!Runs)
+      return Runs.takeError();
+    this->Runs = std::move(*Runs);
+    for (const RuntimeEvidence &Run : this->Runs) {
+      for (const std::string &F : Run.TestFiles)
+        RunOf[F] = &Run;
+      for (const RuntimeEvidence::Access &Acc : Run.Accesses)
+        if (Acc.Scope == "*")
+          addAccess(Acc, Shared);
+    }
+    std::set<std::string> Commits;
+    for (auto &[F, Run] : RunOf)
+      if (Run->Commit != R.DiffBase)
+        Commits.insert(Run->Commit);
+    if (R.CheckCoverage)
+      for (auto &[Test, Commit] : CoverageCommit)
+        if (!Commit.empty() && Commit != R.DiffBase)
+          Commits.insert(Commit);
+    for (const std::string &C : Commits) {
+      auto St = staleness(R.Repo, R.S, V, C, R.DiffBase, O);
+      if (!St)
+        return St.takeError();
+      std::vector<uint8_t> Marks(G->numNodes(), 0);
+      for (uint32_t N = 0; N < G->numNodes(); ++N) {
+        auto [F, I] = G->where(N);
+        if (St->Nodes.count({G->file(F).Path, G->file(F).Nodes[I].Id}))
+          Marks[N] = 1;
+      }
+      StaleMarks[C] = std::move(Marks);
+      StaleAt[C] = std::move(*St);
+    }
+    return llvm::Error::success();
+  }
+
+  static void addAccess(const RuntimeEvidence::Access &Acc,
+                        FileEvidence &E) {
+    if (Acc.Kind == "name")
+      E.Names.insert(Acc.Value);
+    else if (Acc.Kind == "import")
+      E.Imports.insert(Acc.Value);
+    else if (Acc.Kind == "call")
+      E.Invoked.insert(Acc.Value);
+  }
+
+  /// Coverage that predates a change to what it ran does not say what the
+  /// test reaches now.
+  llvm::Error markStaleCoverage() {
+    if (!R.CheckCoverage)
+      return llvm::Error::success();
     for (auto &[Test, Commit] : CoverageCommit) {
       if (Commit.empty() || Commit == R.DiffBase)
         continue;
@@ -609,61 +662,93 @@ llvm::Expected<StaticAnswer> selectPythonStatic(const StaticRequest &R) {
                        [&](const std::string &K) { return St.Keys.count(K); }))
         A.StaleCoverage.insert(Test);
     }
+    return llvm::Error::success();
+  }
 
-  std::vector<FileEvidence> Evidence(TestFiles.size());
-  unsigned WithEvidence = 0, StaleEvidence = 0;
-  for (size_t I = 0; I < TestFiles.size(); ++I) {
-    FileEvidence &E = Evidence[I];
-    E.Names = Shared.Names;
-    E.Imports = Shared.Imports;
-    E.Invoked = Shared.Invoked;
-    const std::string &Path = G.file(TestFiles[I]).Path;
-    auto It = RunOf.find(Path);
-    if (It == RunOf.end())
-      continue;
-    const RuntimeEvidence &Run = *It->second;
-    for (const RuntimeEvidence::Access &Acc : Run.Accesses) {
-      if (Acc.Scope != Path)
+  /// Each test file's evidence: what its run accessed, and what every run
+  /// shared; present only when its file ran in a process of its own, and
+  /// not when every node may have changed since.
+  void assignEvidence() {
+    Evidence.resize(TestFiles.size());
+    for (size_t I = 0; I < TestFiles.size(); ++I) {
+      FileEvidence &E = Evidence[I];
+      E.Names = Shared.Names;
+      E.Imports = Shared.Imports;
+      E.Invoked = Shared.Invoked;
+      const std::string &Path = G->file(TestFiles[I]).Path;
+      auto It = RunOf.find(Path);
+      if (It == RunOf.end())
         continue;
-      if (Acc.Kind == "name")
-        E.Names.insert(Acc.Value);
-      else if (Acc.Kind == "import")
-        E.Imports.insert(Acc.Value);
-      else if (Acc.Kind == "call")
-        E.Invoked.insert(Acc.Value);
-    }
-    if (!Run.Isolated)
-      continue;
-    E.Present = true;
-    E.Probed.insert(Run.Probed.begin(), Run.Probed.end());
-    if (Run.Commit != R.DiffBase) {
-      if (StaleAt[Run.Commit].All) {
-        E.Present = false;
-        ++StaleEvidence;
+      const RuntimeEvidence &Run = *It->second;
+      for (const RuntimeEvidence::Access &Acc : Run.Accesses)
+        if (Acc.Scope == Path)
+          addAccess(Acc, E);
+      if (!Run.Isolated)
         continue;
+      E.Present = true;
+      E.Probed.insert(Run.Probed.begin(), Run.Probed.end());
+      if (Run.Commit != R.DiffBase) {
+        if (StaleAt[Run.Commit].All) {
+          E.Present = false;
+          ++StaleEvidence;
+          continue;
+        }
+        E.Stale = &StaleMarks[Run.Commit];
       }
-      E.Stale = &StaleMarks[Run.Commit];
+      ++WithEvidence;
     }
-    ++WithEvidence;
   }
 
-  // Propagation, one test file per task.
-  std::vector<FileOutcome> Outcomes(TestFiles.size());
-  {
-    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(O.Static.Jobs));
-    for (size_t I = 0; I < TestFiles.size(); ++I)
-      Pool.async([&, I] {
-        Outcomes[I] = G.select(TestFiles[I], Evidence[I], TestsOf[I].Names);
-      });
-    Pool.wait();
+  /// Propagation, one test file per task; then the hits as elements.
+  void propagate() {
+    std::vector<FileOutcome> Outcomes(TestFiles.size());
+    {
+      llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(O.Static.Jobs));
+      for (size_t I = 0; I < TestFiles.size(); ++I)
+        Pool.async([&, I] {
+          Outcomes[I] = G->select(TestFiles[I], Evidence[I], TestsOf[I].Names);
+        });
+      Pool.wait();
+    }
+    for (size_t I = 0; I < TestFiles.size(); ++I) {
+      const FileOutcome &Out = Outcomes[I];
+      Stale += Out.EvidenceStale;
+      if (!Out.Shared.empty())
+        for (const std::string &Name : TestsOf[I].Names)
+          addHit(I, Name, Out.Shared.front());
+      for (auto &[Name, H] : Out.Tests)
+        addHit(I, Name, H);
+      if (Out.Whole)
+        for (const std::string &Name : Out.ByFile)
+          addHit(I, Name, *Out.Whole);
+    }
   }
 
-  // From nodes to the elements that hold them.
-  auto ElementOf = [&](uint32_t N, StaticHit &H) {
-    auto [F, I] = G.where(N);
-    const GraphFile &GF = G.file(F);
+  /// Test \p Name of test file \p File reached \p H: a hit for each of its
+  /// ids.
+  void addHit(size_t File, const std::string &Name, const namerts::Hit &H) {
+    auto It = TestsOf[File].Ids.find(Name);
+    if (It == TestsOf[File].Ids.end())
+      return;
+    StaticHit SH;
+    elementOf(H.Node, SH);
+    SH.Chain = H.Chain;
+    auto [F, N] = G->where(H.Node);
+    if (!G->file(F).ChangeNotes.empty() && !G->file(F).ChangeNotes[N].empty())
+      SH.Chain += " (" + G->file(F).ChangeNotes[N] + ")";
+    for (const std::string &Id : It->second) {
+      SH.Test = Id;
+      A.Hits.push_back(SH);
+    }
+  }
+
+  /// From node \p N to the element that holds it (the version's element
+  /// of its key, else a module element made up from the node).
+  void elementOf(uint32_t N, StaticHit &H) const {
+    auto [F, I] = G->where(N);
+    const GraphFile &GF = G->file(F);
     const NameNode &Node = GF.Nodes[I];
-    NodeChange C = G.change(N);
+    NodeChange C = G->change(N);
     H.NewNode = C == NodeChange::Added;
     const FileIndex *Version = nullptr;
     if (C == NodeChange::Deleted) {
@@ -685,69 +770,46 @@ llvm::Expected<StaticAnswer> selectPythonStatic(const StaticRequest &R) {
         }
     H.Elem.Key = Node.Key;
     H.Elem.Kind = ElementKind::Module;
-    H.Elem.Display = G.display(N);
+    H.Elem.Display = G->display(N);
     H.Elem.File = GF.Path;
     H.Elem.BeginLine = Node.BeginLine;
     H.Elem.EndLine = Node.EndLine;
-  };
-  unsigned Stale = 0;
-  for (size_t I = 0; I < TestFiles.size(); ++I) {
-    const FileOutcome &Out = Outcomes[I];
-    Stale += Out.EvidenceStale;
-    auto Add = [&](const std::string &Name, const namerts::Hit &H) {
-      auto It = TestsOf[I].Ids.find(Name);
-      if (It == TestsOf[I].Ids.end())
-        return;
+  }
+
+  /// A test whose run tia could not observe in full may reach any change:
+  /// it is never pruned (the first changed node stands for the change).
+  void neverPruneIncomplete() {
+    IncompleteEvidence Inc = incompleteEvidence(RunOf);
+    std::optional<uint32_t> Changed;
+    for (uint32_t N = 0; N < G->numNodes() && !Changed; ++N)
+      if (G->change(N) != NodeChange::None)
+        Changed = N;
+    for (const std::string &Test : A.Tests) {
+      std::string Why = incompleteWhy(Inc, Test);
+      if (Why.empty())
+        continue;
+      A.IncompleteEvidence.insert(Test);
+      if (!Changed)
+        continue;
       StaticHit SH;
-      ElementOf(H.Node, SH);
-      SH.Chain = H.Chain;
-      auto [F, N] = G.where(H.Node);
-      if (!G.file(F).ChangeNotes.empty() && !G.file(F).ChangeNotes[N].empty())
-        SH.Chain += " (" + G.file(F).ChangeNotes[N] + ")";
-      for (const std::string &Id : It->second) {
-        SH.Test = Id;
-        A.Hits.push_back(SH);
-      }
-    };
-    if (!Out.Shared.empty())
-      for (const std::string &Name : TestsOf[I].Names)
-        Add(Name, Out.Shared.front());
-    for (auto &[Name, H] : Out.Tests)
-      Add(Name, H);
-    if (Out.Whole)
-      for (const std::string &Name : Out.ByFile)
-        Add(Name, *Out.Whole);
+      elementOf(*Changed, SH);
+      SH.Test = Test;
+      SH.Chain = "the test " + Why +
+                 ": its runtime evidence is incomplete, so static analysis "
+                 "never prunes it";
+      A.Hits.push_back(std::move(SH));
+    }
+    if (!A.IncompleteEvidence.empty())
+      A.Notes.push_back(llvm::formatv(
+          "static: {0} Python tests with incomplete runtime evidence (a "
+          "child process not traced, or not passing when collected): never "
+          "pruned",
+          A.IncompleteEvidence.size()));
   }
 
-  // A test whose run tia could not observe in full may reach any change:
-  // it is never pruned (the first changed node stands for the change).
-  IncompleteEvidence Inc = incompleteEvidence(RunOf);
-  std::optional<uint32_t> Changed;
-  for (uint32_t N = 0; N < G.numNodes() && !Changed; ++N)
-    if (G.change(N) != NodeChange::None)
-      Changed = N;
-  for (const std::string &Test : A.Tests) {
-    std::string Why = incompleteWhy(Inc, Test);
-    if (Why.empty())
-      continue;
-    A.IncompleteEvidence.insert(Test);
-    if (!Changed)
-      continue;
-    StaticHit SH;
-    ElementOf(*Changed, SH);
-    SH.Test = Test;
-    SH.Chain = "the test " + Why +
-               ": its runtime evidence is incomplete, so static analysis "
-               "never prunes it";
-    A.Hits.push_back(std::move(SH));
-  }
-  if (!A.IncompleteEvidence.empty())
-    A.Notes.push_back(llvm::formatv(
-        "static: {0} Python tests with incomplete runtime evidence (a child "
-        "process not traced, or not passing when collected): never pruned",
-        A.IncompleteEvidence.size()));
-
-  if (!TestFiles.empty())
+  void summarize() {
+    if (TestFiles.empty())
+      return;
     A.Notes.push_back(llvm::formatv(
         "static: {0} Python test files, {1} with runtime evidence{2}{5}; {3} "
         "critical names; {4} files parsed",
@@ -760,7 +822,34 @@ llvm::Expected<StaticAnswer> selectPythonStatic(const StaticRequest &R) {
             : std::string(),
         GO.CriticalNames.size(), V.Parsed,
         withoutEvidence(TestFiles.size(), WithEvidence)));
-  return A;
+  }
+
+  const StaticRequest &R;
+  const SelectOptions &O;
+  StaticAnswer A;
+  Versions V;
+  std::map<std::string, const FileIndex *> NewOf, OldOf;
+  std::map<std::string, const git::FileChange *> ChangeOf;
+  std::vector<FileIndex> Loaded; ///< head versions parsed here
+  namerts::GraphOptions GO;
+  std::optional<Graph> G;
+  std::vector<uint32_t> TestFiles;
+  std::vector<TestsOfFile> TestsOf; ///< by test file
+  /// Test id -> the commit its coverage was collected at.
+  std::map<std::string, std::string> CoverageCommit;
+  std::vector<RuntimeEvidence> Runs;
+  std::map<std::string, const RuntimeEvidence *> RunOf; ///< by test file
+  FileEvidence Shared; ///< what ran outside every test file (scope "*")
+  std::map<std::string, Staleness> StaleAt;
+  std::map<std::string, std::vector<uint8_t>> StaleMarks;
+  std::vector<FileEvidence> Evidence; ///< by test file
+  unsigned WithEvidence = 0, StaleEvidence = 0, Stale = 0;
+};
+
+} // namespace
+
+llvm::Expected<StaticAnswer> selectPythonStatic(const StaticRequest &R) {
+  return StaticRun(R).run();
 }
 
 } // namespace select

@@ -122,11 +122,11 @@ llvm::Expected<bool> addOverrideReasons(
   return true;
 }
 
-} // namespace
-
-llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
-                                      const SelectOptions &O) {
-  Selection Sel;
+/// Sets the commits \p Sel compares: base, head (none: the work tree) and
+/// the merge base the diff starts from (--diff-from when given: the commit
+/// the coverage was collected at).
+llvm::Error resolveCommits(git::Repository &Repo, const SelectOptions &O,
+                           Selection &Sel) {
   auto Base = Repo.resolveCommit(O.Base);
   if (!Base)
     return Base.takeError();
@@ -157,65 +157,141 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
   }
   if (O.DiffFrom)
     Sel.DiffBase = *O.DiffFrom;
+  return llvm::Error::success();
+}
 
+llvm::Error requireIndex(Store &S) {
   auto Current = S.currentCommit();
   if (!Current)
     return Current.takeError();
-  if (!*Current) {
-    auto Files = S.currentFiles();
-    if (!Files)
-      return Files.takeError();
-    if (Files->empty())
-      return makeError("no index in the database: run 'tia index' first");
+  if (*Current)
+    return llvm::Error::success();
+  auto Files = S.currentFiles();
+  if (!Files)
+    return Files.takeError();
+  if (Files->empty())
+    return makeError("no index in the database: run 'tia index' first");
+  return llvm::Error::success();
+}
+
+/// One selection, stage by stage: the changed files sorted and examined,
+/// each changed element linked to the tests it reaches (coverage, the
+/// reference graph, overrides and same-named siblings), names scanned, and
+/// the mode's analyses applied.
+class SelectionRun {
+public:
+  SelectionRun(git::Repository &Repo, Store &S, const SelectOptions &O,
+               const std::vector<git::FileChange> &Changes, Selection &Sel)
+      : Repo(Repo), S(S), O(O), Changes(Changes), Sel(Sel),
+        R(Repo, S, O, Changes), Data(S, O.UnreadFilesSelectAll),
+        Im(S, Sel, ByTest, O.Snapshot,
+           [this](llvm::StringRef Path, llvm::StringRef Hash) {
+             return indexedContent(Path, Hash);
+           }) {}
+
+  llvm::Error examineFiles() {
+    for (const git::FileChange &C : Changes)
+      if (llvm::Error E = examineFile(C))
+        return E;
+    // Elements changed by their compile command rather than their text.
+    std::set<std::string> Keys;
+    for (const ChangedElement &CE : Sel.Elements)
+      Keys.insert(CE.Elem.Key);
+    for (const ChangedElement &CE : O.ExtraElements)
+      if (Keys.insert(CE.Elem.Key).second)
+        Sel.Elements.push_back(CE);
+    return llvm::Error::success();
   }
 
-  auto Tests = S.tests();
-  if (!Tests)
-    return Tests.takeError();
-  Sel.TotalTests = Tests->size();
+  /// Changed element -> the tests it reaches.
+  llvm::Error linkElements() {
+    // A test whose own code changed covers that change, coverage or not.
+    for (auto &[I, Id] : OwnTests)
+      ByTest[Id].push_back({I, NoIndex, "", Rule::Covers, Evidence::Source});
+    SiblingFinder Finder(S, OldVersions);
+    Neighbours Around{Finder, overridesInHeads(Im), newClasses(),
+                      oldCompileTimeKeys()};
+    for (size_t I = 0; I < Sel.Elements.size(); ++I)
+      if (llvm::Error E = linkElement(I, Around))
+        return E;
+    for (const detail::NameScan &N : Scans)
+      if (llvm::Error E = Im.scan(N))
+        return E;
+    return Im.resolveScoped();
+  }
 
-  std::optional<llvm::StringRef> HeadRef;
-  if (O.Head)
-    HeadRef = Sel.HeadCommit;
-  auto Changes = Repo.diff(Sel.DiffBase, HeadRef);
-  if (!Changes)
-    return Changes.takeError();
-  Sel.ChangedFiles = Changes->size();
+  /// The mode's analyses (static, combined) and the C++ reference graph;
+  /// then every test on a fallback of scope "all", and the tests in \p Sel.
+  llvm::Error finish(const std::vector<TestRecord> &Tests) {
+    std::set<std::string> Known;
+    for (const TestRecord &T : Tests)
+      Known.insert(T.Id);
+    if (llvm::Error E = applyMode(Repo, S, O, Changes, OldVersions,
+                                  NewVersions, Sel, ByTest, Known))
+      return E;
+    if (llvm::Error E =
+            applyCppGraph(Repo, S, O, OldVersions, NewVersions, Sel, ByTest))
+      return E;
+    if (Sel.selectsAll())
+      for (const TestRecord &T : Tests)
+        for (size_t F = 0; F < Sel.Fallbacks.size(); ++F)
+          if (Sel.Fallbacks[F].Scope == FallbackScope::All)
+            ByTest[T.Id].push_back(
+                {NoIndex, F, "", Rule::Fallback, Evidence::Fallback});
+    for (auto &[Id, Reasons] : ByTest) {
+      // Tests defined by the change itself are not in the store yet.
+      if (!Known.count(Id))
+        ++Sel.TotalTests;
+      Sel.Tests.push_back({Id, std::move(Reasons)});
+    }
+    return llvm::Error::success();
+  }
 
-  VersionResolver R(Repo, S, O, *Changes);
-  std::vector<FileIndex> OldVersions, NewVersions;
-  std::vector<std::pair<size_t, std::string>> OwnTests;
-  std::vector<detail::NameScan> Scans;
-  detail::TestReasons ByTest;
-  detail::DataFiles Data(S, O.UnreadFilesSelectAll);
-  detail::Impact Im(
-      S, Sel, ByTest, O.Snapshot,
-      [&](llvm::StringRef Path,
-          llvm::StringRef Hash) -> llvm::Expected<std::optional<std::string>> {
-        // The content hash is git's blob id; a version indexed from the work
-        // tree and never committed is read from disk when it still matches.
-        if (auto Blob = Repo.readBlob(Hash))
-          return std::optional<std::string>(std::move(*Blob));
-        else
-          llvm::consumeError(Blob.takeError()); // not in git: try the disk
-        auto Buf = llvm::MemoryBuffer::getFile(R.absolute(Path),
-                                               /*IsText=*/false);
-        if (Buf && gitBlobHash((*Buf)->getBuffer()) == Hash)
-          return std::optional<std::string>((*Buf)->getBuffer().str());
-        return std::optional<std::string>();
-      });
-  for (const git::FileChange &C : *Changes) {
+private:
+  /// What linking one element consults besides the store.
+  struct Neighbours {
+    SiblingFinder &Finder;
+    OverridesByDisplay Overrides;
+    /// Classes that did not exist before (their displays).
+    std::set<std::string> NewClasses;
+    /// The keys of the base versions' elements that run at compile time.
+    std::set<std::string> OldCompileTime;
+  };
+
+  /// The content of \p Path at git blob \p Hash, for the index's versions.
+  /// The hash is git's blob id; a version indexed from the work tree and
+  /// never committed is read from disk when it still matches.
+  llvm::Expected<std::optional<std::string>>
+  indexedContent(llvm::StringRef Path, llvm::StringRef Hash) {
+    if (auto Blob = Repo.readBlob(Hash))
+      return std::optional<std::string>(std::move(*Blob));
+    else
+      llvm::consumeError(Blob.takeError()); // not in git: try the disk
+    auto Buf = llvm::MemoryBuffer::getFile(R.absolute(Path), /*IsText=*/false);
+    if (Buf && gitBlobHash((*Buf)->getBuffer()) == Hash)
+      return std::optional<std::string>((*Buf)->getBuffer().str());
+    return std::optional<std::string>();
+  }
+
+  llvm::Expected<std::vector<std::string>> testsCovering(llvm::StringRef Key) {
+    return O.Snapshot ? S.testsCovering(Key, *O.Snapshot)
+                      : S.testsCovering(Key);
+  }
+
+  /// Sorts changed file \p C: ignored, a trigger, a data file, a file tia
+  /// cannot reason about (a fallback), or source to examine.
+  llvm::Error examineFile(const git::FileChange &C) {
     llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
     Sel.Files.push_back({Shown.str(), C.OldPath, C.Status});
     if (isCoverageData(Shown)) {
       Sel.Notes.push_back(
           {Shown.str(), "coverage data, ignored", NoteKind::CoverageData});
-      continue;
+      return llvm::Error::success();
     }
     if (isBytecodeCache(Shown)) {
       Sel.Notes.push_back({Shown.str(), "Python bytecode cache, ignored",
                            NoteKind::BytecodeCache});
-      continue;
+      return llvm::Error::success();
     }
     if (O.Classify)
       if (std::optional<PathVerdict> V = O.Classify(C)) {
@@ -223,7 +299,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
           addFallback(Sel, FallbackKind::TriggerPath, Shown, V->Detail);
         else
           Sel.Notes.push_back({Shown.str(), V->Detail, V->Kind});
-        continue;
+        return llvm::Error::success();
       }
     bool Source = isCppSource(C.OldPath) || isCppSource(C.NewPath) ||
                   python::isPythonSource(C.OldPath) ||
@@ -237,7 +313,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
           C.Submodule
               ? "submodule " + Status + ": tia does not look inside submodules"
               : "symbolic link " + Status + ": tia does not follow links");
-      continue;
+      return llvm::Error::success();
     }
     // A data file: the tests that read it, when their reads are known.
     if (C.Binary || !Source) {
@@ -245,59 +321,51 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
       if (!Decided)
         return Decided.takeError();
       if (*Decided)
-        continue;
+        return llvm::Error::success();
     }
     if (C.Binary) {
       addFallback(Sel, FallbackKind::BinaryFile, Shown,
                   "binary file " + llvm::StringRef(git::statusName(C.Status)));
-      continue;
+      return llvm::Error::success();
     }
     if (!Source) {
       addFallback(Sel, FallbackKind::NonSourceFile, Shown,
                   "tia cannot tell what a change to " +
                       quotePath(llvm::sys::path::filename(Shown)) + " affects");
-      continue;
+      return llvm::Error::success();
     }
-    if (llvm::Error E = examine(Sel, S, R, Im, C, OldVersions, NewVersions,
-                                Scans, OwnTests))
-      return E;
+    return examine(Sel, S, R, Im, C, OldVersions, NewVersions, Scans,
+                   OwnTests);
   }
 
-  // Elements changed by their compile command rather than their text.
-  std::set<std::string> Keys;
-  for (const ChangedElement &CE : Sel.Elements)
-    Keys.insert(CE.Elem.Key);
-  for (const ChangedElement &CE : O.ExtraElements)
-    if (Keys.insert(CE.Elem.Key).second)
-      Sel.Elements.push_back(CE);
-  auto TestsCovering = [&](llvm::StringRef Key) {
-    return O.Snapshot ? S.testsCovering(Key, *O.Snapshot)
-                      : S.testsCovering(Key);
-  };
+  /// Classes that did not exist before: no unchanged code holds an object of
+  /// one, so their new members take no calls from it (a GoogleTest TEST's
+  /// TestBody overrides a method every test overrides, yet only the new
+  /// test's own class dispatches to it).
+  std::set<std::string> newClasses() const {
+    std::set<std::string> Out;
+    for (const ChangedElement &CE : Sel.Elements)
+      if (CE.Change == ElementChange::Added &&
+          CE.Elem.Kind == ElementKind::Class)
+        Out.insert(CE.Elem.Display);
+    return Out;
+  }
 
-  // Changed element -> the tests it reaches.
-  std::set<std::string> OldCompileTime;
-  for (const FileIndex &F : OldVersions)
-    for (const Element &E : F.Elements)
-      if (E.CompileTime)
-        OldCompileTime.insert(E.Key);
-  // A test whose own code changed covers that change, coverage or not.
-  for (auto &[I, Id] : OwnTests)
-    ByTest[Id].push_back({I, NoIndex, "", Rule::Covers, Evidence::Source});
-  SiblingFinder Finder(S, OldVersions);
-  const OverridesByDisplay Overrides = overridesInHeads(Im);
-  // Classes that did not exist before: no unchanged code holds an object of
-  // one, so their new members take no calls from it (a GoogleTest TEST's
-  // TestBody overrides a method every test overrides, yet only the new
-  // test's own class dispatches to it).
-  std::set<std::string> NewClasses;
-  for (const ChangedElement &CE : Sel.Elements)
-    if (CE.Change == ElementChange::Added && CE.Elem.Kind == ElementKind::Class)
-      NewClasses.insert(CE.Elem.Display);
-  for (size_t I = 0; I < Sel.Elements.size(); ++I) {
+  std::set<std::string> oldCompileTimeKeys() const {
+    std::set<std::string> Out;
+    for (const FileIndex &F : OldVersions)
+      for (const Element &E : F.Elements)
+        if (E.CompileTime)
+          Out.insert(E.Key);
+    return Out;
+  }
+
+  /// Links changed element \p I to the tests it reaches; an element that
+  /// existed and reaches none is uncovered.
+  llvm::Error linkElement(size_t I, Neighbours &Around) {
     const ChangedElement &CE = Sel.Elements[I];
     const Element &E = CE.Elem;
-    auto Covering = TestsCovering(E.Key);
+    auto Covering = testsCovering(E.Key);
     if (!Covering)
       return Covering.takeError();
     for (const std::string &T : *Covering)
@@ -308,9 +376,9 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
     bool Function = isFunctionKind(E.Kind);
     // The reference graph is the C++ front end's.
     bool Cpp = llvm::StringRef(E.Key).starts_with("cpp:");
-    if (Cpp &&
-        (!Function || (CE.Change != ElementChange::Added &&
-                       (E.CompileTime || OldCompileTime.count(E.Key))))) {
+    if (Cpp && (!Function || (CE.Change != ElementChange::Added &&
+                              (E.CompileTime ||
+                               Around.OldCompileTime.count(E.Key))))) {
       // What a class, variable, macro, region or declaration changes shows
       // in the code that uses it; a constexpr function's compile-time
       // results show in its callers.
@@ -323,79 +391,111 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
         E.Kind != ElementKind::Macro && E.Kind != ElementKind::Conditional;
     // A member of a new class, defined or only declared, takes no calls
     // from unchanged code.
-    if (Siblings && (Function || E.Kind == ElementKind::Declaration) &&
-        NewClasses.count(detail::enclosingScope(E)))
+    bool Member = Function || E.Kind == ElementKind::Declaration;
+    if (Siblings && Member &&
+        Around.NewClasses.count(detail::enclosingScope(E)))
       Siblings = false;
-    if (Siblings && (Function || E.Kind == ElementKind::Declaration)) {
-      auto Decided =
-          addOverrideReasons(I, E, Overrides, Finder, TestsCovering, ByTest);
+    if (Siblings && Member) {
+      auto Decided = addOverrideReasons(
+          I, E, Around.Overrides, Around.Finder,
+          [&](llvm::StringRef Key) { return testsCovering(Key); }, ByTest);
       if (!Decided)
         return Decided.takeError();
       Any |= *Decided;
       Siblings = !*Decided;
     }
     if (Siblings) {
-      // A new overload, override, specialisation, class or variable may
-      // now be chosen by code that reached a same-named element, so it
-      // inherits what reached that one. (A new lambda is only reachable
-      // through its enclosing function, which changed too.)
-      auto Found = Finder.find(E);
-      if (!Found)
-        return Found.takeError();
-      for (const Element &Sib : *Found) {
-        bool SibFunction = isFunctionKind(Sib.Kind);
-        if (Function && !SibFunction && Sib.Kind != ElementKind::Class &&
-            Sib.Kind != ElementKind::Declaration)
-          continue;
-        auto SibTests = TestsCovering(Sib.Key);
-        if (!SibTests)
-          return SibTests.takeError();
-        for (const std::string &T : *SibTests)
-          ByTest[T].push_back(
-              {I, NoIndex, "covers same-named " + Sib.Display, Rule::SameName});
-        Any |= !SibTests->empty();
-        if (!SibFunction && !Function) {
-          if (llvm::Error Err =
-                  Im.followUsers(I, Rule::SameName, detail::referenceKey(Sib)))
-            return Err;
-        } else if (SibFunction && E.CompileTime) {
-          if (llvm::Error Err = Im.followCallers(I, Sib.Key))
-            return Err;
-        }
-        Any |= Im.reached(I);
-      }
+      auto Reached = addSameNameReasons(I, Around.Finder);
+      if (!Reached)
+        return Reached.takeError();
+      Any |= *Reached;
     }
     if (!Any && CE.Change != ElementChange::Added)
       Sel.Uncovered.push_back(I);
+    return llvm::Error::success();
   }
-  for (const detail::NameScan &N : Scans)
-    if (llvm::Error Err = Im.scan(N))
-      return Err;
-  if (llvm::Error Err = Im.resolveScoped())
-    return Err;
 
-  std::set<std::string> Known;
-  for (const TestRecord &T : *Tests)
-    Known.insert(T.Id);
-  if (llvm::Error E = applyMode(Repo, S, O, *Changes, OldVersions, NewVersions,
-                                Sel, ByTest, Known))
-    return std::move(E);
-  if (llvm::Error E =
-          applyCppGraph(Repo, S, O, OldVersions, NewVersions, Sel, ByTest))
-    return std::move(E);
-  if (Sel.selectsAll())
-    for (const TestRecord &T : *Tests)
-      for (size_t F = 0; F < Sel.Fallbacks.size(); ++F)
-        if (Sel.Fallbacks[F].Scope == FallbackScope::All)
-          ByTest[T.Id].push_back(
-              {NoIndex, F, "", Rule::Fallback, Evidence::Fallback});
-
-  for (auto &[Id, Reasons] : ByTest) {
-    // Tests defined by the change itself are not in the store yet.
-    if (!Known.count(Id))
-      ++Sel.TotalTests;
-    Sel.Tests.push_back({Id, std::move(Reasons)});
+  /// A new overload, override, specialisation, class or variable (changed
+  /// element \p I) may now be chosen by code that reached a same-named
+  /// element, so it inherits what reached that one. (A new lambda is only
+  /// reachable through its enclosing function, which changed too.) True
+  /// when some test is reached.
+  llvm::Expected<bool> addSameNameReasons(size_t I, SiblingFinder &Finder) {
+    const Element &E = Sel.Elements[I].Elem;
+    bool Function = isFunctionKind(E.Kind);
+    auto Found = Finder.find(E);
+    if (!Found)
+      return Found.takeError();
+    bool Any = false;
+    for (const Element &Sib : *Found) {
+      bool SibFunction = isFunctionKind(Sib.Kind);
+      if (Function && !SibFunction && Sib.Kind != ElementKind::Class &&
+          Sib.Kind != ElementKind::Declaration)
+        continue;
+      auto SibTests = testsCovering(Sib.Key);
+      if (!SibTests)
+        return SibTests.takeError();
+      for (const std::string &T : *SibTests)
+        ByTest[T].push_back(
+            {I, NoIndex, "covers same-named " + Sib.Display, Rule::SameName});
+      Any |= !SibTests->empty();
+      if (!SibFunction && !Function) {
+        if (llvm::Error Err =
+                Im.followUsers(I, Rule::SameName, detail::referenceKey(Sib)))
+          return std::move(Err);
+      } else if (SibFunction && E.CompileTime) {
+        if (llvm::Error Err = Im.followCallers(I, Sib.Key))
+          return std::move(Err);
+      }
+      Any |= Im.reached(I);
+    }
+    return Any;
   }
+
+  git::Repository &Repo;
+  Store &S;
+  const SelectOptions &O;
+  const std::vector<git::FileChange> &Changes;
+  Selection &Sel;
+  VersionResolver R;
+  detail::DataFiles Data;
+  detail::TestReasons ByTest;
+  detail::Impact Im;
+  std::vector<FileIndex> OldVersions, NewVersions;
+  /// Changed element -> the test whose own code it is.
+  std::vector<std::pair<size_t, std::string>> OwnTests;
+  std::vector<detail::NameScan> Scans;
+};
+
+} // namespace
+
+llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
+                                      const SelectOptions &O) {
+  Selection Sel;
+  if (llvm::Error E = resolveCommits(Repo, O, Sel))
+    return std::move(E);
+  if (llvm::Error E = requireIndex(S))
+    return std::move(E);
+  auto Tests = S.tests();
+  if (!Tests)
+    return Tests.takeError();
+  Sel.TotalTests = Tests->size();
+
+  std::optional<llvm::StringRef> HeadRef;
+  if (O.Head)
+    HeadRef = Sel.HeadCommit;
+  auto Changes = Repo.diff(Sel.DiffBase, HeadRef);
+  if (!Changes)
+    return Changes.takeError();
+  Sel.ChangedFiles = Changes->size();
+
+  SelectionRun Run(Repo, S, O, *Changes, Sel);
+  if (llvm::Error E = Run.examineFiles())
+    return std::move(E);
+  if (llvm::Error E = Run.linkElements())
+    return std::move(E);
+  if (llvm::Error E = Run.finish(*Tests))
+    return std::move(E);
   return Sel;
 }
 
