@@ -17,7 +17,10 @@
 // listener, tia runs each case in a process of its own with a file of its
 // own. Processes a test starts inherit the variables, and the exec and
 // spawn calls given an environment of their own get them put back, so a
-// child's reads go where its parent's do.
+// child's reads go where its parent's do. A process whose own reads are
+// traced by other means (pytest and the Python processes tia follows:
+// tia's audit hook) is skipped while TIA_READS_SKIP_SELF holds its process
+// id, or was "start" when it started; the programs it runs are traced.
 //
 // Why LD_PRELOAD: it sees the calls of every library in the process
 // (libstdc++'s std::ifstream calls fopen64 and open, std::filesystem calls
@@ -61,6 +64,16 @@ static const char ReadsVariable[] = "TIA_READS_FILE";
 /* TIA_READS_FILE when the process started: where its reads go if it
    clears its environment (as `env -i` does before it runs a program). */
 static char StartFile[PATH_MAX];
+/* The process traced by other means: only its children here. */
+static const char SkipSelfVariable[] = "TIA_READS_SKIP_SELF";
+static int SkippedFromStart;
+
+static int skipSelf(void) {
+  if (SkippedFromStart)
+    return 1;
+  const char *Pid = getenv(SkipSelfVariable);
+  return Pid && atoi(Pid) == (int)getpid();
+}
 
 /* The reads file now; null when nothing is traced. */
 static const char *readsFile(void) {
@@ -184,7 +197,7 @@ static void writeLine(char Kind, const char *Text) {
   pthread_mutex_unlock(&Lock);
 }
 
-static int tracing(void) { return !Busy && readsFile(); }
+static int tracing(void) { return !Busy && readsFile() && !skipSelf(); }
 
 /*===----------------------------------------------------------------------===
 // Paths
@@ -505,19 +518,23 @@ static char **withTracer(char *const *Env, char **Copy, char *Variables) {
   if (!File || !TracerPath[0] || !Env)
     return (char **)Env;
   const char *Preload = NULL;
-  int HasFile = 0;
+  int HasFile = 0, HasSkip = 0;
   for (size_t I = 0; Env[I]; ++I) {
     if (isVariable(Env[I], "LD_PRELOAD"))
       Preload = Env[I] + strlen("LD_PRELOAD=");
     else if (isVariable(Env[I], ReadsVariable))
       HasFile = strcmp(Env[I] + sizeof ReadsVariable, File) == 0;
+    else if (isVariable(Env[I], SkipSelfVariable))
+      HasSkip = 1;
   }
   int HasTracer = Preload && strstr(Preload, TracerPath);
-  if (HasFile && HasTracer)
+  if (HasFile && HasTracer && !HasSkip)
     return (char **)Env;
   size_t N = 0;
   for (size_t I = 0; Env[I]; ++I)
-    if (!isVariable(Env[I], "LD_PRELOAD") && !isVariable(Env[I], ReadsVariable))
+    if (!isVariable(Env[I], "LD_PRELOAD") &&
+        !isVariable(Env[I], ReadsVariable) &&
+        !isVariable(Env[I], SkipSelfVariable))
       Copy[N++] = Env[I];
   char *FileVariable = Variables;
   char *PreloadVariable =
@@ -654,10 +671,14 @@ __attribute__((constructor)) static void start(void) {
       strlen(Info.dli_fname) < sizeof TracerPath)
     strcpy(TracerPath, Info.dli_fname);
   pthread_atfork(lockForFork, unlockAfterFork, unlockAfterFork);
+  const char *Skip = getenv(SkipSelfVariable);
+  SkippedFromStart = Skip && strcmp(Skip, "start") == 0;
   const char *File = getenv(ReadsVariable);
   if (!File || !*File || strlen(File) >= sizeof StartFile)
     return;
   strcpy(StartFile, File);
+  if (SkippedFromStart)
+    return;
   char Pid[32];
   snprintf(Pid, sizeof Pid, "%d", (int)getpid());
   writeLine('p', Pid);

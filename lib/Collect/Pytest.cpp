@@ -231,6 +231,9 @@ struct PytestSetup {
   TempDir Tmp;
   std::string PlanFile;    ///< the probe plan; empty without one
   bool TraceFiles = false; ///< record the files each test reads
+  /// The file read tracer preloaded into pytest for the processes the
+  /// tests start (runtime/FileReadTracer.c); empty: none.
+  std::string Tracer;
   std::vector<std::string> Args;
   std::vector<std::string> Env;
 };
@@ -295,6 +298,12 @@ llvm::Expected<PytestSetup> setUp(Store &S, const PytestOptions &O) {
   if (llvm::Error E =
           writeFile(Dir.file("tia_files.py"), embedded(FilesSource)))
     return std::move(E);
+  if (Setup.TraceFiles) {
+    auto Tracer = writeFileReadTracer(Dir.path());
+    if (!Tracer)
+      return Tracer.takeError();
+    Setup.Tracer = std::move(*Tracer);
+  }
   if (O.Plan) {
     auto Indexed = S.currentFiles();
     if (!Indexed)
@@ -325,7 +334,14 @@ PytestJob makeJob(const PytestSetup &Setup, const PytestOptions &O,
   J.Args = Setup.Args;
   J.Args.insert(J.Args.end(), Extra.begin(), Extra.end());
   J.Args.insert(J.Args.end(), O.PytestArgs.begin(), O.PytestArgs.end());
-  J.Env = Setup.Env;
+  // A variable the job sets replaces the caller's: the first of a name in
+  // an environment is the one a program sees.
+  std::set<llvm::StringRef> Set;
+  for (const std::string &Var : ExtraEnv)
+    Set.insert(llvm::StringRef(Var).split('=').first);
+  for (const std::string &Var : Setup.Env)
+    if (!Set.count(llvm::StringRef(Var).split('=').first))
+      J.Env.push_back(Var);
   J.Env.insert(J.Env.end(), ExtraEnv.begin(), ExtraEnv.end());
   J.ResultsLog = Setup.Tmp.file(Name + ".jsonl");
   J.Env.push_back("TIA_PYTEST_RESULTS=" + J.ResultsLog);
@@ -373,6 +389,18 @@ std::vector<std::string> recordingEnv(const PytestSetup &Setup,
     Env.push_back("TIA_PYTEST_PROBES=" + Setup.PlanFile);
   if (Setup.TraceFiles)
     Env.push_back("TIA_PYTEST_FILES=1");
+  if (!Setup.Tracer.empty()) {
+    // The processes the tests start that are not Python (a shell, a
+    // compiled tool) are traced by the preloaded tracer, into one file per
+    // tia_files key under the job's folder; pytest's own process is the
+    // audit hook's (TIA_READS_SKIP_SELF).
+    std::string Dir = Setup.Tmp.file(Name + ".reads");
+    llvm::sys::fs::create_directories(Dir);
+    llvm::append_range(Env, tracerVariables(Setup.Tracer, Dir + "/outside",
+                                            Setup.Env));
+    Env.push_back("TIA_READS_SKIP_SELF=start");
+    Env.push_back("TIA_PYTEST_READS_DIR=" + Dir);
+  }
   return Env;
 }
 

@@ -388,6 +388,71 @@ private:
   off_t Seen = 0;
 };
 
+/// Instrumented shared libraries carry a profile runtime of their own,
+/// which the listener cannot reach: they write all their counters at exit
+/// (to "default-*" profiles in \p Dir), to no case.
+bool loadsOtherProfileRuntimes(const Binary &B, const Journal &J,
+                               const std::string &Dir) {
+  if (B.Probe.Kind != coverage::Instrumentation::Clang || !J.Exists)
+    return false;
+  return llvm::any_of(filesEndingIn(Dir, ".profraw"), [](const std::string &F) {
+    return llvm::sys::path::filename(F).starts_with("default-");
+  });
+}
+
+/// The run of case \p T, which ended in the listener's process: its
+/// outcome from the journal \p J, its coverage from its segment, the
+/// \p Program segments, its suite's and those of the processes it started.
+TestRun endedCase(RunContext &Ctx, const DiscoveredTest &T, Journal &J,
+                  const std::string &Dir,
+                  const std::vector<std::string> &Program, const Binary &B) {
+  const Journal::Case &C = J.Cases.at(T.Case);
+  TestRun Run;
+  Run.Result.TestId = T.Id;
+  Run.Result.Result = C.Result;
+  Run.Result.Seconds = C.Seconds;
+  Run.Result.Message = C.Message;
+  std::vector<std::string> Locations = Program;
+  // GoogleTest's suites; Catch2 has none.
+  for (const std::string &S : J.SuiteSegments[T.Case.substr(0, T.Case.find('.'))])
+    if (!llvm::is_contained(Locations, Dir + "/" + S))
+      Locations.push_back(Dir + "/" + S);
+  if (!C.Segment.empty()) {
+    Locations.push_back(Dir + "/" + C.Segment);
+    // Processes the case started (death tests) wrote beside it.
+    llvm::StringRef Stem = C.Segment;
+    if (Stem.consume_back(".profraw"))
+      for (const std::string &F : filesEndingIn(Dir, ".profraw"))
+        if (llvm::StringRef(F).contains("/" + Stem.str() + "-child-"))
+          Locations.push_back(F);
+  }
+  readInto(Ctx, Run, B, Locations);
+  return Run;
+}
+
+/// The run of case \p T, which was running when its process ended as
+/// \p End says: it timed out, crashed, or exited during the case.
+TestRun caseTheProcessEndedIn(const DiscoveredTest &T, const ProcessEnd &End,
+                              double Timeout) {
+  TestRun Run;
+  Run.Result.TestId = T.Id;
+  Run.Result.Seconds = End.Seconds;
+  if (End.How == ProcessEnd::TimedOut) {
+    Run.Result.Result = Outcome::TimedOut;
+    Run.Result.Message = "killed after " + secondsText(Timeout);
+  } else if (End.How == ProcessEnd::Signaled) {
+    Run.Result.Result = Outcome::Crashed;
+    Run.Result.Message = "killed by " + signalName(End.Signal);
+  } else {
+    Run.Result.Result = Outcome::Failed;
+    Run.Result.Message =
+        llvm::formatv("the process exited during the test (exit code {0})",
+                      End.ExitCode)
+            .str();
+  }
+  return Run;
+}
+
 } // namespace
 
 std::vector<TestRun>
@@ -436,14 +501,7 @@ runWithListener(RunContext &Ctx,
 
     Stepped.insert(Watch.Stepped.begin(), Watch.Stepped.end());
 
-    // Instrumented shared libraries carry a profile runtime of their own,
-    // which the listener cannot reach: they write all their counters at
-    // exit, to no case. Such a binary's cases run alone.
-    bool OtherModules = false;
-    if (B.Probe.Kind == coverage::Instrumentation::Clang && J.Exists)
-      for (const std::string &F : filesEndingIn(Dir, ".profraw"))
-        OtherModules |= llvm::sys::path::filename(F).starts_with("default-");
-    if (OtherModules) {
+    if (loadsOtherProfileRuntimes(B, J, Dir)) {
       {
         std::lock_guard<std::mutex> Lock(Ctx.M);
         Ctx.Notes.insert(B.Path +
@@ -481,49 +539,13 @@ runWithListener(RunContext &Ctx,
         Next.push_back(T);
         continue;
       }
-      const Journal::Case &C = It->second;
-      TestRun Run;
-      Run.Result.TestId = T->Id;
+      TestRun Run = It->second.Ended
+                        ? endedCase(Ctx, *T, J, Dir, Program, B)
+                        : caseTheProcessEndedIn(*T, End, Timeout);
       std::vector<std::string> ReadsFiles = {Dir + "/program.reads"};
-      if (C.Ended) {
-        Run.Result.Result = C.Result;
-        Run.Result.Seconds = C.Seconds;
-        Run.Result.Message = C.Message;
-        std::vector<std::string> Locations = Program;
-        // GoogleTest's suites; Catch2 has none.
-        for (const std::string &S :
-             J.SuiteSegments[T->Case.substr(0, T->Case.find('.'))])
-          if (!llvm::is_contained(Locations, Dir + "/" + S))
-            Locations.push_back(Dir + "/" + S);
-        if (!C.Segment.empty()) {
-          Locations.push_back(Dir + "/" + C.Segment);
-          ReadsFiles.push_back(Dir + "/" + readsFileOfSegment(C.Segment));
-          // Processes the case started (death tests) wrote beside it.
-          llvm::StringRef Stem = C.Segment;
-          if (Stem.consume_back(".profraw"))
-            for (const std::string &F : filesEndingIn(Dir, ".profraw"))
-              if (llvm::StringRef(F).contains("/" + Stem.str() + "-child-"))
-                Locations.push_back(F);
-        }
-        readInto(Ctx, Run, B, Locations);
-      } else {
-        // The case that was running when the process ended.
-        Run.Result.Seconds = End.Seconds;
-        if (End.How == ProcessEnd::TimedOut) {
-          Run.Result.Result = Outcome::TimedOut;
-          Run.Result.Message = "killed after " + secondsText(Timeout);
-        } else if (End.How == ProcessEnd::Signaled) {
-          Run.Result.Result = Outcome::Crashed;
-          Run.Result.Message = "killed by " + signalName(End.Signal);
-        } else {
-          Run.Result.Result = Outcome::Failed;
-          Run.Result.Message =
-              llvm::formatv("the process exited during the test (exit code "
-                            "{0})",
-                            End.ExitCode)
-                  .str();
-        }
-      }
+      if (!It->second.Segment.empty())
+        ReadsFiles.push_back(Dir + "/" +
+                             readsFileOfSegment(It->second.Segment));
       Run.Reads = Ctx.readsOf(B.Path, Run.Result.Result, ReadsFiles);
       if (Stepped.insert(T->Case).second)
         Ctx.Prog.step(T->Id);

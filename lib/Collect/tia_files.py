@@ -11,8 +11,13 @@
 # it reads. What the tools around the tests open and list is left out:
 # modules that imports load (the coverage and the import graph see them),
 # the folders import finders, pytest's collection and entry-point discovery
-# list, coverage.py's own files. A process the tests start that tia cannot follow makes the record
-# of the running test incomplete (untraced()).
+# list, coverage.py's own files.
+#
+# The processes the tests start are traced by tia's preloaded tracer
+# (runtime/FileReadTracer.c) when it is loaded: enter() points it at a file
+# per key under $TIA_PYTEST_READS_DIR, which record() adds. Without it, a
+# process the tests start that tia cannot follow (not Python) makes the
+# record of the running test incomplete (untraced()).
 
 import os
 import sys
@@ -24,23 +29,49 @@ _written = {}     # key -> set of absolute paths written first
 _incomplete = set()
 _busy = False
 _installed = False
+_native_dir = None  # the preloaded tracer's files, when it is loaded
 
 
 def install():
-    global _installed
+    global _installed, _native_dir
     if not _installed:
         _installed = True
+        # The programs the tests start are traced; this process (pytest,
+        # or a Python process tia follows) is the audit hook's.
+        os.environ["TIA_READS_SKIP_SELF"] = str(os.getpid())
+        folder = os.environ.get("TIA_PYTEST_READS_DIR")
+        if folder and _tracer_loaded():
+            _native_dir = folder
         sys.addaudithook(_hook)
+
+
+def _tracer_loaded():
+    try:
+        with open("/proc/self/maps") as f:
+            return "libtia-reads.so" in f.read()
+    except OSError:
+        return False
+
+
+def _native_file(key):
+    import hashlib
+    name = "outside" if key is None else \
+        hashlib.sha1(key.encode("utf-8", "surrogateescape")).hexdigest()
+    return os.path.join(_native_dir, name)
 
 
 def enter(key):
     """What runs from now on reads for \\p key (None: outside any test)."""
     global _key
     _key = key
+    if _native_dir is not None:
+        os.environ["TIA_READS_FILE"] = _native_file(key)
 
 
 def untraced(key=None):
     """\\p key (default: the current one) started what tia cannot trace."""
+    if _native_dir is not None:
+        return  # the preloaded tracer follows it
     k = _key if key is None else key
     _incomplete.add(k)
 
@@ -136,12 +167,51 @@ def _hook(event, args):
 
 def record(key):
     """What \\p key read: {"read": [...], "listed": [...], "incomplete": b}."""
-    return {"read": sorted(_reads.get(key, ())),
-            "listed": sorted(_listed.get(key, ())),
+    read = set(_reads.get(key, ()))
+    listed = set(_listed.get(key, ()))
+    if _native_dir is not None:
+        _add_native(key, read, listed)
+    return {"read": sorted(read), "listed": sorted(listed),
             "incomplete": key in _incomplete}
 
 
-def forget(key):
+def _unescape(path):
+    return path.replace("%0A", "\n").replace("%0D", "\r") \
+        .replace("%25", "%")
+
+
+def _add_native(key, read, listed):
+    """Adds what the tracer saw the processes started under \\p key read
+    (lines "r PATH", "w PATH", "l PATH" in order; a file written first is
+    theirs)."""
+    try:
+        with open(_native_file(key), encoding="utf-8",
+                  errors="surrogateescape") as f:
+            text = f.read()
+    except OSError:
+        return
+    written = set()
+    for line in text.split("\n")[:-1]:  # the last is cut short, or empty
+        if len(line) < 3 or line[1] != " ":
+            continue
+        path = _unescape(line[2:])
+        if line[0] == "w" and path not in read:
+            written.add(path)
+        elif line[0] == "r" and path not in written:
+            read.add(path)
+        elif line[0] == "l":
+            listed.add(path)
+
+
+def forget(key, native=False):
+    """Forgets what \\p key read; with \\p native, also the tracer's file
+    (only the process that reports the key may: a forked child forgets
+    its parent's keys, whose files the parent still reads)."""
     for d in (_reads, _listed, _written):
         d.pop(key, None)
     _incomplete.discard(key)
+    if native and _native_dir is not None and key is not None:
+        try:
+            os.remove(_native_file(key))
+        except OSError:
+            pass

@@ -219,7 +219,7 @@ def _files_of(nodeid):
         out["read"].update(r["read"])
         out["listed"].update(r["listed"])
         out["incomplete"] = out["incomplete"] or r["incomplete"]
-    _files.forget(nodeid)
+    _files.forget(nodeid, native=True)
     return {"read": sorted(out["read"]), "listed": sorted(out["listed"]),
             "incomplete": out["incomplete"]}
 

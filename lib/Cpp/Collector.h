@@ -239,6 +239,34 @@ private:
                  const std::vector<std::string> &FinalKeys,
                  const std::vector<const RawReference *> &Refs,
                  const PreprocessorRecord &PP, FileIndex &F);
+  /// Token offsets [first, second) in one file.
+  using Ranges = std::vector<std::pair<unsigned, unsigned>>;
+  /// The ranges each of \p Members owns: a function or macro all it spans,
+  /// a conditional region its own lines, anything else its extent less
+  /// the elements nested in it.
+  std::vector<Ranges> ownedRanges(const std::vector<size_t> &Members);
+  /// The test candidate \p C defines, if any.
+  std::optional<TestDefinition> testDefinedBy(const Candidate &C);
+  /// The hash of the tokens of \p FID no element owns, brackets aside.
+  std::string residualHash(llvm::StringRef Path, clang::FileID FID,
+                           Ranges AllOwned);
+  /// Adds the references of \p Refs, each from the innermost element of
+  /// \p Members around it.
+  void addOwnedReferences(llvm::StringRef Path,
+                          const std::vector<size_t> &Members,
+                          const std::vector<std::string> &FinalKeys,
+                          const std::vector<Ranges> &Owned,
+                          const std::vector<const RawReference *> &Refs,
+                          FileIndex &F);
+  /// Adds the references the elements' nesting makes: a region to what it
+  /// holds, the element around a lambda to the lambda, a function to its
+  /// declarations.
+  void addNestingReferences(const std::vector<size_t> &Members,
+                            const std::vector<std::string> &FinalKeys,
+                            FileIndex &F);
+  /// Adds the project's #include directives of \p Path.
+  void addIncludes(llvm::StringRef Path, const PreprocessorRecord &PP,
+                   FileIndex &F);
 
   clang::SourceManager &SM;
   clang::ASTContext &Ctx;

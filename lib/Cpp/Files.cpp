@@ -123,8 +123,42 @@ void Collector::fileIndex(llvm::StringRef Path, FileID FID,
   F.ContentHash = gitBlobHash(Buf);
   const std::vector<RawToken> &Toks = tokens(FID);
 
-  // The tokens each element owns.
-  std::vector<std::vector<Range>> Owned(Members.size());
+  std::vector<Ranges> Owned = ownedRanges(Members);
+  Ranges AllOwned;
+  for (size_t A = 0; A < Members.size(); ++A) {
+    const Candidate &C = Candidates[Members[A]];
+    Element E;
+    E.Key = FinalKeys[Members[A]];
+    E.Kind = C.Kind;
+    E.CompileTime = C.CompileTime;
+    E.Display = DisplayOf[Members[A]];
+    E.File = Path.str();
+    E.BeginLine = C.BeginLine;
+    E.EndLine = C.EndLine;
+    E.Names = C.Names;
+    TokenHasher H;
+    Ranges Sorted = Owned[A];
+    std::sort(Sorted.begin(), Sorted.end());
+    for (const Range &R : Sorted) {
+      auto It = Toks.begin() + firstTokenAt(Toks, R.first);
+      for (; It != Toks.end() && It->Offset < R.second; ++It)
+        addToken(H, Buf, *It);
+    }
+    E.Hash = H.hex();
+    F.Elements.push_back(std::move(E));
+    if (std::optional<TestDefinition> Test = testDefinedBy(C))
+      F.Tests.push_back(std::move(*Test));
+    AllOwned.insert(AllOwned.end(), Sorted.begin(), Sorted.end());
+  }
+  F.ResidualHash = residualHash(Path, FID, std::move(AllOwned));
+  addOwnedReferences(Path, Members, FinalKeys, Owned, FileRefs, F);
+  addNestingReferences(Members, FinalKeys, F);
+  addIncludes(Path, PP, F);
+}
+
+std::vector<Collector::Ranges>
+Collector::ownedRanges(const std::vector<size_t> &Members) {
+  std::vector<Ranges> Owned(Members.size());
   for (size_t A = 0; A < Members.size(); ++A) {
     const Candidate &C = Candidates[Members[A]];
     Range Whole{C.BeginOffset, C.EndOffset};
@@ -136,7 +170,7 @@ void Collector::fileIndex(llvm::StringRef Path, FileID FID,
       Owned[A] = {Whole};
       continue;
     }
-    std::vector<Range> Holes;
+    Ranges Holes;
     for (size_t B = 0; B < Members.size(); ++B) {
       const Candidate &N = Candidates[Members[B]];
       if (B == A || N.Kind == ElementKind::Conditional ||
@@ -152,45 +186,27 @@ void Collector::fileIndex(llvm::StringRef Path, FileID FID,
     }
     Owned[A] = subtract(Whole, std::move(Holes));
   }
+  return Owned;
+}
 
-  std::vector<Range> AllOwned;
-  for (size_t A = 0; A < Members.size(); ++A) {
-    const Candidate &C = Candidates[Members[A]];
-    Element E;
-    E.Key = FinalKeys[Members[A]];
-    E.Kind = C.Kind;
-    E.CompileTime = C.CompileTime;
-    E.Display = DisplayOf[Members[A]];
-    E.File = Path.str();
-    E.BeginLine = C.BeginLine;
-    E.EndLine = C.EndLine;
-    E.Names = C.Names;
-    TokenHasher H;
-    std::vector<Range> Sorted = Owned[A];
-    std::sort(Sorted.begin(), Sorted.end());
-    for (const Range &R : Sorted) {
-      auto It = Toks.begin() + firstTokenAt(Toks, R.first);
-      for (; It != Toks.end() && It->Offset < R.second; ++It)
-        addToken(H, Buf, *It);
-    }
-    E.Hash = H.hex();
-    F.Elements.push_back(std::move(E));
-    if (const auto *MD = llvm::dyn_cast_or_null<CXXMethodDecl>(C.FD);
-        MD && !C.Lambda && isFunctionKind(C.Kind))
-      if (auto Test = googleTestName(*MD, SM, LangOpts))
-        F.Tests.push_back({"gtest", *Test, C.BeginLine, C.EndLine});
-    if (C.FD && !C.Lambda && isFunctionKind(C.Kind)) {
-      if (auto Test = catch2TestName(*C.FD, SM, LangOpts))
-        F.Tests.push_back({"catch2", *Test, C.BeginLine, C.EndLine});
-      else if (auto Case = doctestTestName(*C.FD, SM, LangOpts))
-        F.Tests.push_back({"doctest", *Case, C.BeginLine, C.EndLine});
-      else if (auto Path = boostTestName(*C.FD, SM, LangOpts))
-        F.Tests.push_back({"boost", *Path, C.BeginLine, C.EndLine});
-    }
-    AllOwned.insert(AllOwned.end(), Sorted.begin(), Sorted.end());
-  }
+std::optional<TestDefinition> Collector::testDefinedBy(const Candidate &C) {
+  if (!C.FD || C.Lambda || !isFunctionKind(C.Kind))
+    return std::nullopt;
+  if (const auto *MD = llvm::dyn_cast<CXXMethodDecl>(C.FD))
+    if (auto Test = googleTestName(*MD, SM, LangOpts))
+      return TestDefinition{"gtest", *Test, C.BeginLine, C.EndLine};
+  if (auto Test = catch2TestName(*C.FD, SM, LangOpts))
+    return TestDefinition{"catch2", *Test, C.BeginLine, C.EndLine};
+  if (auto Case = doctestTestName(*C.FD, SM, LangOpts))
+    return TestDefinition{"doctest", *Case, C.BeginLine, C.EndLine};
+  if (auto Path = boostTestName(*C.FD, SM, LangOpts))
+    return TestDefinition{"boost", *Path, C.BeginLine, C.EndLine};
+  return std::nullopt;
+}
 
-  // Everything no element owns, brackets aside.
+std::string Collector::residualHash(llvm::StringRef Path, FileID FID,
+                                    Ranges AllOwned) {
+  llvm::StringRef Buf = SM.getBufferData(FID);
   for (const auto &[BFID, R] : Brackets)
     if (record(BFID).Path == Path)
       AllOwned.push_back(R);
@@ -198,7 +214,7 @@ void Collector::fileIndex(llvm::StringRef Path, FileID FID,
   TokenHasher Residual;
   size_t R = 0;
   unsigned CoveredUntil = 0;
-  for (const RawToken &T : Toks) {
+  for (const RawToken &T : tokens(FID)) {
     while (R < AllOwned.size() && AllOwned[R].first <= T.Offset) {
       if (AllOwned[R].second > T.Offset)
         CoveredUntil = std::max(CoveredUntil, AllOwned[R].second);
@@ -207,9 +223,13 @@ void Collector::fileIndex(llvm::StringRef Path, FileID FID,
     if (T.Offset >= CoveredUntil)
       addToken(Residual, Buf, T);
   }
-  F.ResidualHash = Residual.hex();
+  return Residual.hex();
+}
 
-  // References: each belongs to the innermost element around it.
+void Collector::addOwnedReferences(
+    llvm::StringRef Path, const std::vector<size_t> &Members,
+    const std::vector<std::string> &FinalKeys, const std::vector<Ranges> &Owned,
+    const std::vector<const RawReference *> &FileRefs, FileIndex &F) {
   std::vector<size_t> ByBegin; // indexes into Members, not regions
   std::vector<size_t> Regions;
   for (size_t A = 0; A < Members.size(); ++A)
@@ -264,8 +284,15 @@ void Collector::fileIndex(llvm::StringRef Path, FileID FID,
       continue;
     F.References.push_back({From, std::move(To), Ref->Kind});
   }
-  for (size_t A : Regions) {
+}
+
+void Collector::addNestingReferences(const std::vector<size_t> &Members,
+                                     const std::vector<std::string> &FinalKeys,
+                                     FileIndex &F) {
+  for (size_t A = 0; A < Members.size(); ++A) {
     const Candidate &Region = Candidates[Members[A]];
+    if (Region.Kind != ElementKind::Conditional)
+      continue;
     for (size_t B = 0; B < Members.size(); ++B) {
       const Candidate &C = Candidates[Members[B]];
       if (B != A && C.BeginOffset >= Region.BeginOffset &&
@@ -308,7 +335,10 @@ void Collector::fileIndex(llvm::StringRef Path, FileID FID,
         F.References.push_back(
             {Function, FinalKeys[I], ReferenceKind::Declares});
     }
+}
 
+void Collector::addIncludes(llvm::StringRef Path, const PreprocessorRecord &PP,
+                            FileIndex &F) {
   for (const PreprocessorRecord::Include &Inc : PP.Includes) {
     if (!Inc.HashLoc.isFileID())
       continue;
