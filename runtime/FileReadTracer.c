@@ -89,9 +89,9 @@ static __thread int Busy __attribute__((tls_model("initial-exec")));
 
 static char CurrentFile[PATH_MAX]; /* the reads file Fd appends to */
 static int Fd = -1;
-static pid_t FdPid;               /* the process that opened Fd */
-static dev_t FdDevice;            /* Fd's file, to tell when a test */
-static ino_t FdInode;             /* closed it and reused the number */
+static pid_t FdPid;    /* the process that opened Fd */
+static dev_t FdDevice; /* Fd's file, to tell when a test */
+static ino_t FdInode;  /* closed it and reused the number */
 
 /* The lines this process wrote to CurrentFile: each is written once. */
 struct Seen {
@@ -560,12 +560,10 @@ static char **withTracer(char *const *Env, char **Copy, char *Variables) {
 
 typedef int (*ExecveFn)(const char *, char *const[], char *const[]);
 typedef int (*FexecveFn)(int, char *const[], char *const[]);
-typedef int (*ExecveatFn)(int, const char *, char *const[], char *const[],
-                          int);
+typedef int (*ExecveatFn)(int, const char *, char *const[], char *const[], int);
 typedef int (*SpawnFn)(pid_t *, const char *,
                        const posix_spawn_file_actions_t *,
-                       const posix_spawnattr_t *, char *const[],
-                       char *const[]);
+                       const posix_spawnattr_t *, char *const[], char *const[]);
 
 EXPORT int execve(const char *Path, char *const Argv[], char *const Env[]) {
   NEXT(ExecveFn, "execve");
@@ -643,16 +641,16 @@ EXPORT int execle(const char *Path, const char *Arg, ...) {
 
 EXPORT int posix_spawn(pid_t *Pid, const char *Path,
                        const posix_spawn_file_actions_t *Actions,
-                       const posix_spawnattr_t *Attributes,
-                       char *const Argv[], char *const Env[]) {
+                       const posix_spawnattr_t *Attributes, char *const Argv[],
+                       char *const Env[]) {
   NEXT(SpawnFn, "posix_spawn");
   WITH_TRACER(Env, Real(Pid, Path, Actions, Attributes, Argv, Traced));
 }
 
 EXPORT int posix_spawnp(pid_t *Pid, const char *File,
                         const posix_spawn_file_actions_t *Actions,
-                        const posix_spawnattr_t *Attributes,
-                        char *const Argv[], char *const Env[]) {
+                        const posix_spawnattr_t *Attributes, char *const Argv[],
+                        char *const Env[]) {
   NEXT(SpawnFn, "posix_spawnp");
   WITH_TRACER(Env, Real(Pid, File, Actions, Attributes, Argv, Traced));
 }

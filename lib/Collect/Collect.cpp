@@ -516,8 +516,8 @@ Collected gatherRuns(std::vector<TestRun> &Runs, const CollectOptions &O,
       Out.Reports.push_back(std::move(C));
     }
     if (R.Reads)
-      Out.Reads.push_back(keepTracked(R.Result.TestId, O.Commit, *R.Reads,
-                                      Tree));
+      Out.Reads.push_back(
+          keepTracked(R.Result.TestId, O.Commit, *R.Reads, Tree));
     Out.Results.push_back(std::move(R.Result));
   }
   Sum.Tests = Out.Results.size();

@@ -47,16 +47,25 @@ llvm::Expected<std::string> writeFileReadTracer(llvm::StringRef Dir) {
 std::vector<std::string>
 tracerVariables(const std::string &Tracer, const std::string &ReadsFile,
                 const std::vector<std::string> &TestEnvironment) {
-  // The test's own LD_PRELOAD (its ctest ENVIRONMENT, else tia's) stays,
-  // after the tracer.
-  std::string Preload;
-  if (const char *Env = std::getenv("LD_PRELOAD"))
-    Preload = Env;
-  for (const std::string &Entry : TestEnvironment)
-    if (llvm::StringRef(Entry).starts_with("LD_PRELOAD="))
-      Preload = Entry.substr(11);
+  // The test's own values (its ctest ENVIRONMENT, else tia's) stay.
+  auto Value = [&](llvm::StringRef Name) {
+    std::string Out;
+    if (const char *Env = std::getenv(Name.str().c_str()))
+      Out = Env;
+    for (const std::string &Entry : TestEnvironment)
+      if (llvm::StringRef(Entry).starts_with((Name + "=").str()))
+        Out = Entry.substr(Name.size() + 1);
+    return Out;
+  };
+  std::string Preload = Value("LD_PRELOAD");
+  // A program linked with a shared AddressSanitizer runtime (gcc's
+  // -fsanitize=address) refuses to start when a preloaded library comes
+  // before that runtime, unless told that the order is fine.
+  std::string Asan = Value("ASAN_OPTIONS");
   return {"LD_PRELOAD=" + Tracer + (Preload.empty() ? "" : ":" + Preload),
-          "TIA_READS_FILE=" + ReadsFile};
+          "TIA_READS_FILE=" + ReadsFile,
+          "ASAN_OPTIONS=" + (Asan.empty() ? "" : Asan + ":") +
+              "verify_asan_link_order=0"};
 }
 
 } // namespace collect

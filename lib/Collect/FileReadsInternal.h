@@ -59,8 +59,9 @@ FileReads keepTracked(const std::string &TestId, const std::string &Commit,
 llvm::Expected<std::string> writeFileReadTracer(llvm::StringRef Dir);
 
 /// The variables that preload \p Tracer into a test whose own variables
-/// are \p TestEnvironment (its LD_PRELOAD stays, after the tracer) and
-/// make it append its reads to \p ReadsFile.
+/// are \p TestEnvironment (its LD_PRELOAD stays, after the tracer; its
+/// ASAN_OPTIONS too, with the link order check off) and make it append its
+/// reads to \p ReadsFile.
 std::vector<std::string>
 tracerVariables(const std::string &Tracer, const std::string &ReadsFile,
                 const std::vector<std::string> &TestEnvironment);

@@ -396,8 +396,8 @@ std::vector<std::string> recordingEnv(const PytestSetup &Setup,
     // audit hook's (TIA_READS_SKIP_SELF).
     std::string Dir = Setup.Tmp.file(Name + ".reads");
     llvm::sys::fs::create_directories(Dir);
-    llvm::append_range(Env, tracerVariables(Setup.Tracer, Dir + "/outside",
-                                            Setup.Env));
+    llvm::append_range(
+        Env, tracerVariables(Setup.Tracer, Dir + "/outside", Setup.Env));
     Env.push_back("TIA_READS_SKIP_SELF=start");
     Env.push_back("TIA_PYTEST_READS_DIR=" + Dir);
   }

@@ -347,8 +347,7 @@ namespace {
 /// ("case-12.profraw" or gcc's folder "case-12"): "case-12.reads", where
 /// the listeners point the tracer (runtime/TiaJournal.h).
 std::string readsFileOfSegment(llvm::StringRef Segment) {
-  return (Segment.take_until([](char C) { return C == '.'; }) + ".reads")
-      .str();
+  return (Segment.take_until([](char C) { return C == '.'; }) + ".reads").str();
 }
 
 /// Follows a listener's journal while its process runs: every finished
@@ -414,7 +413,8 @@ TestRun endedCase(RunContext &Ctx, const DiscoveredTest &T, Journal &J,
   Run.Result.Message = C.Message;
   std::vector<std::string> Locations = Program;
   // GoogleTest's suites; Catch2 has none.
-  for (const std::string &S : J.SuiteSegments[T.Case.substr(0, T.Case.find('.'))])
+  for (const std::string &S :
+       J.SuiteSegments[T.Case.substr(0, T.Case.find('.'))])
     if (!llvm::is_contained(Locations, Dir + "/" + S))
       Locations.push_back(Dir + "/" + S);
   if (!C.Segment.empty()) {
@@ -466,7 +466,8 @@ runWithListener(RunContext &Ctx,
     Timeout = std::max(Timeout, Ctx.timeoutOf(*T));
   const DiscoveredTest &First = *Cases.front();
   CaseFramework Framework = frameworkOf(First);
-  std::string IdPrefix = First.Id.substr(0, First.Id.size() - First.Case.size());
+  std::string IdPrefix =
+      First.Id.substr(0, First.Id.size() - First.Case.size());
 
   std::set<std::string> Stepped; // cases counted as progress
   while (!Remaining.empty()) {
@@ -539,9 +540,8 @@ runWithListener(RunContext &Ctx,
         Next.push_back(T);
         continue;
       }
-      TestRun Run = It->second.Ended
-                        ? endedCase(Ctx, *T, J, Dir, Program, B)
-                        : caseTheProcessEndedIn(*T, End, Timeout);
+      TestRun Run = It->second.Ended ? endedCase(Ctx, *T, J, Dir, Program, B)
+                                     : caseTheProcessEndedIn(*T, End, Timeout);
       std::vector<std::string> ReadsFiles = {Dir + "/program.reads"};
       if (!It->second.Segment.empty())
         ReadsFiles.push_back(Dir + "/" +

@@ -146,10 +146,10 @@ public:
       llvm::append_range(Added, H.AddedLines);
     }
     if ((Old && !Old->Tests.empty()) || (New && !New->Tests.empty()))
-      Sel.TestFiles.push_back(
-          {C.NewPath, C.OldPath,
-           Old ? Old->Tests : std::vector<TestDefinition>(),
-           New ? New->Tests : std::vector<TestDefinition>(), Deleted, Added});
+      Sel.TestFiles.push_back({C.NewPath, C.OldPath,
+                               Old ? Old->Tests : std::vector<TestDefinition>(),
+                               New ? New->Tests : std::vector<TestDefinition>(),
+                               Deleted, Added});
     auto RenamedOnly = followMove();
     if (!RenamedOnly)
       return RenamedOnly.takeError();
@@ -193,12 +193,11 @@ private:
         New = std::move(*Got);
       else if (!First)
         First = {C.NewPath,
-                 unparsedReason(R, Side::New, C.NewPath,
-                                "no indexed translation unit reads " +
-                                    C.NewPath +
-                                    (C.Status == git::ChangeStatus::Added
-                                         ? " (a new file)"
-                                         : ""))};
+                 unparsedReason(
+                     R, Side::New, C.NewPath,
+                     "no indexed translation unit reads " + C.NewPath +
+                         (C.Status == git::ChangeStatus::Added ? " (a new file)"
+                                                               : ""))};
     }
     return First;
   }
@@ -324,9 +323,8 @@ private:
   /// Compares the versions: code outside every element, comment-only and
   /// layout-only changes, and each changed element.
   llvm::Error recordChanges() {
-    FileComparison Cmp =
-        select::compareVersions(Old ? &*Old : nullptr, New ? &*New : nullptr,
-                                Deleted, Added);
+    FileComparison Cmp = select::compareVersions(
+        Old ? &*Old : nullptr, New ? &*New : nullptr, Deleted, Added);
     if (New && New->Python)
       addLostNames(Cmp, &*New, Deleted);
     if (Cmp.OutsideElements) {
@@ -347,9 +345,8 @@ private:
     else
       for (const Element &U : Cmp.Unchanged)
         Sel.Notes.push_back({Shown.str(),
-                             "no semantic change in " +
-                                 kindName(U.Kind).str() + " " + U.Display +
-                                 " (comments or layout only)",
+                             "no semantic change in " + kindName(U.Kind).str() +
+                                 " " + U.Display + " (comments or layout only)",
                              NoteKind::LayoutOnly});
     std::map<std::string, const Element *> OldByKey;
     if (Old)
@@ -364,8 +361,9 @@ private:
   /// Adds changed element \p CE, with what it changes beyond itself: the
   /// includes a conditional region holds, the name a macro now defines,
   /// the test whose own code it is.
-  llvm::Error addElement(ChangedElement CE,
-                         const std::map<std::string, const Element *> &OldByKey) {
+  llvm::Error
+  addElement(ChangedElement CE,
+             const std::map<std::string, const Element *> &OldByKey) {
     size_t Index = Sel.Elements.size();
     const Element &E = CE.Elem;
     // A conditional region around an #include: what the include brings in

@@ -636,10 +636,9 @@ public:
           const Definitions &Defs)
       : O(O), C(C), K(K), Defs(Defs), Naming(K.Ids, K.Infos),
         AllIds(K.Ids.begin(), K.Ids.end()),
-        OnlyPythonChanged(
-            llvm::all_of(C.Elements, [](const ChangedElement &E) {
-              return llvm::StringRef(E.Elem.Key).starts_with("py:");
-            })) {
+        OnlyPythonChanged(llvm::all_of(C.Elements, [](const ChangedElement &E) {
+          return llvm::StringRef(E.Elem.Key).starts_with("py:");
+        })) {
     for (const auto &[File, D] : Defs)
       Naming.learn(File, D);
   }
@@ -709,8 +708,8 @@ public:
           continue;
         add(Id,
             {ReasonKind::NewTest, NoIndex, NoIndex,
-             (Added ? "added in this change at " : "defined at ") + File +
-                 ":" + std::to_string(D.BeginLine) +
+             (Added ? "added in this change at " : "defined at ") + File + ":" +
+                 std::to_string(D.BeginLine) +
                  (Added ? std::string() : std::string(", never covered")),
              File},
             Derived);

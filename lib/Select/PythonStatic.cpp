@@ -398,7 +398,9 @@ private:
     std::set<std::string, std::less<>> HeadPaths;
     for (auto &[P, B] : *Head)
       HeadPaths.insert(P);
-    auto IsHeadFile = [&](llvm::StringRef P) { return HeadPaths.count(P) != 0; };
+    auto IsHeadFile = [&](llvm::StringRef P) {
+      return HeadPaths.count(P) != 0;
+    };
     std::vector<const git::FileChange *> Moved;
     Loaded.reserve(Head->size()); // the versions parsed here stay put
     for (auto &[Path, Blob] : *Head) {
@@ -630,8 +632,7 @@ private:
     return llvm::Error::success();
   }
 
-  static void addAccess(const RuntimeEvidence::Access &Acc,
-                        FileEvidence &E) {
+  static void addAccess(const RuntimeEvidence::Access &Acc, FileEvidence &E) {
     if (Acc.Kind == "name")
       E.Names.insert(Acc.Value);
     else if (Acc.Kind == "import")

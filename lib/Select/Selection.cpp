@@ -226,8 +226,8 @@ public:
     std::set<std::string> Known;
     for (const TestRecord &T : Tests)
       Known.insert(T.Id);
-    if (llvm::Error E = applyMode(Repo, S, O, Changes, OldVersions,
-                                  NewVersions, Sel, ByTest, Known))
+    if (llvm::Error E = applyMode(Repo, S, O, Changes, OldVersions, NewVersions,
+                                  Sel, ByTest, Known))
       return E;
     if (llvm::Error E =
             applyCppGraph(Repo, S, O, OldVersions, NewVersions, Sel, ByTest))
@@ -334,8 +334,7 @@ private:
                       quotePath(llvm::sys::path::filename(Shown)) + " affects");
       return llvm::Error::success();
     }
-    return examine(Sel, S, R, Im, C, OldVersions, NewVersions, Scans,
-                   OwnTests);
+    return examine(Sel, S, R, Im, C, OldVersions, NewVersions, Scans, OwnTests);
   }
 
   /// Classes that did not exist before: no unchanged code holds an object of
@@ -376,9 +375,9 @@ private:
     bool Function = isFunctionKind(E.Kind);
     // The reference graph is the C++ front end's.
     bool Cpp = llvm::StringRef(E.Key).starts_with("cpp:");
-    if (Cpp && (!Function || (CE.Change != ElementChange::Added &&
-                              (E.CompileTime ||
-                               Around.OldCompileTime.count(E.Key))))) {
+    if (Cpp && (!Function ||
+                (CE.Change != ElementChange::Added &&
+                 (E.CompileTime || Around.OldCompileTime.count(E.Key))))) {
       // What a class, variable, macro, region or declaration changes shows
       // in the code that uses it; a constexpr function's compile-time
       // results show in its callers.

@@ -83,8 +83,7 @@ llvm::Error runCollect(const GlobalOptions &G, const CollectCommandOptions &O,
       return H.takeError();
     C.Commit = H->value_or("");
   }
-  if (llvm::Error E = traceIn(*Ctx, O.TraceFiles, C.TraceFiles,
-                              C.TrackedFiles))
+  if (llvm::Error E = traceIn(*Ctx, O.TraceFiles, C.TraceFiles, C.TrackedFiles))
     return E;
 
   auto S = openForUpdate(*Ctx, C.BuildDir);
@@ -125,8 +124,7 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
 
   P.Isolate = O.Isolate;
   P.Jobs = O.Jobs;
-  if (llvm::Error E = traceIn(*Ctx, O.TraceFiles, P.TraceFiles,
-                              P.TrackedFiles))
+  if (llvm::Error E = traceIn(*Ctx, O.TraceFiles, P.TraceFiles, P.TrackedFiles))
     return E;
   P.Shard = O.Shard;
   if (!O.BalanceFrom.empty()) {

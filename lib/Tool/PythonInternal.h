@@ -23,31 +23,11 @@ llvm::Expected<python::FrontEndOptions> pythonOptions(const Context &C);
 select::StaticOptions staticOptions(const Context &C,
                                     const python::FrontEndOptions &Python);
 
-/// What indexing the repository's Python files produced.
-struct PythonIndexResult {
-  /// Versions parsed now, to be stored.
-  std::vector<FileIndex> Parsed;
-  /// Every Python file version of this revision (parsed or unchanged).
-  std::vector<FileVersionRef> Files;
-  unsigned Unchanged = 0;
-  unsigned Elements = 0;
-  unsigned Tests = 0;
-  /// "PATH: PROBLEM" of the files that did not parse.
-  std::vector<std::string> Incomplete;
-};
-
 /// The Python files git tracks (repository-relative, sorted), as
 /// paths.include and paths.exclude allow, or only those at or below
 /// \p Paths (absolute) when given. Empty outside git.
 llvm::Expected<std::vector<std::string>>
 listPythonFiles(const Context &C, const std::vector<std::string> &Paths);
-
-/// Indexes \p Files (from listPythonFiles). Versions stored with the same
-/// settings are not parsed again. Nothing is written to \p S.
-llvm::Expected<PythonIndexResult>
-indexPythonFiles(const Context &C, Store &S,
-                 const std::vector<std::string> &Files, bool Quiet,
-                 llvm::raw_ostream &Err);
 
 /// `tia dump names`: the name graph of each Python file of the latest
 /// index (only \p O.File when given; fails when it is not one).

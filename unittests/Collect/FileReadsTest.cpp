@@ -19,9 +19,9 @@ TrackedTree tree() {
 
 TEST(FileReadsTest, KeepsTrackedFilesInsideTheRepository) {
   RawReads Raw;
-  Raw.Read = {"/repo/data/a.txt", "/repo/data/../top.json",
+  Raw.Read = {"/repo/data/a.txt",         "/repo/data/../top.json",
               "/repo/data/untracked.txt", "/elsewhere/data/a.txt",
-              "/repository/data/a.txt", "/repo/src/m.py"};
+              "/repository/data/a.txt",   "/repo/src/m.py"};
   FileReads R = keepTracked("pytest:t", "c1", Raw, tree());
   EXPECT_EQ(R.TestId, "pytest:t");
   EXPECT_EQ(R.Commit, "c1");
@@ -32,8 +32,7 @@ TEST(FileReadsTest, KeepsTrackedFilesInsideTheRepository) {
 
 TEST(FileReadsTest, KeepsFoldersHoldingATrackedFile) {
   RawReads Raw;
-  Raw.Listed = {"/repo", "/repo/data/sub", "/repo/empty", "/repo/dat",
-                "/tmp"};
+  Raw.Listed = {"/repo", "/repo/data/sub", "/repo/empty", "/repo/dat", "/tmp"};
   FileReads R = keepTracked("pytest:t", "c1", Raw, tree());
   EXPECT_EQ(R.Directories, (Strings{".", "data/sub"}));
 }
@@ -81,9 +80,11 @@ TEST(FileReadsTest, AWriteAfterAReadKeepsTheRead) {
 
 TEST(FileReadsTest, TracerVariablesKeepTheTestsPreload) {
   EXPECT_EQ(tracerVariables("/t/libtia-reads.so", "/t/b1/reads",
-                            {"LD_PRELOAD=/lib/libfake.so", "A=1"}),
+                            {"LD_PRELOAD=/lib/libfake.so", "A=1",
+                             "ASAN_OPTIONS=detect_leaks=0"}),
             (Strings{"LD_PRELOAD=/t/libtia-reads.so:/lib/libfake.so",
-                     "TIA_READS_FILE=/t/b1/reads"}));
+                     "TIA_READS_FILE=/t/b1/reads",
+                     "ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0"}));
 }
 
 } // namespace
