@@ -4,7 +4,7 @@
 #define TIA_LIB_COLLECT_COLLECTINTERNAL_H
 
 #include "FileReadsInternal.h"
-#include "Process.h"
+#include "tia/Collect/Process.h"
 #include "tia/Collect/Collect.h"
 #include "tia/Coverage/Gcov.h"
 #include "tia/Coverage/Profiles.h"

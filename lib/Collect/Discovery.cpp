@@ -1,6 +1,6 @@
 //===- Discovery.cpp - the tests of a CMake build -------------------------===//
 
-#include "Process.h"
+#include "tia/Collect/Process.h"
 #include "tia/Collect/Collect.h"
 #include "tia/Support/CaseFilters.h"
 #include "tia/Support/Error.h"

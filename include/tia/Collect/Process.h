@@ -1,7 +1,13 @@
-//===- Process.h - running a test process with a timeout ------------------===//
+//===- Process.h - running a test process with a timeout -------*- C++ -*-===//
+//
+// Used by lib/Collect for the tests and by lib/Eval for the build and test
+// commands of its scratch clone: one process group per process, killed on
+// a timeout and on an interrupt of tia.
+//
+//===----------------------------------------------------------------------===//
 
-#ifndef TIA_LIB_COLLECT_PROCESS_H
-#define TIA_LIB_COLLECT_PROCESS_H
+#ifndef TIA_COLLECT_PROCESS_H
+#define TIA_COLLECT_PROCESS_H
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -55,4 +61,4 @@ std::string readFileOrEmpty(llvm::StringRef Path);
 } // namespace collect
 } // namespace tia
 
-#endif // TIA_LIB_COLLECT_PROCESS_H
+#endif // TIA_COLLECT_PROCESS_H
