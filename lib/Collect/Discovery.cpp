@@ -1,7 +1,7 @@
 //===- Discovery.cpp - the tests of a CMake build -------------------------===//
 
-#include "tia/Collect/Process.h"
 #include "tia/Collect/Collect.h"
+#include "tia/Collect/Process.h"
 #include "tia/Support/CaseFilters.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Json.h"
@@ -495,29 +495,24 @@ parseCTestJson(llvm::StringRef Text, llvm::StringRef BuildDir) {
   return Out;
 }
 
-llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
-                                        llvm::StringRef CTest,
-                                        llvm::StringRef WorkDir) {
-  if (!llvm::sys::fs::exists(llvm::Twine(BuildDir) + "/CTestTestfile.cmake"))
-    return makeErrorf("{0} is not a build directory with tests (no "
-                      "CTestTestfile.cmake): pass the build directory with "
-                      "-p, configured with enable_testing()",
-                      BuildDir);
-  std::string CTestPath = CTest.str();
-  if (!CTest.contains('/')) {
-    auto Found = llvm::sys::findProgramByName(CTest);
-    if (!Found)
-      return makeErrorf("cannot find {0} on PATH: install CMake (it brings "
-                        "ctest) or pass --ctest PATH",
-                        CTest);
-    CTestPath = *Found;
-  }
+namespace {
 
-  // The listing runs instrumented binaries: their profiles go to WorkDir.
-  std::vector<std::string> Env = buildEnvironment(
-      {"TIA_COLLECT_DIR"},
-      {{"LLVM_PROFILE_FILE=" + WorkDir.str() + "/discovery-%p.profraw",
-        "GCOV_PREFIX=" + WorkDir.str() + "/discovery", "GCOV_PREFIX_STRIP=0"}});
+/// \p CTest ("ctest" or a path) as a path.
+llvm::Expected<std::string> findCTest(llvm::StringRef CTest) {
+  if (CTest.contains('/'))
+    return CTest.str();
+  auto Found = llvm::sys::findProgramByName(CTest);
+  if (!Found)
+    return makeErrorf("cannot find {0} on PATH: install CMake (it brings "
+                      "ctest) or pass --ctest PATH",
+                      CTest);
+  return *Found;
+}
+
+/// What `ctest --show-only=json-v1` says the tests of \p BuildDir are.
+llvm::Expected<std::vector<CTestEntry>>
+listCTestTests(llvm::StringRef BuildDir, const std::string &CTestPath,
+               const std::vector<std::string> &Env, llvm::StringRef WorkDir) {
   std::string Output = WorkDir.str() + "/ctest.json";
   ProcessSpec Spec{
       CTestPath, {"--show-only=json-v1"}, Env, BuildDir.str(), Output};
@@ -530,18 +525,22 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
   }
   // ctest may print notes before the JSON.
   size_t Brace = Text.find('{');
-  auto Entries = parseCTestJson(
+  return parseCTestJson(
       Brace == std::string::npos ? Text : llvm::StringRef(Text).substr(Brace),
       BuildDir);
-  if (!Entries)
-    return Entries.takeError();
+}
 
-  Discovery D;
-  // Binaries (with the Catch2 specs of the ctest test) -> their cases,
-  // listed once.
-  std::map<std::string, std::optional<CaseListing>> Listed;
-  auto casesOf =
-      [&](const CTestEntry &E) -> const std::optional<CaseListing> & {
+/// Lists the cases of each test binary once (per set of the ctest test's
+/// own case specs).
+class CaseLister {
+public:
+  CaseLister(llvm::StringRef BuildDir, llvm::StringRef WorkDir,
+             const std::vector<std::string> &Env, Discovery &D)
+      : BuildDir(BuildDir), WorkDir(WorkDir), Env(Env), D(D) {}
+
+  /// The cases ctest test \p E runs; none when its binary is no case
+  /// framework's or could not list them (a problem then says so).
+  const std::optional<CaseListing> &casesOf(const CTestEntry &E) {
     std::optional<CaseFramework> F = frameworkOf(E.Command);
     std::vector<std::string> Specs;
     if (F && *F != CaseFramework::GTest)
@@ -569,15 +568,27 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
     }
     Slot = parseListing(*F, readFileOrEmpty(ListOut));
     return Slot;
-  };
+  }
 
-  // Test ids name a binary by its file name, or by its path in the build
-  // directory when two binaries share a name.
-  llvm::StringMap<llvm::StringSet<>> ByName;
-  for (const CTestEntry &E : *Entries)
-    if (!E.Command.empty())
-      ByName[llvm::sys::path::filename(E.Command[0])].insert(E.Command[0]);
-  auto binaryName = [&](llvm::StringRef Binary) -> std::string {
+private:
+  llvm::StringRef BuildDir, WorkDir;
+  const std::vector<std::string> &Env;
+  Discovery &D;
+  std::map<std::string, std::optional<CaseListing>> Listed;
+};
+
+/// Test ids name a binary by its file name, or by its path in the build
+/// directory when two binaries share a name.
+class BinaryNames {
+public:
+  BinaryNames(const std::vector<CTestEntry> &Entries, llvm::StringRef BuildDir)
+      : BuildDir(BuildDir) {
+    for (const CTestEntry &E : Entries)
+      if (!E.Command.empty())
+        ByName[llvm::sys::path::filename(E.Command[0])].insert(E.Command[0]);
+  }
+
+  std::string nameOf(llvm::StringRef Binary) {
     llvm::StringRef Name = llvm::sys::path::filename(Binary);
     if (ByName[Name].size() <= 1)
       return Name.str();
@@ -585,8 +596,50 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
     if (Rel.consume_front(BuildDir) && Rel.consume_front("/"))
       return Rel.str();
     return Binary.str();
-  };
+  }
 
+private:
+  llvm::StringRef BuildDir;
+  llvm::StringMap<llvm::StringSet<>> ByName;
+};
+
+/// Ctest test \p E run whole: "ctest:NAME".
+DiscoveredTest wholeCTestTest(const CTestEntry &E, const TestCommand &Base) {
+  DiscoveredTest T;
+  T.Id = "ctest:" + E.Name;
+  T.Command = Base;
+  T.Command.Arguments.assign(E.Command.begin() + 1, E.Command.end());
+  T.Disabled = E.Disabled;
+  T.Rules = E.Rules;
+  T.Sched = E.Sched;
+  return T;
+}
+
+} // namespace
+
+llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
+                                        llvm::StringRef CTest,
+                                        llvm::StringRef WorkDir) {
+  if (!llvm::sys::fs::exists(llvm::Twine(BuildDir) + "/CTestTestfile.cmake"))
+    return makeErrorf("{0} is not a build directory with tests (no "
+                      "CTestTestfile.cmake): pass the build directory with "
+                      "-p, configured with enable_testing()",
+                      BuildDir);
+  auto CTestPath = findCTest(CTest);
+  if (!CTestPath)
+    return CTestPath.takeError();
+  // The listing runs instrumented binaries: their profiles go to WorkDir.
+  std::vector<std::string> Env = buildEnvironment(
+      {"TIA_COLLECT_DIR"},
+      {{"LLVM_PROFILE_FILE=" + WorkDir.str() + "/discovery-%p.profraw",
+        "GCOV_PREFIX=" + WorkDir.str() + "/discovery", "GCOV_PREFIX_STRIP=0"}});
+  auto Entries = listCTestTests(BuildDir, *CTestPath, Env, WorkDir);
+  if (!Entries)
+    return Entries.takeError();
+
+  Discovery D;
+  CaseLister Lister(BuildDir, WorkDir, Env, D);
+  BinaryNames Names(*Entries, BuildDir);
   std::map<std::string, DiscoveredTest> Tests;
   for (const CTestEntry &E : *Entries) {
     if (E.Command.empty()) {
@@ -599,26 +652,18 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
     Base.WorkingDir = E.WorkingDir.empty() ? BuildDir.str() : E.WorkingDir;
     Base.Environment = E.Environment;
     Base.TimeoutSeconds = E.Timeout;
-
-    const std::optional<CaseListing> &Listing = casesOf(E);
+    const std::optional<CaseListing> &Listing = Lister.casesOf(E);
     // A listing of no case (a spec the binary does not match, such as
-    // catch_discover_tests' for a name with a backslash) leaves the ctest test
-    // whole: it still runs.
+    // catch_discover_tests' for a name with a backslash) leaves the ctest
+    // test whole: it still runs.
     if (!Listing || Listing->Cases.empty()) {
-      DiscoveredTest T;
-      T.Id = "ctest:" + E.Name;
-      T.Command = Base;
-      T.Command.Arguments.assign(E.Command.begin() + 1, E.Command.end());
-      T.Disabled = E.Disabled;
-      T.Rules = E.Rules;
-      T.Sched = E.Sched;
+      DiscoveredTest T = wholeCTestTest(E, Base);
       Tests.emplace(T.Id, std::move(T));
-      continue;
+    } else if (Listing->Framework == CaseFramework::GTest) {
+      addGTestCases(E, Base, Listing->Cases, Names.nameOf(E.Command[0]), Tests);
+    } else {
+      addNamedCases(*Listing, E, Base, Names.nameOf(E.Command[0]), Tests);
     }
-    if (Listing->Framework == CaseFramework::GTest)
-      addGTestCases(E, Base, Listing->Cases, binaryName(E.Command[0]), Tests);
-    else
-      addNamedCases(*Listing, E, Base, binaryName(E.Command[0]), Tests);
   }
   for (auto &[Id, T] : Tests)
     D.Tests.push_back(std::move(T));

@@ -231,22 +231,37 @@ private:
   std::map<std::string, std::set<std::string>> Closures;
 };
 
-} // namespace
+/// One import of coverage.py data files: each context's lines mapped onto
+/// the indexed elements, then the fixtures' locations and the import-time
+/// rule added, all read before anything is stored.
+class CoveragePyImport {
+public:
+  CoveragePyImport(Store &S, const ImportOptions &Options)
+      : S(S), Options(Options), G(S, Options.ProjectRoot) {}
 
-llvm::Expected<ImportSummary>
-importCoveragePy(Store &S, const std::vector<std::string> &Files,
-                 const ImportOptions &Options) {
-  ProjectGraph G(S, Options.ProjectRoot);
-  if (llvm::Error E = G.load())
-    return std::move(E);
+  llvm::Expected<ImportSummary> run(const std::vector<std::string> &Files) {
+    if (llvm::Error E = G.load())
+      return std::move(E);
+    // Read and map everything first, so that a bad file writes nothing.
+    for (const std::string &File : Files)
+      if (llvm::Error E = readFile(File))
+        return std::move(E);
+    if (llvm::Error E = addExtraLocations())
+      return std::move(E);
+    applyImportTimeRule();
+    // Only after the import-time rule, which reads every test's data: a
+    // module's definition-time lines are what any test that imported it
+    // ran.
+    for (const std::string &Test : Options.Untrusted)
+      Keys.erase(Test);
+    if (llvm::Error E = storeCoverage(S, Keys, Options.Commit, Summary))
+      return std::move(E);
+    Summary.UnknownContexts.assign(Unknown.begin(), Unknown.end());
+    return std::move(Summary);
+  }
 
-  // Read and map everything first, so that a bad file writes nothing.
-  std::map<std::string, std::set<std::string>> Keys;
-  std::map<std::string, std::set<std::string>> ImportTime; // path -> keys
-  std::map<std::string, std::string> TestFile;             // test -> path
-  std::set<std::string> Unknown;
-  ImportSummary Summary;
-  for (const std::string &File : Files) {
+private:
+  llvm::Error readFile(const std::string &File) {
     auto Data = readCoveragePyData(File);
     if (!Data)
       return Data.takeError();
@@ -257,34 +272,8 @@ importCoveragePy(Store &S, const std::vector<std::string> &Files,
                         "dynamic_context = test_function in the coverage "
                         "configuration",
                         File);
-    std::vector<std::string> TestOf(Data->Contexts.size());
-    for (size_t C = 0; C < Data->Contexts.size(); ++C) {
-      const std::string &Name = Data->Contexts[C];
-      if (Name.empty())
-        continue;
-      TestOf[C] = G.testOfContext(Name);
-      if (TestOf[C].empty()) {
-        Unknown.insert(Name);
-        continue;
-      }
-      Keys[TestOf[C]]; // A test that ran no project line still ran.
-      if (!TestFile.count(TestOf[C]))
-        TestFile[TestOf[C]] =
-            G.fileOfNodeId(llvm::StringRef(TestOf[C]).drop_front(7));
-    }
-
-    // (file, context, lines), from line data or arcs alike.
-    std::map<std::pair<size_t, size_t>, std::set<unsigned>> Ran;
-    for (const CoveragePyData::LineBits &L : Data->Lines) {
-      std::vector<unsigned> Lines = numbitsToLines(L.Numbits);
-      Ran[{L.File, L.Context}].insert(Lines.begin(), Lines.end());
-    }
-    for (const CoveragePyData::Arc &A : Data->Arcs)
-      for (int64_t Line : {A.From, A.To})
-        if (Line > 0)
-          Ran[{A.File, A.Context}].insert(static_cast<unsigned>(Line));
-
-    for (auto &[Where, Lines] : Ran) {
+    std::vector<std::string> TestOf = testsOfContexts(*Data);
+    for (auto &[Where, Lines] : linesRan(*Data)) {
       auto [FileI, ContextI] = Where;
       bool Outside = Data->Contexts[ContextI].empty();
       if (!Outside && TestOf[ContextI].empty())
@@ -307,48 +296,99 @@ importCoveragePy(Store &S, const std::vector<std::string> &Files,
           Keys[TestOf[ContextI]].insert(E->Key);
       }
     }
+    return llvm::Error::success();
   }
 
-  // Fixtures and other code the caller knows each test depends on.
-  for (const auto &[Test, Locations] : Options.ExtraLocations) {
-    auto It = Keys.find(Test);
-    if (It == Keys.end())
-      continue;
-    for (const auto &[Path, Line] : Locations) {
-      auto FI = G.fileIndex(Path);
-      if (!FI)
-        return FI.takeError();
-      if (!*FI)
+  /// The test of each context of \p Data ("": none, or one tia does not
+  /// know, which is noted).
+  std::vector<std::string> testsOfContexts(const CoveragePyData &Data) {
+    std::vector<std::string> TestOf(Data.Contexts.size());
+    for (size_t C = 0; C < Data.Contexts.size(); ++C) {
+      const std::string &Name = Data.Contexts[C];
+      if (Name.empty())
         continue;
-      std::vector<const Element *> Hit;
-      keysForLine(**FI, Line, Hit);
-      for (const Element *E : Hit)
-        It->second.insert(E->Key);
+      TestOf[C] = G.testOfContext(Name);
+      if (TestOf[C].empty()) {
+        Unknown.insert(Name);
+        continue;
+      }
+      Keys[TestOf[C]]; // A test that ran no project line still ran.
+      if (!TestFile.count(TestOf[C]))
+        TestFile[TestOf[C]] =
+            G.fileOfNodeId(llvm::StringRef(TestOf[C]).drop_front(7));
+    }
+    return TestOf;
+  }
+
+  /// (file, context) -> the lines that ran, from line data or arcs alike.
+  static std::map<std::pair<size_t, size_t>, std::set<unsigned>>
+  linesRan(const CoveragePyData &Data) {
+    std::map<std::pair<size_t, size_t>, std::set<unsigned>> Ran;
+    for (const CoveragePyData::LineBits &L : Data.Lines) {
+      std::vector<unsigned> Lines = numbitsToLines(L.Numbits);
+      Ran[{L.File, L.Context}].insert(Lines.begin(), Lines.end());
+    }
+    for (const CoveragePyData::Arc &A : Data.Arcs)
+      for (int64_t Line : {A.From, A.To})
+        if (Line > 0)
+          Ran[{A.File, A.Context}].insert(static_cast<unsigned>(Line));
+    return Ran;
+  }
+
+  /// Fixtures and other code the caller knows each test depends on.
+  llvm::Error addExtraLocations() {
+    for (const auto &[Test, Locations] : Options.ExtraLocations) {
+      auto It = Keys.find(Test);
+      if (It == Keys.end())
+        continue;
+      for (const auto &[Path, Line] : Locations) {
+        auto FI = G.fileIndex(Path);
+        if (!FI)
+          return FI.takeError();
+        if (!*FI)
+          continue;
+        std::vector<const Element *> Hit;
+        keysForLine(**FI, Line, Hit);
+        for (const Element *E : Hit)
+          It->second.insert(E->Key);
+      }
+    }
+    return llvm::Error::success();
+  }
+
+  /// A module's definition-time code ran for every test whose file
+  /// imports it, directly or not.
+  void applyImportTimeRule() {
+    for (auto &[Test, Covered] : Keys) {
+      const std::string &Path = TestFile[Test];
+      if (Path.empty())
+        continue;
+      for (const std::string &Imported : G.importClosure(Path)) {
+        auto It = ImportTime.find(Imported);
+        if (It == ImportTime.end())
+          continue;
+        for (const std::string &Key : It->second)
+          Summary.ImportTimeLinks += Covered.insert(Key).second;
+      }
     }
   }
 
-  // The import-time rule.
-  for (auto &[Test, Covered] : Keys) {
-    const std::string &Path = TestFile[Test];
-    if (Path.empty())
-      continue;
-    for (const std::string &Imported : G.importClosure(Path)) {
-      auto It = ImportTime.find(Imported);
-      if (It == ImportTime.end())
-        continue;
-      for (const std::string &Key : It->second)
-        Summary.ImportTimeLinks += Covered.insert(Key).second;
-    }
-  }
+  Store &S;
+  const ImportOptions &Options;
+  ProjectGraph G;
+  std::map<std::string, std::set<std::string>> Keys;       ///< test -> keys
+  std::map<std::string, std::set<std::string>> ImportTime; ///< path -> keys
+  std::map<std::string, std::string> TestFile;             ///< test -> path
+  std::set<std::string> Unknown;                           ///< contexts
+  ImportSummary Summary;
+};
 
-  // Only after the import-time rule, which reads every test's data: a
-  // module's definition-time lines are what any test that imported it ran.
-  for (const std::string &Test : Options.Untrusted)
-    Keys.erase(Test);
-  if (llvm::Error E = storeCoverage(S, Keys, Options.Commit, Summary))
-    return std::move(E);
-  Summary.UnknownContexts.assign(Unknown.begin(), Unknown.end());
-  return Summary;
+} // namespace
+
+llvm::Expected<ImportSummary>
+importCoveragePy(Store &S, const std::vector<std::string> &Files,
+                 const ImportOptions &Options) {
+  return CoveragePyImport(S, Options).run(Files);
 }
 
 } // namespace coverage

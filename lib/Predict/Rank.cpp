@@ -105,65 +105,57 @@ std::optional<double> cutConfidence(const Ranking &R, size_t Kept,
   return R.Model->Curve[std::min<size_t>(Pct, 100)];
 }
 
-llvm::Expected<Ranking> rankChange(const git::Repository &Repo, Store &S,
-                                   const config::PredictConfig &Config,
-                                   llvm::StringRef Base,
-                                   std::optional<llvm::StringRef> Head,
-                                   const RankOptions &Options) {
-  Ranking Out;
+namespace {
+
+/// What a change is: the commit it is read from, its head, its files.
+struct ChangeRange {
+  std::string DiffBase, Head;
+  std::vector<git::FileChange> Diff;
+};
+
+/// The change of \p Base..\p Head (the work tree's HEAD when none), read
+/// from their merge base.
+llvm::Expected<ChangeRange> changeOf(const git::Repository &Repo,
+                                     llvm::StringRef Base,
+                                     std::optional<llvm::StringRef> Head) {
+  ChangeRange C;
   auto BaseCommit = Repo.resolveCommit(Base);
   if (!BaseCommit)
     return BaseCommit.takeError();
-  std::string HeadCommit;
   if (Head) {
     auto H = Repo.resolveCommit(*Head);
     if (!H)
       return H.takeError();
-    HeadCommit = *H;
+    C.Head = *H;
   } else {
     auto H = Repo.headCommit();
     if (!H)
       return H.takeError();
     if (!*H)
       return makeError("HEAD has no commit yet: commit once, then rank");
-    HeadCommit = **H;
+    C.Head = **H;
   }
-  auto DiffBase = Repo.mergeBase(*BaseCommit, HeadCommit);
+  auto DiffBase = Repo.mergeBase(*BaseCommit, C.Head);
   if (!DiffBase)
     return DiffBase.takeError();
-  auto Diff =
-      Repo.diff(*DiffBase, Head ? std::optional<llvm::StringRef>(HeadCommit)
-                                : std::nullopt);
+  C.DiffBase = *DiffBase;
+  auto Diff = Repo.diff(
+      C.DiffBase, Head ? std::optional<llvm::StringRef>(C.Head) : std::nullopt);
   if (!Diff)
     return Diff.takeError();
+  C.Diff = std::move(*Diff);
+  return C;
+}
 
-  auto Model = loadModel(S);
-  if (!Model)
-    return Model.takeError();
-  auto Runs = S.runs();
-  if (!Runs)
-    return Runs.takeError();
-  int64_t NewestRun = 0;
-  for (const RunRecord &R : *Runs)
-    NewestRun = std::max(NewestRun, R.StartedAt);
-  if (Runs->empty())
-    Model->Why = "no test results in the database, so no history to rank by";
-
-  // The history the model was trained on; without a model, the recent runs
-  // the heuristic needs.
-  int64_t Since = Model->Meta
-                      ? Model->Meta->Since
-                      : NewestRun - int64_t(Config.FlakyWindowDays) * Day;
-  auto Start = Clock::now();
-  CauseFilter Filter(Repo, S, Config);
-  llvm::StringSet<> NoFlaky;
-  auto R = replay(Repo, S, Filter, *DiffBase, std::max<int64_t>(Since, 0),
-                  /*EmitRows=*/false, NoFlaky, llvm::nulls(), /*Quiet=*/true);
-  if (!R)
-    return R.takeError();
-
+/// The change's features and one row per test, from the history replayed
+/// up to the change: the files that may cause failures (the others, with
+/// why, go to \p Out).
+llvm::Expected<std::vector<Row>>
+rowsOf(const git::Repository &Repo, Store &S, const ChangeRange &C,
+       CauseFilter &Filter, HistoryState &State, const RankOptions &Options,
+       ChangeFeatures &Change, Ranking &Out) {
   std::vector<git::FileStat> Causes;
-  for (git::FileStat &F : git::fileStats(*Diff)) {
+  for (git::FileStat &F : git::fileStats(C.Diff)) {
     auto Why = Filter.whyIgnored(F);
     if (!Why)
       return Why.takeError();
@@ -174,12 +166,11 @@ llvm::Expected<Ranking> rankChange(const git::Repository &Repo, Store &S,
     Out.CauseFiles.push_back(F.path());
     Causes.push_back(std::move(F));
   }
-  auto HeadTime = git::commitTime(Repo, HeadCommit);
+  auto HeadTime = git::commitTime(Repo, C.Head);
   if (!HeadTime)
     return HeadTime.takeError();
-  int64_t Time = std::max(*HeadTime, R->State->lastTime() + 1);
-  ChangeFeatures Change;
-  Change.Files = R->State->fileFeatures(Causes, Time);
+  int64_t Time = std::max(*HeadTime, State.lastTime() + 1);
+  Change.Files = State.fileFeatures(Causes, Time);
   auto Covered = Filter.coveredModified(Causes);
   if (!Covered)
     return Covered.takeError();
@@ -197,47 +188,46 @@ llvm::Expected<Ranking> rankChange(const git::Repository &Repo, Store &S,
   for (const std::string &T : Tests) {
     auto Ev = Options.Evidences.find(T);
     Row Row;
-    Row.Fixed = R->State->row(
+    Row.Fixed = State.row(
         Change, T, Time, Ev == Options.Evidences.end() ? nullptr : &Ev->second);
     Row.Test = T;
     Rows.push_back(std::move(Row));
   }
-  Out.HistorySeconds = secondsSince(Start);
+  return Rows;
+}
 
-  auto PredictStart = Clock::now();
-  std::vector<size_t> Order;
-  std::vector<double> Probabilities(Rows.size(),
-                                    std::numeric_limits<double>::quiet_NaN());
-  if (Model->Why.empty()) {
-    llvm::StringMap<unsigned> Slots;
-    for (size_t I = 0; I != Model->Meta->Vocabulary.size(); ++I)
-      Slots[Model->Meta->Vocabulary[I]] = I;
-    std::vector<ChangeFeatures> Changes = {std::move(Change)};
-    unsigned Columns =
-        FixedColumns + Model->Meta->Vocabulary.size() * FileFeatures;
-    auto P = Model->B->predict(layOut(Rows, Changes, Slots), Columns);
-    if (!P)
-      return P.takeError();
-    Probabilities = std::move(*P);
-    Order.resize(Rows.size());
-    std::iota(Order.begin(), Order.end(), 0);
-    std::stable_sort(Order.begin(), Order.end(), [&](size_t L, size_t R) {
-      if (Probabilities[L] != Probabilities[R])
-        return Probabilities[L] > Probabilities[R];
-      return Rows[L].Test < Rows[R].Test;
-    });
-    Out.How = Method::Model;
-    ModelSummary Summary = Model->Meta->Summary;
-    Summary.Id = Model->Id;
-    Summary.CreatedAt = Model->CreatedAt;
-    Out.Model = std::move(Summary);
-  } else {
-    Order = heuristicOrder(Rows);
-    Out.How = Method::Heuristic;
-    Out.Why = Model->Why;
-  }
-  Out.PredictSeconds = secondsSince(PredictStart);
+/// The rows in the order the model predicts failures (most likely first;
+/// ties by id), with each probability.
+llvm::Expected<std::vector<size_t>>
+orderByModel(Loaded &Model, const std::vector<Row> &Rows, ChangeFeatures Change,
+             std::vector<double> &Probabilities) {
+  llvm::StringMap<unsigned> Slots;
+  for (size_t I = 0; I != Model.Meta->Vocabulary.size(); ++I)
+    Slots[Model.Meta->Vocabulary[I]] = I;
+  std::vector<ChangeFeatures> Changes = {std::move(Change)};
+  unsigned Columns =
+      FixedColumns + Model.Meta->Vocabulary.size() * FileFeatures;
+  auto P = Model.B->predict(layOut(Rows, Changes, Slots), Columns);
+  if (!P)
+    return P.takeError();
+  Probabilities = std::move(*P);
+  std::vector<size_t> Order(Rows.size());
+  std::iota(Order.begin(), Order.end(), 0);
+  std::stable_sort(Order.begin(), Order.end(), [&](size_t L, size_t R) {
+    if (Probabilities[L] != Probabilities[R])
+      return Probabilities[L] > Probabilities[R];
+    return Rows[L].Test < Rows[R].Test;
+  });
+  return Order;
+}
 
+/// Adds the tests to \p Out in \p Order, with their probability, duration
+/// and, for a flaky one, its flip rate.
+llvm::Error addRankedTests(Store &S, const config::PredictConfig &Config,
+                           const std::vector<Row> &Rows,
+                           const std::vector<size_t> &Order,
+                           const std::vector<double> &Probabilities,
+                           Ranking &Out) {
   auto Flaky = flakyTests(S, Config);
   if (!Flaky)
     return Flaky.takeError();
@@ -257,6 +247,71 @@ llvm::Expected<Ranking> rankChange(const git::Repository &Repo, Store &S,
     }
     Out.Tests.push_back(std::move(T));
   }
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Expected<Ranking> rankChange(const git::Repository &Repo, Store &S,
+                                   const config::PredictConfig &Config,
+                                   llvm::StringRef Base,
+                                   std::optional<llvm::StringRef> Head,
+                                   const RankOptions &Options) {
+  Ranking Out;
+  auto C = changeOf(Repo, Base, Head);
+  if (!C)
+    return C.takeError();
+  auto Model = loadModel(S);
+  if (!Model)
+    return Model.takeError();
+  auto NewestRun = S.newestRunTime();
+  if (!NewestRun)
+    return NewestRun.takeError();
+  if (*NewestRun == 0) // no run recorded
+    Model->Why = "no test results in the database, so no history to rank by";
+
+  // The history the model was trained on; without a model, the recent runs
+  // the heuristic needs.
+  int64_t Since = Model->Meta
+                      ? Model->Meta->Since
+                      : *NewestRun - int64_t(Config.FlakyWindowDays) * Day;
+  auto Start = Clock::now();
+  CauseFilter Filter(Repo, S, Config);
+  llvm::StringSet<> NoFlaky;
+  auto R = replay(Repo, S, Filter, C->DiffBase, std::max<int64_t>(Since, 0),
+                  /*EmitRows=*/false, NoFlaky, llvm::nulls(), /*Quiet=*/true);
+  if (!R)
+    return R.takeError();
+  ChangeFeatures Change;
+  auto Rows = rowsOf(Repo, S, *C, Filter, *R->State, Options, Change, Out);
+  if (!Rows)
+    return Rows.takeError();
+  Out.HistorySeconds = secondsSince(Start);
+
+  auto PredictStart = Clock::now();
+  std::vector<size_t> Order;
+  std::vector<double> Probabilities(Rows->size(),
+                                    std::numeric_limits<double>::quiet_NaN());
+  if (Model->Why.empty()) {
+    auto Ordered =
+        orderByModel(*Model, *Rows, std::move(Change), Probabilities);
+    if (!Ordered)
+      return Ordered.takeError();
+    Order = std::move(*Ordered);
+    Out.How = Method::Model;
+    ModelSummary Summary = Model->Meta->Summary;
+    Summary.Id = Model->Id;
+    Summary.CreatedAt = Model->CreatedAt;
+    Out.Model = std::move(Summary);
+  } else {
+    Order = heuristicOrder(*Rows);
+    Out.How = Method::Heuristic;
+    Out.Why = Model->Why;
+  }
+  Out.PredictSeconds = secondsSince(PredictStart);
+  if (llvm::Error E =
+          addRankedTests(S, Config, *Rows, Order, Probabilities, Out))
+    return std::move(E);
   return Out;
 }
 

@@ -24,6 +24,152 @@ llvm::StringRef evidenceName(Evidence E) {
   return "coverage";
 }
 
+namespace {
+
+/// The static and combined modes applied to a selection: the tests static
+/// analysis decides drop the coverage reasons it replaces and get its hits.
+class ModeRun {
+public:
+  ModeRun(const SelectOptions &O, Selection &Sel,
+          std::map<std::string, std::vector<Reason>> &ByTest, StaticAnswer &A,
+          const std::vector<TestRecord> &Tests)
+      : Combined(O.Mode == SelectionMode::Combined), Sel(Sel), ByTest(ByTest),
+        A(A), Tests(Tests) {
+    for (const TestRecord &T : Tests) {
+      if (T.CoveredElements > 0 || !T.CoverageCommit.empty())
+        Mapped.insert(T.Id);
+      if (std::optional<std::string> F = pytestFunctionId(T.Id))
+        InstancesOf[*F].push_back(T.Id);
+    }
+  }
+
+  /// Counts the tests static analysis knows that the store does not (a
+  /// parametrized function is counted as its instances).
+  void countTests(std::set<std::string> &Known) {
+    for (const std::string &T : A.Tests)
+      if (!InstancesOf.count(T))
+        Sel.TotalTests += Known.insert(T).second;
+  }
+
+  /// The tests static analysis decides drop the coverage reasons it
+  /// replaces: all of them (static mode, no or stale coverage), or those
+  /// for new Python elements (the same-named rule), which it decides
+  /// better.
+  void dropReplacedReasons() {
+    for (const std::string &Test : A.Tests) {
+      bool Coverage = usesCoverage(Test);
+      ++(Coverage ? ByCoverage : ByStatic);
+      auto It = ByTest.find(Test);
+      if (It == ByTest.end())
+        continue;
+      llvm::erase_if(It->second, [&](const Reason &R) {
+        if (R.By != Evidence::Coverage || R.Element == NoIndex)
+          return false;
+        const ChangedElement &CE = Sel.Elements[R.Element];
+        if (!isPythonElement(CE.Elem))
+          return false;
+        return !Coverage || CE.Change == ElementChange::Added;
+      });
+    }
+  }
+
+  /// Static analysis' hits, for the tests it decides (and, in combined
+  /// mode, for new nodes).
+  void addStaticHits() {
+    std::map<std::string, size_t> IndexOf;
+    for (size_t I = 0; I < Sel.Elements.size(); ++I)
+      IndexOf.emplace(Sel.Elements[I].Elem.Key, I);
+    for (const StaticHit &H : A.Hits) {
+      if (usesCoverage(H.Test) && !H.NewNode)
+        continue;
+      auto It = IndexOf.find(H.Elem.Key);
+      if (It == IndexOf.end()) {
+        // A node changed where the element did not (the import of a name
+        // it uses changed): the element counts as modified.
+        It = IndexOf.emplace(H.Elem.Key, Sel.Elements.size()).first;
+        Sel.Elements.push_back({H.Change, H.Elem, {}});
+      }
+      std::vector<Reason> &Rs = ByTest[H.Test];
+      bool Have = llvm::any_of(Rs, [&](const Reason &R) {
+        return R.Element == It->second && R.By == Evidence::Static;
+      });
+      if (!Have)
+        Rs.push_back(
+            {It->second, NoIndex, H.Chain, Rule::NameUse, Evidence::Static});
+    }
+    for (auto It = ByTest.begin(); It != ByTest.end();)
+      It = It->second.empty() ? ByTest.erase(It) : std::next(It);
+  }
+
+  /// Selecting all selects the tests known from their source too (the
+  /// store's tests get their fallback reasons from the caller).
+  void selectSourceTestsOnFallback() {
+    if (!Sel.selectsAll())
+      return;
+    for (const std::string &T : A.Tests)
+      if (!Mapped.count(T) &&
+          llvm::none_of(Tests, [&](const TestRecord &R) { return R.Id == T; }))
+        for (size_t F = 0; F < Sel.Fallbacks.size(); ++F)
+          if (Sel.Fallbacks[F].Scope == FallbackScope::All)
+            ByTest[T].push_back(
+                {NoIndex, F, "", Rule::Fallback, Evidence::Fallback});
+  }
+
+  /// Changed elements no test reaches, by any evidence.
+  void markUncovered() {
+    std::vector<bool> Reached(Sel.Elements.size(), false);
+    for (auto &[Test, Rs] : ByTest)
+      for (const Reason &R : Rs)
+        if (R.Element != NoIndex)
+          Reached[R.Element] = true;
+    Sel.Uncovered.clear();
+    for (size_t I = 0; I < Sel.Elements.size(); ++I)
+      if (!Reached[I] && Sel.Elements[I].Change != ElementChange::Added)
+        Sel.Uncovered.push_back(I);
+  }
+
+  void addNotes() {
+    for (std::string &N : A.Notes)
+      Sel.ModeNotes.push_back(std::move(N));
+    if (Combined && !A.Tests.empty())
+      Sel.ModeNotes.push_back(llvm::formatv(
+          "combined: {0} Python tests by coverage (static for new elements), "
+          "{1} by static analysis ({2} with coverage older than a change to "
+          "what they ran)",
+          ByCoverage, ByStatic, A.StaleCoverage.size()));
+  }
+
+private:
+  /// The static analysis names test functions; pytest runs (and collect
+  /// covers) a parametrized function's instances.
+  bool covered(const std::string &Test) const {
+    if (Mapped.count(Test))
+      return true;
+    auto It = InstancesOf.find(Test);
+    return It != InstancesOf.end() &&
+           llvm::all_of(It->second,
+                        [&](const std::string &I) { return Mapped.count(I); });
+  }
+
+  /// In combined mode, a test whose coverage is current and whose runtime
+  /// evidence is complete keeps its coverage.
+  bool usesCoverage(const std::string &Test) const {
+    return Combined && covered(Test) && !A.StaleCoverage.count(Test) &&
+           !A.IncompleteEvidence.count(Test);
+  }
+
+  bool Combined;
+  Selection &Sel;
+  std::map<std::string, std::vector<Reason>> &ByTest;
+  StaticAnswer &A;
+  const std::vector<TestRecord> &Tests;
+  std::set<std::string> Mapped; ///< tests with coverage
+  std::map<std::string, std::vector<std::string>> InstancesOf;
+  unsigned ByCoverage = 0, ByStatic = 0;
+};
+
+} // namespace
+
 llvm::Error applyMode(git::Repository &Repo, Store &S, const SelectOptions &O,
                       const std::vector<git::FileChange> &Changes,
                       const std::vector<FileIndex> &OldVersions,
@@ -33,12 +179,13 @@ llvm::Error applyMode(git::Repository &Repo, Store &S, const SelectOptions &O,
   Sel.Mode = O.Mode;
   if (O.Mode == SelectionMode::Coverage)
     return llvm::Error::success();
-  bool Combined = O.Mode == SelectionMode::Combined;
   std::optional<std::string> Head;
   if (!Sel.HeadCommit.empty())
     Head = Sel.HeadCommit;
-  StaticRequest Req{Repo,    S,           O,           Sel.DiffBase, Head,
-                    Changes, OldVersions, NewVersions, Combined};
+  StaticRequest Req{
+      Repo,         S,           O,
+      Sel.DiffBase, Head,        Changes,
+      OldVersions,  NewVersions, O.Mode == SelectionMode::Combined};
   auto A = selectPythonStatic(Req);
   if (!A)
     return A.takeError();
@@ -47,106 +194,13 @@ llvm::Error applyMode(git::Repository &Repo, Store &S, const SelectOptions &O,
   auto Tests = S.tests();
   if (!Tests)
     return Tests.takeError();
-  std::set<std::string> Mapped;
-  // The static analysis names test functions; pytest runs (and collect
-  // covers) a parametrized function's instances.
-  std::map<std::string, std::vector<std::string>> InstancesOf;
-  for (const TestRecord &T : *Tests) {
-    if (T.CoveredElements > 0 || !T.CoverageCommit.empty())
-      Mapped.insert(T.Id);
-    if (std::optional<std::string> F = pytestFunctionId(T.Id))
-      InstancesOf[*F].push_back(T.Id);
-  }
-  auto Covered = [&](const std::string &Test) {
-    if (Mapped.count(Test))
-      return true;
-    auto It = InstancesOf.find(Test);
-    return It != InstancesOf.end() &&
-           llvm::all_of(It->second,
-                        [&](const std::string &I) { return Mapped.count(I); });
-  };
-  auto UsesCoverage = [&](const std::string &Test) {
-    return Combined && Covered(Test) && !A->StaleCoverage.count(Test) &&
-           !A->IncompleteEvidence.count(Test);
-  };
-  // A parametrized function is counted as its instances.
-  for (const std::string &T : A->Tests)
-    if (!InstancesOf.count(T))
-      Sel.TotalTests += Known.insert(T).second;
-
-  // The tests static analysis decides drop the coverage reasons it
-  // replaces: all of them (static mode, no or stale coverage), or those
-  // for new Python elements (the same-named rule), which it decides better.
-  unsigned ByCoverage = 0, ByStatic = 0;
-  for (const std::string &Test : A->Tests) {
-    bool Coverage = UsesCoverage(Test);
-    ++(Coverage ? ByCoverage : ByStatic);
-    auto It = ByTest.find(Test);
-    if (It == ByTest.end())
-      continue;
-    llvm::erase_if(It->second, [&](const Reason &R) {
-      if (R.By != Evidence::Coverage || R.Element == NoIndex)
-        return false;
-      const ChangedElement &CE = Sel.Elements[R.Element];
-      if (!isPythonElement(CE.Elem))
-        return false;
-      return !Coverage || CE.Change == ElementChange::Added;
-    });
-  }
-
-  std::map<std::string, size_t> IndexOf;
-  for (size_t I = 0; I < Sel.Elements.size(); ++I)
-    IndexOf.emplace(Sel.Elements[I].Elem.Key, I);
-  for (const StaticHit &H : A->Hits) {
-    if (UsesCoverage(H.Test) && !H.NewNode)
-      continue;
-    auto It = IndexOf.find(H.Elem.Key);
-    if (It == IndexOf.end()) {
-      // A node changed where the element did not (the import of a name it
-      // uses changed): the element counts as modified.
-      It = IndexOf.emplace(H.Elem.Key, Sel.Elements.size()).first;
-      Sel.Elements.push_back({H.Change, H.Elem, {}});
-    }
-    std::vector<Reason> &Rs = ByTest[H.Test];
-    bool Have = llvm::any_of(Rs, [&](const Reason &R) {
-      return R.Element == It->second && R.By == Evidence::Static;
-    });
-    if (!Have)
-      Rs.push_back(
-          {It->second, NoIndex, H.Chain, Rule::NameUse, Evidence::Static});
-  }
-  for (auto It = ByTest.begin(); It != ByTest.end();)
-    It = It->second.empty() ? ByTest.erase(It) : std::next(It);
-  // Selecting all selects the tests known from their source too (the
-  // store's tests get their fallback reasons from the caller).
-  if (Sel.selectsAll())
-    for (const std::string &T : A->Tests)
-      if (!Mapped.count(T) &&
-          !llvm::any_of(*Tests, [&](const TestRecord &R) { return R.Id == T; }))
-        for (size_t F = 0; F < Sel.Fallbacks.size(); ++F)
-          if (Sel.Fallbacks[F].Scope == FallbackScope::All)
-            ByTest[T].push_back(
-                {NoIndex, F, "", Rule::Fallback, Evidence::Fallback});
-
-  // Changed elements no test reaches, by any evidence.
-  std::vector<bool> Reached(Sel.Elements.size(), false);
-  for (auto &[Test, Rs] : ByTest)
-    for (const Reason &R : Rs)
-      if (R.Element != NoIndex)
-        Reached[R.Element] = true;
-  Sel.Uncovered.clear();
-  for (size_t I = 0; I < Sel.Elements.size(); ++I)
-    if (!Reached[I] && Sel.Elements[I].Change != ElementChange::Added)
-      Sel.Uncovered.push_back(I);
-
-  for (std::string &N : A->Notes)
-    Sel.ModeNotes.push_back(std::move(N));
-  if (Combined && !A->Tests.empty())
-    Sel.ModeNotes.push_back(llvm::formatv(
-        "combined: {0} Python tests by coverage (static for new elements), "
-        "{1} by static analysis ({2} with coverage older than a change to "
-        "what they ran)",
-        ByCoverage, ByStatic, A->StaleCoverage.size()));
+  ModeRun Run(O, Sel, ByTest, *A, *Tests);
+  Run.countTests(Known);
+  Run.dropReplacedReasons();
+  Run.addStaticHits();
+  Run.selectSourceTestsOnFallback();
+  Run.markUncovered();
+  Run.addNotes();
   return llvm::Error::success();
 }
 

@@ -654,14 +654,11 @@ public:
   /// Previously failing, unless the test is flaky (\p P lists those): a
   /// flaky failure says nothing about the code.
   llvm::Error addPreviouslyFailing(Store &S, Plan &P) {
-    auto Runs = S.runs();
-    if (!Runs)
-      return Runs.takeError();
-    int64_t NewestRun = 0;
-    for (const RunRecord &R : *Runs)
-      NewestRun = std::max(NewestRun, R.StartedAt);
+    auto NewestRun = S.newestRunTime();
+    if (!NewestRun)
+      return NewestRun.takeError();
     auto Flaky =
-        S.flakyTests(NewestRun - int64_t(O.FlakyWindowDays) * 24 * 60 * 60);
+        S.flakyTests(*NewestRun - int64_t(O.FlakyWindowDays) * 24 * 60 * 60);
     if (!Flaky)
       return Flaky.takeError();
     std::map<std::string, const FlakyTest *> FlakyById;

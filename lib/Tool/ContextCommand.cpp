@@ -37,6 +37,87 @@ std::string linesOf(llvm::StringRef Text, unsigned Begin, unsigned End) {
   return Out;
 }
 
+/// Writes \p N's public entry points with the shortest call paths to them
+/// (at most \p MaxPaths); returns how many there are.
+size_t writeEntryPoints(const select::ReferenceGraph &Graph,
+                        const select::ReferenceGraph::Node &N,
+                        const config::PathPatterns &Public, unsigned MaxPaths,
+                        llvm::raw_ostream &Out) {
+  auto IsPublic = [&](llvm::StringRef P) { return Public.matches(P); };
+  auto Next = Graph.reachersOf({N.Key});
+  std::vector<select::CallPath> Paths;
+  for (const auto &[Key, Step] : Next)
+    if (Graph.isEntryPoint(Key, IsPublic))
+      Paths.push_back(Graph.path(Next, Key));
+  std::sort(Paths.begin(), Paths.end(),
+            [](const select::CallPath &A, const select::CallPath &B) {
+              return std::make_pair(A.Keys.size(), A.Displays) <
+                     std::make_pair(B.Keys.size(), B.Displays);
+            });
+  Out << "  public entry points: " << Paths.size()
+      << " (cpp.public-headers: " << llvm::join(Public.patterns(), ", ")
+      << ")\n";
+  for (size_t I = 0; I < Paths.size() && I < MaxPaths; ++I) {
+    Out << "    ";
+    for (size_t J = 0; J < Paths[I].Displays.size(); ++J)
+      Out << (J ? " -> " : "") << Paths[I].Displays[J];
+    Out << "\n";
+  }
+  if (Paths.size() > MaxPaths)
+    Out << "    ... and " << Paths.size() - MaxPaths << " more\n";
+  return Paths.size();
+}
+
+/// Writes \p N's body now (the work tree) and at \p BaseCommit (none:
+/// outside git).
+llvm::Error writeBodies(const Context &Ctx, Store &S,
+                        const select::ReferenceGraph::Node &N,
+                        const std::optional<std::string> &BaseCommit,
+                        llvm::raw_ostream &Out) {
+  std::string Abs = Ctx.Root + "/" + N.File;
+  auto Buf = llvm::MemoryBuffer::getFile(Abs, /*IsText=*/false);
+  if (Buf)
+    Out << "  new body (" << N.File << ":" << N.BeginLine << "-" << N.EndLine
+        << "):\n"
+        << linesOf((*Buf)->getBuffer(), N.BeginLine, N.EndLine);
+  else
+    Out << "  new body: cannot read " << N.File << "\n";
+  if (!BaseCommit) {
+    Out << "  old body: outside git, no base\n";
+    return llvm::Error::success();
+  }
+  auto Old = Ctx.Repo->readFile(*BaseCommit, N.File);
+  if (!Old) {
+    llvm::consumeError(Old.takeError());
+    Out << "  old body: " << N.File << " does not exist at "
+        << shortId(*BaseCommit) << "\n";
+    return llvm::Error::success();
+  }
+  if (Buf && (*Buf)->getBuffer() == *Old) {
+    Out << "  old body: unchanged at " << shortId(*BaseCommit) << "\n";
+    return llvm::Error::success();
+  }
+  auto OldIndex = S.getFileIndex(N.File, gitBlobHash(*Old));
+  if (!OldIndex)
+    return OldIndex.takeError();
+  const Element *OldE = nullptr;
+  if (*OldIndex)
+    for (const Element &E : (*OldIndex)->Elements)
+      if (E.Key == N.Key)
+        OldE = &E;
+  if (!OldE) {
+    Out << "  old body: "
+        << (*OldIndex ? "not in " + N.File
+                      : "the version of " + N.File + " is not indexed")
+        << " at " << shortId(*BaseCommit) << "\n";
+    return llvm::Error::success();
+  }
+  Out << "  old body (" << N.File << ":" << OldE->BeginLine << "-"
+      << OldE->EndLine << " at " << shortId(*BaseCommit) << "):\n"
+      << linesOf(*Old, OldE->BeginLine, OldE->EndLine);
+  return llvm::Error::success();
+}
+
 llvm::Error runContext(const GlobalOptions &G, const ContextOptions &O,
                        llvm::raw_ostream &Out) {
   auto Ctx = makeContext(G, /*NeedGit=*/false);
@@ -55,9 +136,6 @@ llvm::Error runContext(const GlobalOptions &G, const ContextOptions &O,
                       "qualified name, display or key (tia dump elements "
                       "lists them), or run 'tia index'",
                       O.Function);
-  const config::PathPatterns &Public = Ctx->Config.Cpp.PublicHeaders;
-  auto IsPublic = [&](llvm::StringRef P) { return Public.matches(P); };
-
   std::string Base = O.Base.empty() ? Ctx->Config.Select.Base : O.Base;
   if (Base.empty())
     Base = "HEAD";
@@ -69,7 +147,7 @@ llvm::Error runContext(const GlobalOptions &G, const ContextOptions &O,
     BaseCommit = *C;
   }
 
-  unsigned Entries = 0;
+  size_t Entries = 0;
   for (const select::ReferenceGraph::Node *N : Found) {
     Out << kindName(N->Kind) << " " << N->Display << " [" << N->Key << "]\n";
     Out << "  defined at " << N->File << ":" << N->BeginLine << "-"
@@ -77,73 +155,10 @@ llvm::Error runContext(const GlobalOptions &G, const ContextOptions &O,
     std::string Trigger = select::ReferenceGraph::trigger(*N);
     if (!Trigger.empty())
       Out << "  special member: it " << Trigger << "\n";
-
-    auto Next = Graph->reachersOf({N->Key});
-    std::vector<select::CallPath> Paths;
-    for (const auto &[Key, Step] : Next)
-      if (Graph->isEntryPoint(Key, IsPublic))
-        Paths.push_back(Graph->path(Next, Key));
-    std::sort(Paths.begin(), Paths.end(),
-              [](const select::CallPath &A, const select::CallPath &B) {
-                return std::make_pair(A.Keys.size(), A.Displays) <
-                       std::make_pair(B.Keys.size(), B.Displays);
-              });
-    Entries += Paths.size();
-    Out << "  public entry points: " << Paths.size()
-        << " (cpp.public-headers: " << llvm::join(Public.patterns(), ", ")
-        << ")\n";
-    for (size_t I = 0; I < Paths.size() && I < O.MaxPaths; ++I) {
-      Out << "    ";
-      for (size_t J = 0; J < Paths[I].Displays.size(); ++J)
-        Out << (J ? " -> " : "") << Paths[I].Displays[J];
-      Out << "\n";
-    }
-    if (Paths.size() > O.MaxPaths)
-      Out << "    ... and " << Paths.size() - O.MaxPaths << " more\n";
-
-    // The body now (the work tree) and at the base.
-    std::string Abs = Ctx->Root + "/" + N->File;
-    auto Buf = llvm::MemoryBuffer::getFile(Abs, /*IsText=*/false);
-    if (Buf) {
-      Out << "  new body (" << N->File << ":" << N->BeginLine << "-"
-          << N->EndLine << "):\n"
-          << linesOf((*Buf)->getBuffer(), N->BeginLine, N->EndLine);
-    } else {
-      Out << "  new body: cannot read " << N->File << "\n";
-    }
-    if (!BaseCommit) {
-      Out << "  old body: outside git, no base\n";
-      continue;
-    }
-    auto Old = Ctx->Repo->readFile(*BaseCommit, N->File);
-    if (!Old) {
-      llvm::consumeError(Old.takeError());
-      Out << "  old body: " << N->File << " does not exist at "
-          << shortId(*BaseCommit) << "\n";
-      continue;
-    }
-    if (Buf && (*Buf)->getBuffer() == *Old) {
-      Out << "  old body: unchanged at " << shortId(*BaseCommit) << "\n";
-      continue;
-    }
-    auto OldIndex = (*S)->getFileIndex(N->File, gitBlobHash(*Old));
-    if (!OldIndex)
-      return OldIndex.takeError();
-    const Element *OldE = nullptr;
-    if (*OldIndex)
-      for (const Element &E : (*OldIndex)->Elements)
-        if (E.Key == N->Key)
-          OldE = &E;
-    if (!OldE) {
-      Out << "  old body: "
-          << (*OldIndex ? "not in " + N->File
-                        : "the version of " + N->File + " is not indexed")
-          << " at " << shortId(*BaseCommit) << "\n";
-      continue;
-    }
-    Out << "  old body (" << N->File << ":" << OldE->BeginLine << "-"
-        << OldE->EndLine << " at " << shortId(*BaseCommit) << "):\n"
-        << linesOf(*Old, OldE->BeginLine, OldE->EndLine);
+    Entries += writeEntryPoints(*Graph, *N, Ctx->Config.Cpp.PublicHeaders,
+                                O.MaxPaths, Out);
+    if (llvm::Error E = writeBodies(*Ctx, **S, *N, BaseCommit, Out))
+      return E;
   }
   Out.flush();
   if (!G.Quiet)

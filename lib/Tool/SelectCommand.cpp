@@ -97,6 +97,9 @@ llvm::cl::opt<bool>
              llvm::cl::sub(SelectSubcommand));
 } // namespace
 
+// One initializer per option that select, explain and run share: long, as
+// option declarations are, and kept whole so that each option reads as one
+// declaration.
 SelectCommandLine::SelectCommandLine(llvm::cl::SubCommand &Sub)
     : Format("format",
              llvm::cl::desc("Output on stdout (default: output.format of "
