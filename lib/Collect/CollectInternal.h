@@ -4,8 +4,8 @@
 #define TIA_LIB_COLLECT_COLLECTINTERNAL_H
 
 #include "FileReadsInternal.h"
-#include "tia/Collect/Process.h"
 #include "tia/Collect/Collect.h"
+#include "tia/Collect/Process.h"
 #include "tia/Coverage/Gcov.h"
 #include "tia/Coverage/Profiles.h"
 #include "tia/Support/CaseFilters.h"

@@ -15,12 +15,12 @@
 namespace tia {
 namespace eval {
 
-namespace {
-
 double secondsSince(std::chrono::steady_clock::time_point Start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
       .count();
 }
+
+namespace {
 
 /// Prepares the ground at \p Commit: checkout, build, index, collect.
 llvm::Expected<std::vector<TestResult>>

@@ -18,10 +18,7 @@ namespace tool {
 
 namespace {
 
-double secondsSince(std::chrono::steady_clock::time_point Start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-      .count();
-}
+using eval::secondsSince;
 
 /// Builds, indexes, collects and selects in the scratch clone with the
 /// commands' own pipelines.

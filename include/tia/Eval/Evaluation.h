@@ -20,6 +20,7 @@
 #include "tia/Git/Repository.h"
 #include "tia/Select/Policy.h"
 #include "llvm/Support/raw_ostream.h"
+#include <chrono>
 
 namespace tia {
 namespace eval {
@@ -43,6 +44,9 @@ public:
          llvm::StringRef Db = "",
          select::SelectionMode Mode = select::SelectionMode::Combined) = 0;
 };
+
+/// Seconds of wall time since \p Start: what the reports give each step.
+double secondsSince(std::chrono::steady_clock::time_point Start);
 
 /// The commits of \p From..\p To (oldest first); fails when there is none.
 llvm::Expected<std::vector<git::CommitInfo>>
