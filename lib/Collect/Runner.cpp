@@ -453,6 +453,59 @@ TestRun caseTheProcessEndedIn(const DiscoveredTest &T, const ProcessEnd &End,
   return Run;
 }
 
+/// The process that runs cases \p Names of \p First's program with the
+/// listener, which writes its journal, coverage and reads into \p Dir.
+ProcessSpec listenerProcess(RunContext &Ctx, const DiscoveredTest &First,
+                            CaseFramework Framework,
+                            const std::vector<std::string> &Names,
+                            const std::string &Dir) {
+  ProcessSpec Spec;
+  Spec.Executable = First.Command.Executable;
+  Spec.Arguments = argumentsWithoutCase(First);
+  llvm::append_range(Spec.Arguments, caseFilterArguments(Framework, Names));
+  Spec.WorkingDir = First.Command.WorkingDir;
+  Spec.OutputFile = Dir + "/output.txt";
+  Spec.Environment = buildEnvironment(
+      profileVariables(),
+      {First.Command.Environment,
+       {"TIA_COLLECT_DIR=" + Dir,
+        "LLVM_PROFILE_FILE=" + Dir + "/default-%p-%m.profraw",
+        "GCOV_PREFIX=" + Dir + "/default", "GCOV_PREFIX_STRIP=0"},
+       // The listener points the tracer at a file per case, and back.
+       Ctx.traceVariables(First, Dir + "/program.reads")});
+  return Spec;
+}
+
+/// The journal the listener wrote in \p Dir (Exists is false without one).
+Journal readJournal(const std::string &Dir) {
+  Journal J;
+  std::string Text = readFileOrEmpty(Dir + "/journal");
+  if (!Text.empty())
+    J.parse(Text);
+  return J;
+}
+
+/// The coverage segments written outside every case, which count for each.
+std::vector<std::string> programSegments(const Journal &J,
+                                         const std::string &Dir) {
+  std::vector<std::string> Program;
+  for (const std::string &S : J.ProgramSegments)
+    if (!llvm::is_contained(Program, Dir + "/" + S))
+      Program.push_back(Dir + "/" + S); // gcc's repeat: one folder
+  return Program;
+}
+
+/// Case \p T, which a process that ended on its own never started: the
+/// binary does not hold it.
+TestRun caseNotInBinary(const DiscoveredTest &T, CaseFramework Framework) {
+  TestRun Run;
+  Run.Result.TestId = T.Id;
+  Run.Result.Result = Outcome::Error;
+  Run.Result.Message =
+      caseFilterArguments(Framework, {T.Case}).front() + " ran no test";
+  return Run;
+}
+
 } // namespace
 
 std::vector<TestRun>
@@ -475,30 +528,15 @@ runWithListener(RunContext &Ctx,
     std::vector<std::string> Names;
     for (const DiscoveredTest *T : Remaining)
       Names.push_back(T->Case);
-    ProcessSpec Spec;
-    Spec.Executable = First.Command.Executable;
-    Spec.Arguments = argumentsWithoutCase(First);
-    llvm::append_range(Spec.Arguments, caseFilterArguments(Framework, Names));
-    Spec.WorkingDir = First.Command.WorkingDir;
-    Spec.OutputFile = Dir + "/output.txt";
-    Spec.Environment = buildEnvironment(
-        profileVariables(),
-        {First.Command.Environment,
-         {"TIA_COLLECT_DIR=" + Dir,
-          "LLVM_PROFILE_FILE=" + Dir + "/default-%p-%m.profraw",
-          "GCOV_PREFIX=" + Dir + "/default", "GCOV_PREFIX_STRIP=0"},
-         // The listener points the tracer at a file per case, and back.
-         Ctx.traceVariables(First, Dir + "/program.reads")});
     JournalWatch Watch(Dir + "/journal", Ctx.Prog, IdPrefix);
-    ProcessEnd End = runProcess(Spec, Timeout, std::ref(Watch));
+    ProcessEnd End =
+        runProcess(listenerProcess(Ctx, First, Framework, Names, Dir), Timeout,
+                   std::ref(Watch));
     {
       std::lock_guard<std::mutex> Lock(Ctx.M);
       ++Ctx.Processes;
     }
-    Journal J;
-    std::string JournalText = readFileOrEmpty(Dir + "/journal");
-    if (!JournalText.empty())
-      J.parse(JournalText);
+    Journal J = readJournal(Dir);
 
     Stepped.insert(Watch.Stepped.begin(), Watch.Stepped.end());
 
@@ -528,10 +566,7 @@ runWithListener(RunContext &Ctx,
     if (B.Probe.Kind == coverage::Instrumentation::Gcov)
       if (llvm::Error E = Ctx.Reader.prefetchGcov({Dir}))
         llvm::consumeError(std::move(E)); // Each case's read reports it.
-    std::vector<std::string> Program;
-    for (const std::string &S : J.ProgramSegments)
-      if (!llvm::is_contained(Program, Dir + "/" + S))
-        Program.push_back(Dir + "/" + S); // gcc's repeat: one folder
+    std::vector<std::string> Program = programSegments(J, Dir);
 
     std::vector<const DiscoveredTest *> Next;
     for (const DiscoveredTest *T : Remaining) {
@@ -555,13 +590,8 @@ runWithListener(RunContext &Ctx,
     // ended on its own, a case it never started is not in the binary.
     if (End.How == ProcessEnd::Exited)
       for (const DiscoveredTest *T : Next) {
-        TestRun Run;
-        Run.Result.TestId = T->Id;
-        Run.Result.Result = Outcome::Error;
-        Run.Result.Message =
-            caseFilterArguments(Framework, {T->Case}).front() + " ran no test";
         Ctx.Prog.step(T->Id);
-        Runs[T->Case] = std::move(Run);
+        Runs[T->Case] = caseNotInBinary(*T, Framework);
       }
     Remaining = End.How == ProcessEnd::Exited
                     ? std::vector<const DiscoveredTest *>()

@@ -225,8 +225,24 @@ private:
         Base, OutOfStep.size(), List, OutOfStep.size() == 1 ? "file" : "files");
   }
 
-  /// The entry points of every C++ test tia can place.
+  /// The entry points of every C++ test tia can place: GoogleTest cases by
+  /// their definitions, other tests by their program's file.
   llvm::Error findEntries() {
+    std::map<std::string, std::string> FileOf;
+    if (llvm::Error E = loadCppTests(FileOf))
+      return E;
+    auto Defs = headGTestDefinitions();
+    if (!Defs)
+      return Defs.takeError();
+    std::set<std::string> Placed = placeGTestCases(*Defs);
+    placeTestPrograms(Placed, FileOf);
+    dropEmptyEntries();
+    return llvm::Error::success();
+  }
+
+  /// The C++ tests (CppTests), those with coverage (Mapped), and the file
+  /// each test's information names (\p FileOf).
+  llvm::Error loadCppTests(std::map<std::string, std::string> &FileOf) {
     auto Tests = S.tests();
     if (!Tests)
       return Tests.takeError();
@@ -240,13 +256,16 @@ private:
     auto Infos = S.testInfos();
     if (!Infos)
       return Infos.takeError();
-    std::map<std::string, std::string> FileOf;
     for (const TestInfo &T : *Infos)
       if (!T.File.empty())
         FileOf[T.Id] = T.File;
+    return llvm::Error::success();
+  }
 
-    // GoogleTest definitions of the head: the stored ones, with the
-    // changed files' new versions instead.
+  /// GoogleTest definitions of the head, by file: the stored ones, with the
+  /// changed files' new versions instead.
+  llvm::Expected<std::map<std::string, std::vector<TestDefinition>>>
+  headGTestDefinitions() {
     auto Stored = S.currentTestDefinitions();
     if (!Stored)
       return Stored.takeError();
@@ -269,7 +288,14 @@ private:
       for (const TestDefinition &D : F.Tests)
         if (D.Framework == "gtest")
           Defs[F.Path].push_back(D);
+    return Defs;
+  }
 
+  /// Each GoogleTest case's entry: the elements inside its definition and
+  /// those of its file outside every definition (fixtures, helpers).
+  /// Returns the tests placed.
+  std::set<std::string> placeGTestCases(
+      const std::map<std::string, std::vector<TestDefinition>> &Defs) {
     std::map<std::string, std::vector<std::string>> IdsByName;
     for (const std::string &Id : CppTests) {
       llvm::StringRef Rest = Id;
@@ -309,8 +335,14 @@ private:
         }
       }
     }
+    return Placed;
+  }
 
-    // Test programs: their whole file.
+  /// The other C++ tests' entries: their program's whole file, the one
+  /// their information names or, for a ctest test, the one program source
+  /// of its name. A test with neither is unplaced.
+  void placeTestPrograms(const std::set<std::string> &Placed,
+                         const std::map<std::string, std::string> &FileOf) {
     std::set<std::string> Files;
     for (const std::string &F : Graph.files())
       Files.insert(F);
@@ -350,9 +382,12 @@ private:
         E.Keys.push_back(N->Key);
       Entries[Id] = std::move(E);
     }
-    // A test whose file holds no element the graph knows (its parse
-    // failed, say) cannot be decided by the graph: it keeps its coverage,
-    // or is selected as never covered.
+  }
+
+  /// A test whose file holds no element the graph knows (its parse failed,
+  /// say) cannot be decided by the graph: it keeps its coverage, or is
+  /// selected as never covered.
+  void dropEmptyEntries() {
     for (auto It = Entries.begin(); It != Entries.end();)
       if (It->second.Keys.empty()) {
         Unplaced.push_back(It->first);
@@ -360,7 +395,6 @@ private:
       } else {
         ++It;
       }
-    return llvm::Error::success();
   }
 
   /// Reachers of changed element I, computed once.

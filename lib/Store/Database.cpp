@@ -290,6 +290,17 @@ llvm::Expected<bool> Database::hasTable(llvm::StringRef Name) {
   return *Row && S->columnInt64(0) > 0;
 }
 
+llvm::Expected<std::pair<int64_t, int64_t>> Database::changeStamp() {
+  auto S = statement("PRAGMA data_version");
+  if (!S)
+    return S.takeError();
+  auto Row = S->step();
+  if (!Row)
+    return Row.takeError();
+  return std::make_pair(int64_t(sqlite3_total_changes64(Handle)),
+                        *Row ? S->columnInt64(0) : 0);
+}
+
 int64_t Database::lastInsertRowId() const {
   return sqlite3_last_insert_rowid(Handle);
 }

@@ -21,6 +21,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -163,6 +164,12 @@ public:
 
   /// True when a table named \p Name exists.
   llvm::Expected<bool> hasTable(llvm::StringRef Name);
+
+  /// A value that differs whenever the database's rows may have changed
+  /// since it was last taken: by this connection (rows inserted, updated or
+  /// deleted) or by another one (SQLite's data_version). What a cache of a
+  /// query result compares before it answers.
+  llvm::Expected<std::pair<int64_t, int64_t>> changeStamp();
 
   /// The rowid of the last row inserted on this connection.
   int64_t lastInsertRowId() const;

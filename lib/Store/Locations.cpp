@@ -193,7 +193,10 @@ Store::compilerVersion(llvm::StringRef Program) {
   return schema::readMeta(*DB, compilerKey(Program, Bases));
 }
 
-void Store::setPathBases(PathBases B) { Bases = std::move(B); }
+void Store::setPathBases(PathBases B) {
+  Bases = std::move(B);
+  InfosRead.Stamp.reset(); // resolved with the old bases
+}
 
 const PathBases &Store::pathBases() const { return Bases; }
 

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CoverageBitmaps.h"
+#include "CoverageIndex.h"
 #include "Database.h"
 #include "Schema.h"
 #include "StoreInternal.h"
@@ -124,7 +124,7 @@ llvm::Expected<unsigned> Store::copyCoverage(Store &From,
       std::string Name = Rows->columnText(0);
       if (!Tests.count(Name))
         return llvm::Error::success();
-      auto Ids = store::parseKeyIds(Rows->columnText(1), "test " + Name);
+      auto Ids = store::decodeKeyIds(Rows->columnBlob(1), "test " + Name);
       if (!Ids)
         return Ids.takeError();
       std::vector<int64_t> Keys;

@@ -1,7 +1,7 @@
 //===- Schema.cpp - the store's tables, versions and migrations -----------===//
 
 #include "Schema.h"
-#include "CoverageBitmaps.h"
+#include "CoverageMigrations.h"
 #include "Database.h"
 #include "tia/Support/Error.h"
 #include <sqlite3.h>
@@ -419,6 +419,38 @@ CREATE INDEX test_reads_by_path ON test_reads(path_id, listed, test_id);
 )sql");
 }
 
+/// Version 13: the current coverage as compact id lists (IdList.h, about
+/// 1.1 bytes per id where the JSON text took 6 and a bitmap 2). A test's
+/// key list becomes a BLOB; an element key's tests move from one bitmap
+/// to blocks of CoverageIndex.h's TestsPerBlock test ids, so that an
+/// import rewrites the block its new tests fall in, not the key's whole
+/// list. The `coverage` view goes: SQLite cannot unfold a BLOB, and
+/// `tia dump coverage` prints the same pairs.
+llvm::Error compactCoverage(Database &DB) {
+  if (llvm::Error E = DB.exec(R"sql(
+CREATE TABLE test_coverage_lists(
+  test_id INTEGER PRIMARY KEY REFERENCES tests(id) ON DELETE CASCADE,
+  covered INTEGER NOT NULL,
+  keys BLOB NOT NULL);
+
+CREATE TABLE coverage_blocks(
+  key_id INTEGER NOT NULL REFERENCES element_keys(id),
+  block INTEGER NOT NULL,
+  tests BLOB NOT NULL,
+  PRIMARY KEY(key_id, block)) WITHOUT ROWID;
+)sql"))
+    return E;
+  if (llvm::Error E = store::convertCoverageToIdLists(DB))
+    return E;
+  return DB.exec(R"sql(
+DROP VIEW coverage;
+DROP TABLE test_coverage;
+DROP TABLE coverage_keys;
+ALTER TABLE test_coverage_lists RENAME TO test_coverage;
+CREATE INDEX test_coverage_counts ON test_coverage(test_id, covered);
+)sql");
+}
+
 // A tia that knows version 1 can still read and write version 2: it ignores
 // the new columns and tables. Version 3 holds element kinds (module, class,
 // variable) that older tias reject; version 4 adds more (enum, alias, macro,
@@ -432,6 +464,7 @@ CREATE INDEX test_reads_by_path ON test_reads(path_id, listed, test_id);
 // Version 12 adds tables older tias ignore: selection trusts a test's reads
 // only when they were traced at the commit of its coverage, so reads an
 // older tia left behind when it collected again are not believed.
+// Version 13 moves the coverage into tables older tias do not know.
 const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/1, createVersion1},
     {/*CompatibleVersion=*/1, addTestInfoAndResults},
@@ -445,6 +478,7 @@ const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/10, relocatePaths},
     {/*CompatibleVersion=*/1, addParseTimes},
     {/*CompatibleVersion=*/1, addFileReads},
+    {/*CompatibleVersion=*/13, compactCoverage},
 };
 
 /// Turns what SQLite says about a file it cannot read as a database (or a

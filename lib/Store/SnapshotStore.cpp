@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CoverageBitmaps.h"
+#include "CoverageIndex.h"
 #include "Database.h"
 #include "StoreInternal.h"
 #include "tia/Store/Store.h"
@@ -84,7 +84,7 @@ beforeCoverageReplaced(Database &DB, int64_t TestId, llvm::StringRef Commit,
     return Keep.takeError();
   Keep->bindInt64(0, TestId);
   Keep->bindText(1, Commit);
-  Keep->bindText(2, keyIdsJson(OldKeys));
+  Keep->bindText(2, idsJson(OldKeys));
   if (llvm::Error E = Keep->run())
     return std::move(E);
   // Older rows at the same commit are replaced too.
@@ -222,20 +222,30 @@ Store::testsCoveringFile(llvm::StringRef Path, llvm::StringRef ContentHash,
 
 llvm::Expected<std::vector<std::string>> Store::coverageOf(llvm::StringRef Id,
                                                            int64_t Snapshot) {
-  auto S = DB->statement(
-      "SELECT k.key FROM tests t "
+  // The snapshot holds either the test's latest coverage or rows of
+  // coverage_history that a later import replaced.
+  auto Holds = DB->statement(
+      "SELECT st.coverage_commit = t.coverage_commit FROM tests t "
       "JOIN snapshot_tests st ON st.snapshot_id = ?1 AND st.test_id = t.id "
-      "JOIN coverage c ON c.test_id = t.id "
-      "JOIN element_keys k ON k.id = c.key_id "
-      "WHERE t.name = ?2 AND st.coverage_commit = t.coverage_commit "
-      "UNION "
+      "WHERE t.name = ?2");
+  if (!Holds)
+    return Holds.takeError();
+  Holds->bindInt64(0, Snapshot);
+  Holds->bindText(1, Id);
+  auto Latest = queryOptionalInt(*Holds);
+  if (!Latest)
+    return Latest.takeError();
+  if (!*Latest)
+    return std::vector<std::string>();
+  if (**Latest)
+    return coverageOf(Id);
+  auto S = DB->statement(
       "SELECT k.key FROM tests t "
       "JOIN snapshot_tests st ON st.snapshot_id = ?1 AND st.test_id = t.id "
       "JOIN coverage_history h ON h.test_id = t.id "
       "AND h.commit_id = st.coverage_commit "
       "JOIN element_keys k ON k.id = h.key_id "
-      "WHERE t.name = ?2 AND st.coverage_commit != t.coverage_commit "
-      "ORDER BY 1");
+      "WHERE t.name = ?2 ORDER BY 1");
   if (!S)
     return S.takeError();
   S->bindInt64(0, Snapshot);

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tia/Store/Store.h"
-#include "CoverageBitmaps.h"
+#include "CoverageIndex.h"
 #include "Database.h"
 #include "Schema.h"
 #include "StoreInternal.h"

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CoverageBitmaps.h"
+#include "CoverageIndex.h"
 #include "Database.h"
 #include "Schema.h"
 #include "StoreInternal.h"
@@ -215,6 +215,11 @@ llvm::Error Store::putCoverageIds(llvm::StringRef Id, llvm::StringRef Commit,
 }
 
 llvm::Expected<std::vector<TestRecord>> Store::tests() {
+  auto Stamp = DB->changeStamp();
+  if (!Stamp)
+    return Stamp.takeError();
+  if (TestsRead.Stamp == *Stamp)
+    return TestsRead.Value;
   auto S = DB->statement("SELECT t.name, t.coverage_commit, "
                          "coalesce((SELECT covered FROM test_coverage c "
                          "INDEXED BY test_coverage_counts "
@@ -231,6 +236,7 @@ llvm::Expected<std::vector<TestRecord>> Store::tests() {
         Tests.push_back(std::move(T));
       }))
     return E;
+  TestsRead = {*Stamp, Tests};
   return Tests;
 }
 
@@ -243,27 +249,27 @@ Store::testsCovering(llvm::StringRef Key) {
 }
 
 llvm::Expected<std::vector<std::string>> Store::coverageOf(llvm::StringRef Id) {
-  auto S = DB->statement("SELECT k.key FROM tests t "
-                         "JOIN coverage c ON c.test_id = t.id "
-                         "JOIN element_keys k ON k.id = c.key_id "
-                         "WHERE t.name = ? ORDER BY k.key");
-  if (!S)
-    return S.takeError();
-  S->bindText(0, Id);
-  return collectText(*S);
+  auto Find = DB->statement("SELECT id FROM tests WHERE name = ?");
+  if (!Find)
+    return Find.takeError();
+  Find->bindText(0, Id);
+  auto Test = queryOptionalInt(*Find);
+  if (!Test)
+    return Test.takeError();
+  if (!*Test)
+    return std::vector<std::string>();
+  auto Keys = store::coveredKeyIds(*DB, **Test, Id);
+  if (!Keys)
+    return Keys.takeError();
+  return store::keyNames(*DB, *Keys);
 }
 
 llvm::Expected<CoverageDamage> Store::coverageDamage() {
   CoverageDamage Out;
   if (!Coverage->damagedKeys().empty()) {
-    auto Keys = DB->statement("SELECT k.key FROM json_each(?) j CROSS JOIN "
-                              "element_keys k ON k.id = j.value ORDER BY 1");
-    if (!Keys)
-      return Keys.takeError();
-    Keys->bindText(0, store::keyIdsJson(
-                          std::vector<int64_t>(Coverage->damagedKeys().begin(),
-                                               Coverage->damagedKeys().end())));
-    auto Names = collectText(*Keys);
+    auto Names = store::keyNames(
+        *DB, std::vector<int64_t>(Coverage->damagedKeys().begin(),
+                                  Coverage->damagedKeys().end()));
     if (!Names)
       return Names.takeError();
     Out.Keys = std::move(*Names);
@@ -280,7 +286,7 @@ llvm::Expected<CoverageRepair> Store::repairCoverage() {
   if (llvm::Error E = inTransaction(*DB, [&]() -> llvm::Error {
         if (llvm::Error E = Coverage->flush(*DB))
           return E;
-        auto R = store::repairCoverageBitmaps(*DB);
+        auto R = store::repairCoverageIndex(*DB);
         if (!R)
           return R.takeError();
         Out = std::move(*R);
@@ -332,6 +338,11 @@ llvm::Expected<std::optional<TestInfo>> Store::testInfo(llvm::StringRef Id) {
 }
 
 llvm::Expected<std::vector<TestInfo>> Store::testInfos() {
+  auto Stamp = DB->changeStamp();
+  if (!Stamp)
+    return Stamp.takeError();
+  if (InfosRead.Stamp == *Stamp)
+    return InfosRead.Value;
   auto S = DB->statement("SELECT name, source_file, source_line, command "
                          "FROM tests ORDER BY name");
   if (!S)
@@ -345,6 +356,7 @@ llvm::Expected<std::vector<TestInfo>> Store::testInfos() {
         return llvm::Error::success();
       }))
     return E;
+  InfosRead = {*Stamp, Out};
   return Out;
 }
 

@@ -78,11 +78,11 @@ llvm::Error runCoverageRepair(const GlobalOptions &G, llvm::raw_ostream &Out,
         << " could not be read and is dropped: the test has no coverage "
            "recorded until it is collected again\n";
   if (!G.Quiet)
-    Err << llvm::formatv("rebuilt {0} coverage bitmap{1} from the coverage "
-                         "of {2} test{3}; {4} {5} damaged\n",
-                         R->Bitmaps, R->Bitmaps == 1 ? "" : "s", R->Tests,
-                         R->Tests == 1 ? "" : "s", R->DamagedBitmaps,
-                         R->DamagedBitmaps == 1 ? "was" : "were");
+    Err << llvm::formatv("rebuilt the tests of {0} element key{1} from the "
+                         "coverage of {2} test{3}; {4} {5} damaged\n",
+                         R->Keys, R->Keys == 1 ? "" : "s", R->Tests,
+                         R->Tests == 1 ? "" : "s", R->DamagedKeys,
+                         R->DamagedKeys == 1 ? "was" : "were");
   return llvm::Error::success();
 }
 
@@ -94,8 +94,8 @@ llvm::cl::SubCommand
     CoverageSubcommand("coverage",
                        "'tia coverage import FILE...': import per-test "
                        "coverage (lcov, llvm-cov export JSON, coverage.py); "
-                       "'tia coverage repair': rebuild the tests-per-element "
-                       "bitmaps of a damaged database from each test's "
+                       "'tia coverage repair': rebuild the tests of each "
+                       "element of a damaged database from each test's "
                        "coverage");
 
 namespace {
@@ -134,7 +134,7 @@ int coverageMain(const GlobalOptions &G) {
   if (!Args.empty() && Args[0] == "repair") {
     if (Args.size() > 1)
       return usageError("'tia coverage repair' takes no files: it rebuilds "
-                        "the database's coverage bitmaps");
+                        "the tests of each element from each test's coverage");
     return exitCode(runCoverageRepair(G, llvm::outs(), llvm::errs()));
   }
   if (Args.empty() || Args[0] != "import")

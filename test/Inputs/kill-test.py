@@ -104,7 +104,7 @@ def main():
     # How long each command takes when nobody kills it.
     durations = {"import": timed(import_cmd(-1), a.repo),
                  "index": timed(index_cmd(-1), a.repo)}
-    links = query(a.repo, "SELECT count(*) FROM coverage c JOIN tests t "
+    links = query(a.repo, "SELECT c.covered FROM test_coverage c JOIN tests t "
                   "ON t.id = c.test_id WHERE t.name = 'it-1_t0'")[0][0]
 
     kills = {"import": 0, "index": 0}
@@ -118,8 +118,8 @@ def main():
             kills[kind] += 1
         problem = check_integrity(a.repo)
         if not problem and kind == "import":
-            rows = query(a.repo, "SELECT t.name, (SELECT count(*) FROM coverage c "
-                         "WHERE c.test_id = t.id) FROM tests t WHERE t.name "
+            rows = query(a.repo, "SELECT t.name, (SELECT covered FROM "
+                         "test_coverage c WHERE c.test_id = t.id) FROM tests t WHERE t.name "
                          "LIKE ?", "it%d\\_%%" % k)
             rows = [r for r in rows if r[0].startswith("it%d_" % k)]
             if len(rows) not in (0, TESTS_PER_IMPORT) or \

@@ -72,31 +72,38 @@ open(path, "w").write(text.replace(old, "  return f%d(x / 2) - %d;\n" % (k - 1, 
 PY
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-time_cmd() {  # prints the wall time of "$@" in seconds
+time_cmd() {  # appends "WALL CPU" of "$@" (seconds; CPU = user + system)
   # tia select exits 3 when it selects every test; only the time counts.
-  local s e; s=$(now); "$@" > /dev/null || true; e=$(now)
-  python3 -c "print(f'{$e - $s:.4f}')"
+  local out=$1; shift
+  /usr/bin/time -f "%e %U %S" -o "$work/time.tmp" "$@" > /dev/null || true
+  awk '{printf "%s %.2f\n", $1, $2 + $3}' "$work/time.tmp" >> "$out"
 }
 : > "$work/large.t"; : > "$work/empty.t"; : > "$work/clang.t"
 for _ in $(seq "$runs"); do
-  time_cmd "$tia" --db .tia/tia.db select --base HEAD -q >> "$work/large.t"
-  time_cmd "$tia" --db "$work/index-only.db" select --base HEAD -q >> "$work/empty.t"
-  time_cmd sh -c "cd build && $clang -std=c++17 -fsyntax-only ../$changed" >> "$work/clang.t"
+  time_cmd "$work/large.t" "$tia" --db .tia/tia.db select --base HEAD -q
+  time_cmd "$work/empty.t" "$tia" --db "$work/index-only.db" select --base HEAD -q
+  time_cmd "$work/clang.t" sh -c "cd build && $clang -std=c++17 -fsyntax-only ../$changed"
 done
 selected=$({ "$tia" --db .tia/tia.db select --base HEAD -q --format ids || true; } | wc -l)
-large=$(median < "$work/large.t"); empty=$(median < "$work/empty.t"); cl=$(median < "$work/clang.t")
-python3 - "$tests" "$files" "$per_file" "$runs" "$t0" "$t1" "$large" "$empty" "$cl" "$selected" "$work/import.txt" .tia/tia.db <<'PY'
+wall() { cut -d' ' -f1 < "$1" | median; }
+cpu() { cut -d' ' -f2 < "$1" | median; }
+large=$(wall "$work/large.t"); empty=$(wall "$work/empty.t"); cl=$(wall "$work/clang.t")
+large_cpu=$(cpu "$work/large.t"); empty_cpu=$(cpu "$work/empty.t"); cl_cpu=$(cpu "$work/clang.t")
+python3 - "$tests" "$files" "$per_file" "$runs" "$t0" "$t1" "$large" "$empty" "$cl" "$selected" "$work/import.txt" .tia/tia.db "$large_cpu" "$empty_cpu" "$cl_cpu" <<'PY'
 import os, sys
 tests, files, per_file, runs = map(int, sys.argv[1:5])
 t0, t1, large, empty, clang = map(float, sys.argv[5:10])
 selected = int(sys.argv[10])
+large_cpu, empty_cpu, clang_cpu = map(float, sys.argv[13:16])
 imp = dict(l.split(": ", 1) for l in open(sys.argv[11]).read().splitlines() if ": " in l)
 print(f"project: {files} files x {per_file} functions, {tests} tests "
       f"({imp.get('links', '?')} coverage links)")
 print(f"tia index: {t1 - t0:.1f} s; coverage import: {imp.get('store import', '?')}; "
       f"database: {os.path.getsize(sys.argv[12]) / 2**20:.0f} MiB")
-print(f"one-function change, median of {runs}: tia select {large:.3f} s, "
-      f"selected {selected} tests")
-print(f"  vs the same select without coverage: {empty:.3f} s, ratio {large / empty:.2f}x")
-print(f"  vs clang -fsyntax-only of the file:   {clang:.3f} s, ratio {large / clang:.2f}x")
+print(f"one-function change, median of {runs} (wall; CPU): tia select "
+      f"{large:.3f} s; {large_cpu:.2f} s, selected {selected} tests")
+print(f"  vs the same select without coverage: {empty:.3f} s; {empty_cpu:.2f} s, "
+      f"ratio {large / empty:.2f}x; CPU {large_cpu / empty_cpu:.2f}x")
+print(f"  vs clang -fsyntax-only of the file:   {clang:.3f} s; {clang_cpu:.2f} s, "
+      f"ratio {large / clang:.2f}x; CPU {large_cpu / clang_cpu:.2f}x")
 PY

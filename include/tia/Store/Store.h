@@ -162,7 +162,7 @@ struct StoredObservation {
 /// What queries of the current coverage met that the database should not
 /// hold (docs/Reliability.md, "Damaged coverage").
 struct CoverageDamage {
-  /// Element keys whose bitmap of tests (coverage_keys) could not be read,
+  /// Element keys whose tests (coverage_blocks) could not be read,
   /// sorted: their tests were read from the per-test key lists instead.
   std::vector<std::string> Keys;
   /// Tests whose key list could not be read either, sorted: counted as
@@ -174,9 +174,9 @@ struct CoverageDamage {
 
 /// What Store::repairCoverage did.
 struct CoverageRepair {
-  unsigned DamagedBitmaps = 0; ///< bitmaps that could not be read
-  unsigned Bitmaps = 0;        ///< bitmaps written, one per covered key
-  unsigned Tests = 0;          ///< tests whose key lists they were made from
+  unsigned DamagedKeys = 0; ///< keys whose tests could not be read
+  unsigned Keys = 0;        ///< keys whose tests were written again
+  unsigned Tests = 0;       ///< tests whose key lists they were made from
   /// Tests whose key list could not be read, sorted: their coverage is
   /// gone, from the snapshots too (selection treats them as tests with no
   /// coverage recorded until they are collected again).
@@ -275,7 +275,7 @@ public:
   };
 
   /// Schema version this tia writes, and the oldest version it can read.
-  static constexpr int SchemaVersion = 12;
+  static constexpr int SchemaVersion = 13;
 
   /// Coverage snapshots kept: recording coverage at a new commit drops the
   /// oldest beyond this many, with the coverage only they referred to.
@@ -489,7 +489,7 @@ public:
   /// The damaged coverage the queries since the store was opened met and
   /// read around; empty for a sound database.
   llvm::Expected<CoverageDamage> coverageDamage();
-  /// Makes the tests-per-key bitmaps again from the per-test key lists,
+  /// Makes the tests of each key again from the per-test key lists,
   /// which are the source of truth, in one transaction; a key list that is
   /// not readable is dropped with its test's coverage. Memory stays
   /// bounded (SQLite sorts on disk).
@@ -637,8 +637,18 @@ private:
 
   std::unique_ptr<Database> DB;
   PathBases Bases;
-  /// The open transaction's changes to the coverage bitmaps.
+  /// The open transaction's changes to the coverage index.
   std::unique_ptr<store::CoverageIndex> Coverage;
+  /// tests() and testInfos() as last read, with Database::changeStamp() at
+  /// that time (and, for the infos, the path bases they were resolved
+  /// with): one selection asks for them several times, and at 40,000 tests
+  /// a read costs a tenth of a second.
+  template <typename T> struct CachedRead {
+    std::optional<std::pair<int64_t, int64_t>> Stamp;
+    T Value;
+  };
+  CachedRead<std::vector<TestRecord>> TestsRead;
+  CachedRead<std::vector<TestInfo>> InfosRead;
 };
 
 } // namespace tia

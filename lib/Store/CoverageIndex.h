@@ -1,21 +1,22 @@
-//===- CoverageBitmaps.h - the element -> tests coverage bitmaps -*- C++
-//-*-===//
+//===- CoverageIndex.h - the element -> tests coverage index ----*- C++ -*-===//
 //
-// Private to lib/Store. From schema 8 on, the current coverage is stored
-// twice: per test, the sorted ids of the element keys it covers
-// (test_coverage, JSON text that the `coverage` view unfolds into rows), and
-// per element key, the ids of the tests that cover it as a compressed
-// bitmap (coverage_keys, CRoaring's portable format). Selection reads the
-// bitmaps; everything that goes from a test to its keys reads the rows.
+// Private to lib/Store. The current coverage is stored twice (schema 13):
+// per test, the sorted ids of the element keys it covers (test_coverage);
+// per element key, the ids of the tests that cover it (coverage_blocks), cut
+// in blocks of TestsPerBlock test ids. Both are IdList encodings, about 1.1
+// bytes per id. Selection reads the key -> tests side; everything that goes
+// from a test to its keys reads the test's list, which is the source of
+// truth: a damaged block is answered from the lists and made again from them
+// by `tia coverage repair`.
 //
-// A transaction collects the changes to the bitmaps in memory (CoverageIndex)
-// and writes each changed bitmap once, just before it commits, so that
-// importing thousands of tests rewrites each bitmap once, not once per test.
+// A transaction collects the changes to the key -> tests side in memory
+// (CoverageIndex) and writes each changed block once, just before it
+// commits. Blocks keep that write small: importing 1,000 new tests rewrites
+// the one block their ids fall in, not every test list of every key.
 //
 //===----------------------------------------------------------------------===//
-
-#ifndef TIA_LIB_STORE_COVERAGEBITMAPS_H
-#define TIA_LIB_STORE_COVERAGEBITMAPS_H
+#ifndef TIA_LIB_STORE_COVERAGEINDEX_H
+#define TIA_LIB_STORE_COVERAGEINDEX_H
 
 #include "Database.h"
 #include "tia/Store/Store.h"
@@ -26,7 +27,6 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 struct roaring_bitmap_s;
@@ -34,7 +34,9 @@ struct roaring_bitmap_s;
 namespace tia {
 namespace store {
 
-/// A set of 32-bit ids (a CRoaring bitmap) that frees itself.
+/// A set of 32-bit ids (a CRoaring bitmap) that frees itself: how a key's
+/// tests are held in memory. Schemas 8 to 12 also stored them so
+/// (serialize()), which the migration to schema 13 reads.
 class IdSet {
 public:
   IdSet();
@@ -46,6 +48,8 @@ public:
 
   void add(uint32_t Id);
   void remove(uint32_t Id);
+  /// Adds \p Ids, sorted.
+  void addMany(llvm::ArrayRef<uint32_t> Ids);
   bool empty() const;
   uint64_t size() const;
   /// Adds every id of \p Other.
@@ -67,13 +71,14 @@ private:
   roaring_bitmap_s *Bits;
 };
 
-/// The element key ids of a test_coverage row (a JSON array of integers),
-/// or an error naming \p What when the text is not such an array.
-llvm::Expected<std::vector<int64_t>> parseKeyIds(llvm::StringRef Json,
-                                                 llvm::StringRef What);
+/// How many test ids one coverage_blocks row covers: block B of a key
+/// holds its tests with ids in [B * TestsPerBlock, (B + 1) * TestsPerBlock).
+constexpr int64_t TestsPerBlock = 4096;
 
-/// A JSON array of \p Ids.
-std::string keyIdsJson(const std::vector<int64_t> &Ids);
+/// The element key ids of test_coverage's \p Bytes, or an error naming
+/// \p What when they are not a list of ids (a damaged database).
+llvm::Expected<std::vector<int64_t>> decodeKeyIds(llvm::StringRef Bytes,
+                                                  llvm::StringRef What);
 
 /// The sorted key ids test \p Test (named \p Name) covers now.
 llvm::Expected<std::vector<int64_t>> coveredKeyIds(Database &DB, int64_t Test,
@@ -83,19 +88,34 @@ llvm::Expected<std::vector<int64_t>> coveredKeyIds(Database &DB, int64_t Test,
 llvm::Error writeCoveredKeyIds(Database &DB, int64_t Test,
                                const std::vector<int64_t> &Ids);
 
+/// \p Ids as a JSON array, for json_each() in a query.
+std::string idsJson(llvm::ArrayRef<int64_t> Ids);
+
 /// The names of the tests \p Ids, sorted.
 llvm::Expected<std::vector<std::string>> testNames(Database &DB,
                                                    const IdSet &Ids);
 
-/// What the open transaction changed in the key -> tests bitmaps, and the
+/// The element keys named by \p Ids, sorted.
+llvm::Expected<std::vector<std::string>>
+keyNames(Database &DB, const std::vector<int64_t> &Ids);
+
+/// One change to the key -> tests lists: test \c Test now covers key
+/// \c Key, or no longer does.
+struct CoverageEdit {
+  int64_t Key;
+  uint32_t Test;
+  bool Covers;
+};
+
+/// What the open transaction changed in the key -> tests lists, and the
 /// key ids it looked up.
 class CoverageIndex {
 public:
   /// Test \p Test now covers (or no longer covers) key \p Key.
   llvm::Error add(int64_t Key, int64_t Test);
   llvm::Error remove(int64_t Key, int64_t Test);
-  /// Writes every changed bitmap; called before the transaction commits
-  /// and before a query reads the bitmaps.
+  /// Writes every changed block; called before the transaction commits
+  /// and before a query reads the blocks.
   llvm::Error flush(Database &DB);
   /// Forgets the changes and the cached key ids (after a rollback).
   void discard();
@@ -104,8 +124,8 @@ public:
   llvm::Expected<int64_t> keyId(Database &DB, llvm::StringRef Key);
 
   /// The tests covering any key whose id \p Keys returns (one integer
-  /// column), after flushing. A key whose bitmap is damaged is answered
-  /// from the key lists of test_coverage, counting a test whose list is
+  /// column), after flushing. A key with a damaged block is answered from
+  /// the key lists of test_coverage, counting a test whose list is
   /// unreadable as covering it, and is noted (damagedKeys()).
   llvm::Expected<IdSet> testsCovering(Database &DB, Statement &Keys);
   /// The tests covering element key \p Key, as testsCovering; none when
@@ -116,31 +136,31 @@ public:
   llvm::Expected<IdSet> testsCoveringFile(Database &DB, llvm::StringRef Path,
                                           llvm::StringRef ContentHash);
 
-  /// The damaged bitmaps queries met since the store was opened.
+  /// The keys with a damaged block that queries met since the store was
+  /// opened.
   const std::set<int64_t> &damagedKeys() const { return DamagedKeys; }
   /// The tests whose unreadable key list those queries counted as covering.
   const IdSet &unreadableTests() const { return UnreadableTests; }
 
 private:
-  struct Change {
-    IdSet Added, Removed;
-  };
-  std::unordered_map<int64_t, Change> Pending;
+  llvm::Error writeEdits(Database &DB, std::vector<CoverageEdit> &Edits);
+
+  /// In call order: of the changes of one (key, test), the last wins.
+  std::vector<CoverageEdit> Pending;
   llvm::StringMap<int64_t> KeyIds;
   std::set<int64_t> DamagedKeys;
   IdSet UnreadableTests;
 };
 
-/// Schema step 8's data migration: fills coverage_keys from the rows of
-/// the `coverage` table (later, the view over test_coverage), one key at a
-/// time in key order.
-llvm::Error buildCoverageBitmaps(Database &DB);
+/// Writes the key -> tests lists of key \p Key, replacing its blocks.
+llvm::Error writeKeyTests(Database &DB, int64_t Key,
+                          const std::vector<uint32_t> &Tests);
 
 /// Store::repairCoverage in the caller's transaction: drops the key lists
-/// that are not lists of ids and makes every bitmap again from the others.
-llvm::Expected<CoverageRepair> repairCoverageBitmaps(Database &DB);
+/// that are not lists of ids and makes every block again from the others.
+llvm::Expected<CoverageRepair> repairCoverageIndex(Database &DB);
 
 } // namespace store
 } // namespace tia
 
-#endif // TIA_LIB_STORE_COVERAGEBITMAPS_H
+#endif // TIA_LIB_STORE_COVERAGEINDEX_H

@@ -1,7 +1,8 @@
-//===- CoverageBitmapsTest.cpp - coverage as per-element bitmaps ----------===//
+//===- CoverageIndexTest.cpp - coverage as per-element bitmaps ----------===//
 
-#include "CoverageBitmaps.h"
+#include "CoverageIndex.h"
 #include "Database.h"
+#include "IdList.h"
 #include "Schema.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
@@ -22,7 +23,7 @@ using Strings = std::vector<std::string>;
 
 using tia::testing::openMemory;
 
-TEST(CoverageBitmapsTest, IdSetRoundTrips) {
+TEST(CoverageIndexTest, IdSetRoundTrips) {
   store::IdSet Ids;
   for (uint32_t I : {3u, 70000u, 1u, 4u, 5u, 6u, 7u})
     Ids.add(I);
@@ -34,7 +35,7 @@ TEST(CoverageBitmapsTest, IdSetRoundTrips) {
   EXPECT_FALSE(store::IdSet::deserialize("not a bitmap").has_value());
 }
 
-TEST(CoverageBitmapsTest, DamagedBitmapsAreRefused) {
+TEST(CoverageIndexTest, DamagedBitmapsAreRefused) {
   store::IdSet Ids;
   for (uint32_t I = 0; I < 5000; I += 2)
     Ids.add(I); // dense enough for a bitset container
@@ -54,13 +55,16 @@ TEST(CoverageBitmapsTest, DamagedBitmapsAreRefused) {
   }
 }
 
-TEST(CoverageBitmapsTest, KeyIdListsParse) {
-  ASSERT_VALUE(Ids, store::parseKeyIds("[3, 1,2]", "t"));
-  EXPECT_EQ(*Ids, (std::vector<int64_t>{3, 1, 2}));
-  ASSERT_VALUE(None, store::parseKeyIds("[]", "t"));
+TEST(CoverageIndexTest, KeyIdListsDecode) {
+  ASSERT_VALUE(Ids,
+               store::decodeKeyIds(
+                   store::encodeIdList(std::vector<int64_t>{1, 2, 3}), "t"));
+  EXPECT_EQ(*Ids, (std::vector<int64_t>{1, 2, 3}));
+  ASSERT_VALUE(None, store::decodeKeyIds(
+                         store::encodeIdList(std::vector<int64_t>{}), "t"));
   EXPECT_TRUE(None->empty());
-  EXPECT_EQ(store::keyIdsJson({1, 2}), "[1,2]");
-  auto Bad = store::parseKeyIds("[1,x]", "test t");
+  EXPECT_EQ(store::idsJson({1, 2}), "[1,2]");
+  auto Bad = store::decodeKeyIds(store::damagedIdList(), "test t");
   ASSERT_FALSE(static_cast<bool>(Bad));
   EXPECT_EQ(llvm::toString(Bad.takeError()),
             "the coverage of test t is not a list of element ids: the "
@@ -68,7 +72,7 @@ TEST(CoverageBitmapsTest, KeyIdListsParse) {
             "that test again)");
 }
 
-TEST(CoverageBitmapsTest, ReimportMovesTheTestBetweenBitmaps) {
+TEST(CoverageIndexTest, ReimportMovesTheTestBetweenKeys) {
   auto S = openMemory();
   ASSERT_TRUE(S);
   ASSERT_OK(S->putCoverage("t1", "c1", {"a", "b"}));
@@ -87,7 +91,7 @@ TEST(CoverageBitmapsTest, ReimportMovesTheTestBetweenBitmaps) {
   EXPECT_EQ((*Tests)[0].CoveredElements, 2u);
 }
 
-TEST(CoverageBitmapsTest, ATransactionSeesItsOwnChanges) {
+TEST(CoverageIndexTest, ATransactionSeesItsOwnChanges) {
   auto S = openMemory();
   ASSERT_TRUE(S);
   ASSERT_OK(S->transaction([&]() -> llvm::Error {
@@ -103,7 +107,7 @@ TEST(CoverageBitmapsTest, ATransactionSeesItsOwnChanges) {
   EXPECT_EQ(*Tests, (Strings{"t1", "t2"}));
 }
 
-TEST(CoverageBitmapsTest, RollbackForgetsChangesAndNewKeys) {
+TEST(CoverageIndexTest, RollbackForgetsChangesAndNewKeys) {
   auto S = openMemory();
   ASSERT_TRUE(S);
   ASSERT_OK(S->putCoverage("t0", "c1", {"old"}));
@@ -122,7 +126,7 @@ TEST(CoverageBitmapsTest, RollbackForgetsChangesAndNewKeys) {
   EXPECT_EQ(*New, (Strings{"t2"}));
 }
 
-TEST(CoverageBitmapsTest, RemovedTestLeavesTheBitmaps) {
+TEST(CoverageIndexTest, RemovedTestLeavesTheIndex) {
   auto S = openMemory();
   ASSERT_TRUE(S);
   ASSERT_OK(S->putCoverage("t1", "c1", {"a"}));
@@ -136,9 +140,45 @@ TEST(CoverageBitmapsTest, RemovedTestLeavesTheBitmaps) {
   EXPECT_EQ(*B, (Strings{"t3"}));
 }
 
+/// A key's tests spread over blocks of TestsPerBlock ids: each change
+/// rewrites its own block, and the last change of a test in a transaction
+/// wins.
+TEST(CoverageIndexTest, TestsInSeveralBlocks) {
+  auto DB = Database::open(":memory:", Database::OpenMode::ReadWrite);
+  ASSERT_TRUE(static_cast<bool>(DB)) << llvm::toString(DB.takeError());
+  ASSERT_OK(schema::migrate(**DB, schema::migrations()));
+  store::CoverageIndex Index;
+  ASSERT_VALUE(A, Index.keyId(**DB, "a"));
+  const uint32_t Far = 2 * store::TestsPerBlock + 5;
+  for (uint32_t Test : {1u, uint32_t(store::TestsPerBlock), Far})
+    ASSERT_OK(Index.add(*A, Test));
+  ASSERT_OK(Index.flush(**DB));
+  auto Blocks = (*DB)->statement(
+      "SELECT group_concat(block) FROM coverage_blocks WHERE key_id = ?");
+  ASSERT_TRUE(static_cast<bool>(Blocks));
+  Blocks->bindInt64(0, *A);
+  ASSERT_VALUE(Row, Blocks->step());
+  ASSERT_TRUE(*Row);
+  EXPECT_EQ(Blocks->columnText(0), "0,1,2");
+  // Removed and added again, and added then removed, in one transaction.
+  ASSERT_OK(Index.remove(*A, Far));
+  ASSERT_OK(Index.add(*A, Far));
+  ASSERT_OK(Index.add(*A, 2));
+  ASSERT_OK(Index.remove(*A, 2));
+  ASSERT_OK(Index.remove(*A, store::TestsPerBlock));
+  ASSERT_VALUE(OfA, Index.testsCoveringKey(**DB, "a"));
+  EXPECT_EQ(OfA->ids(), (std::vector<uint32_t>{1, Far}));
+  // The emptied block is gone.
+  Blocks->reset();
+  Blocks->bindInt64(0, *A);
+  ASSERT_VALUE(Again, Blocks->step());
+  ASSERT_TRUE(*Again);
+  EXPECT_EQ(Blocks->columnText(0), "0,2");
+}
+
 /// One key to the ids of its tests: pending changes included, an unknown
 /// key neither found nor interned.
-TEST(CoverageBitmapsTest, TestsCoveringOneKey) {
+TEST(CoverageIndexTest, TestsCoveringOneKey) {
   auto DB = Database::open(":memory:", Database::OpenMode::ReadWrite);
   ASSERT_TRUE(static_cast<bool>(DB)) << llvm::toString(DB.takeError());
   ASSERT_OK(schema::migrate(**DB, schema::migrations()));
@@ -171,10 +211,37 @@ protected:
   llvm::SmallString<128> Dir;
 };
 
+/// Every "test:key" pair of the current coverage of \p Path, from the
+/// tests' key lists (schema 13).
+Strings currentCoverage(llvm::StringRef Path) {
+  Strings Out;
+  auto Raw = Database::open(Path, Database::OpenMode::ReadOnly);
+  if (!Raw) {
+    ADD_FAILURE() << llvm::toString(Raw.takeError());
+    return Out;
+  }
+  auto Rows = (*Raw)->statement(
+      "SELECT test_id, keys FROM test_coverage ORDER BY test_id");
+  if (!Rows) {
+    ADD_FAILURE() << llvm::toString(Rows.takeError());
+    return Out;
+  }
+  if (llvm::Error E = Rows->forEachRow([&]() -> llvm::Error {
+        auto Keys = store::decodeKeyIds(Rows->columnBlob(1), "a test");
+        if (!Keys)
+          return Keys.takeError();
+        for (int64_t Key : *Keys)
+          Out.push_back(Rows->columnText(0) + ":" + std::to_string(Key));
+        return llvm::Error::success();
+      }))
+    ADD_FAILURE() << llvm::toString(std::move(E));
+  return Out;
+}
+
 /// A version-7 database with coverage rows at two commits, a snapshot that
 /// still holds the older rows in coverage_history, becomes version 8 with
 /// the same answers.
-TEST_F(CoverageMigrationTest, Version7CoverageBecomesBitmaps) {
+TEST_F(CoverageMigrationTest, Version7CoverageBecomesIdLists) {
   llvm::SmallString<128> Path(Dir);
   llvm::sys::path::append(Path, "tia.db");
   {
@@ -226,18 +293,70 @@ TEST_F(CoverageMigrationTest, Version7CoverageBecomesBitmaps) {
   EXPECT_EQ(*K1AtC2, (Strings{"b"}));
   S->reset();
 
-  // `coverage` is now a view with the same rows, for plain SQL readers.
-  auto Raw = Database::open(Path, Database::OpenMode::ReadOnly);
-  ASSERT_TRUE(static_cast<bool>(Raw)) << llvm::toString(Raw.takeError());
-  auto Rows = (*Raw)->statement("SELECT test_id || ':' || key_id FROM "
-                                "coverage ORDER BY test_id, key_id");
-  ASSERT_TRUE(static_cast<bool>(Rows)) << llvm::toString(Rows.takeError());
-  Strings Out;
-  ASSERT_OK(Rows->forEachRow([&] { Out.push_back(Rows->columnText(0)); }));
-  EXPECT_EQ(Out, (Strings{"1:2", "1:3", "2:3"}));
+  // The same pairs, in the tests' key lists.
+  EXPECT_EQ(currentCoverage(Path), (Strings{"1:2", "1:3", "2:3"}));
 }
 
-/// Reads every "test:key" row of the `coverage` table (or view) of \p Path.
+/// A version-12 database (JSON key lists, a CRoaring bitmap per key),
+/// with one damaged bitmap and one unreadable list, becomes version 13
+/// with the same answers, the damage kept for the repair.
+TEST_F(CoverageMigrationTest, Version12CoverageBecomesIdLists) {
+  llvm::SmallString<128> Path(Dir);
+  llvm::sys::path::append(Path, "tia.db");
+  {
+    auto Raw = Database::open(Path, Database::OpenMode::ReadWrite);
+    ASSERT_TRUE(static_cast<bool>(Raw)) << llvm::toString(Raw.takeError());
+    ASSERT_OK(schema::migrate(**Raw, schema::migrations().take_front(12)));
+    ASSERT_OK((*Raw)->exec(
+        "INSERT INTO element_keys(id, key) VALUES(1, 'k1'), (2, 'k2'), "
+        "(3, 'k3');"
+        "INSERT INTO tests(id, name, coverage_commit) VALUES"
+        "(1, 'a', 'c1'), (5000, 'b', 'c1'), (7, 'bad', 'c1');"
+        "INSERT INTO test_coverage(test_id, covered, keys) VALUES"
+        "(1, 2, '[2,1]'), (5000, 2, '[2, 3]'), (7, 1, '[3,');"));
+    auto Bitmap = (*Raw)->statement(
+        "INSERT INTO coverage_keys(key_id, tests) VALUES(?, ?)");
+    ASSERT_TRUE(static_cast<bool>(Bitmap));
+    for (auto [Key, Tests] :
+         std::vector<std::pair<int64_t, std::vector<uint32_t>>>{
+             {1, {1}}, {2, {1, 5000}}}) {
+      store::IdSet Set;
+      Set.addMany(Tests);
+      Bitmap->reset();
+      Bitmap->bindInt64(0, Key);
+      Bitmap->bindBlob(1, Set.serialize());
+      ASSERT_OK(Bitmap->run());
+    }
+    Bitmap->reset();
+    Bitmap->bindInt64(0, 3);
+    Bitmap->bindBlob(1, "not a bitmap");
+    ASSERT_OK(Bitmap->run());
+  }
+  auto S = Store::open(Path, Store::Mode::ReadWrite);
+  ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ((*S)->schemaVersion(), Store::SchemaVersion);
+  ASSERT_VALUE(K2, (*S)->testsCovering("k2"));
+  EXPECT_EQ(*K2, (Strings{"a", "b"}));
+  ASSERT_VALUE(OfB, (*S)->coverageOf("b"));
+  EXPECT_EQ(*OfB, (Strings{"k2", "k3"}));
+  // k3's bitmap was damaged: answered from the lists, with "bad", whose
+  // list cannot be read either.
+  ASSERT_VALUE(K3, (*S)->testsCovering("k3"));
+  EXPECT_EQ(*K3, (Strings{"b", "bad"}));
+  ASSERT_VALUE(Damage, (*S)->coverageDamage());
+  EXPECT_EQ(Damage->Keys, (Strings{"k3"}));
+  EXPECT_EQ(Damage->UnreadableTests, (Strings{"bad"}));
+  ASSERT_VALUE(R, (*S)->repairCoverage());
+  EXPECT_EQ(R->DamagedKeys, 1u);
+  EXPECT_EQ(R->DroppedTests, (Strings{"bad"}));
+  ASSERT_VALUE(Fixed, (*S)->testsCovering("k3"));
+  EXPECT_EQ(*Fixed, (Strings{"b"}));
+  S->reset();
+  EXPECT_EQ(currentCoverage(Path), (Strings{"1:1", "1:2", "5000:2", "5000:3"}));
+}
+
+/// Every "test:key" row of the `coverage` table of \p Path (a database
+/// before schema 8).
 Strings coverageRows(llvm::StringRef Path) {
   Strings Out;
   auto Raw = Database::open(Path, Database::OpenMode::ReadOnly);
@@ -299,7 +418,7 @@ TEST_F(CoverageMigrationTest, Version7ManyKeysMigrateToTheSameCoverage) {
     EXPECT_EQ(*Covering, Names) << Key;
   }
   S->reset();
-  EXPECT_EQ(coverageRows(Path), Before);
+  EXPECT_EQ(currentCoverage(Path), Before);
 }
 
 /// A migration that fails after it wrote some bitmaps (a test id too large
@@ -324,9 +443,9 @@ TEST_F(CoverageMigrationTest, FailedVersion8MigrationLeavesVersion7) {
   ASSERT_FALSE(static_cast<bool>(S));
   EXPECT_EQ(llvm::toString(S.takeError()),
             "cannot upgrade database " + std::string(Path) +
-                " from schema 7 to 8: test id 5000000000 does not fit the "
-                "coverage bitmaps (ids up to 4294967295): export the "
-                "coverage and start a new database");
+                " from schema 7 to 8: test id 5000000000 does not fit a "
+                "bitmap (ids up to 4294967295): export the coverage and "
+                "start a new database");
   auto Raw = Database::open(Path, Database::OpenMode::ReadOnly);
   ASSERT_TRUE(static_cast<bool>(Raw)) << llvm::toString(Raw.takeError());
   ASSERT_VALUE(V, schema::readVersions(**Raw));
@@ -371,16 +490,17 @@ protected:
   }
 };
 
-const char DamageBitmapOfA[] =
-    "UPDATE coverage_keys SET tests = x'3a30000001' WHERE key_id = "
+// A count of five and one id: cut short.
+const char DamageTestsOfA[] =
+    "UPDATE coverage_blocks SET tests = x'0500' WHERE key_id = "
     "(SELECT id FROM element_keys WHERE key = 'a');";
 const char DamageListOfT3[] =
-    "UPDATE test_coverage SET keys = '[1,' WHERE test_id = "
+    "UPDATE test_coverage SET keys = x'0500' WHERE test_id = "
     "(SELECT id FROM tests WHERE name = 't3');";
 
 /// Reading a damaged bitmap answers from the key lists and says so.
 TEST_F(DamagedCoverageTest, SelectionReadsTheKeyListsInstead) {
-  std::string Path = make(DamageBitmapOfA);
+  std::string Path = make(DamageTestsOfA);
   auto S = Store::open(Path, Store::Mode::ReadOnly);
   ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
   ASSERT_VALUE(A, (*S)->testsCovering("a"));
@@ -399,7 +519,7 @@ TEST_F(DamagedCoverageTest, SelectionReadsTheKeyListsInstead) {
 /// A test whose key list cannot be read either may cover the key: it is
 /// counted as covering it (selected), and named.
 TEST_F(DamagedCoverageTest, AnUnreadableKeyListCountsAsCovering) {
-  std::string Path = make(std::string(DamageBitmapOfA) + DamageListOfT3);
+  std::string Path = make(std::string(DamageTestsOfA) + DamageListOfT3);
   auto S = Store::open(Path, Store::Mode::ReadOnly);
   ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
   ASSERT_VALUE(A, (*S)->testsCovering("a"));
@@ -411,8 +531,8 @@ TEST_F(DamagedCoverageTest, AnUnreadableKeyListCountsAsCovering) {
 
 /// New coverage of a key whose bitmap is damaged makes the bitmap again
 /// from the key lists, instead of failing every later import.
-TEST_F(DamagedCoverageTest, AnImportRebuildsTheBitmapItChanges) {
-  std::string Path = make(DamageBitmapOfA);
+TEST_F(DamagedCoverageTest, AnImportRebuildsTheKeyItChanges) {
+  std::string Path = make(DamageTestsOfA);
   auto S = Store::open(Path, Store::Mode::ReadWrite);
   ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
   ASSERT_OK((*S)->putCoverage("t4", "c2", {"a"}));
@@ -421,7 +541,7 @@ TEST_F(DamagedCoverageTest, AnImportRebuildsTheBitmapItChanges) {
   ASSERT_VALUE(Damage, (*S)->coverageDamage());
   EXPECT_TRUE(Damage->empty());
   // A test leaving the key rebuilds it too.
-  std::string Again = std::string(DamageBitmapOfA);
+  std::string Again = std::string(DamageTestsOfA);
   S->reset();
   {
     auto Raw = Database::open(Path, Database::OpenMode::ReadWrite);
@@ -438,15 +558,15 @@ TEST_F(DamagedCoverageTest, AnImportRebuildsTheBitmapItChanges) {
 }
 
 /// The repair makes every bitmap again and drops what cannot be read.
-TEST_F(DamagedCoverageTest, RepairRebuildsTheBitmapsAndDropsBadLists) {
-  std::string Path = make(std::string(DamageBitmapOfA) + DamageListOfT3);
+TEST_F(DamagedCoverageTest, RepairRebuildsTheIndexAndDropsBadLists) {
+  std::string Path = make(std::string(DamageTestsOfA) + DamageListOfT3);
   auto S = Store::open(Path, Store::Mode::ReadWrite);
   ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
   ASSERT_VALUE(R, (*S)->repairCoverage());
-  EXPECT_EQ(R->DamagedBitmaps, 1u);
+  EXPECT_EQ(R->DamagedKeys, 1u);
   EXPECT_EQ(R->DroppedTests, (Strings{"t3"}));
   EXPECT_EQ(R->Tests, 2u);
-  EXPECT_EQ(R->Bitmaps, 2u); // a and b
+  EXPECT_EQ(R->Keys, 2u); // a and b
   ASSERT_VALUE(A, (*S)->testsCovering("a"));
   EXPECT_EQ(*A, (Strings{"t1"}));
   ASSERT_VALUE(C, (*S)->testsCovering("c"));
@@ -463,9 +583,9 @@ TEST_F(DamagedCoverageTest, RepairRebuildsTheBitmapsAndDropsBadLists) {
   EXPECT_EQ(*C2, (Strings{"t3"}));
   // A sound database: nothing damaged, the same bitmaps.
   ASSERT_VALUE(Again, (*S)->repairCoverage());
-  EXPECT_EQ(Again->DamagedBitmaps, 0u);
+  EXPECT_EQ(Again->DamagedKeys, 0u);
   EXPECT_TRUE(Again->DroppedTests.empty());
-  EXPECT_EQ(Again->Bitmaps, 3u);
+  EXPECT_EQ(Again->Keys, 3u);
 }
 
 /// Re-importing a test reads its old key list once, through the parser
