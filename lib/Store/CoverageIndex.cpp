@@ -218,27 +218,15 @@ std::optional<std::vector<uint32_t>> decodeBlock(llvm::StringRef Bytes,
                         (Block + 1) * TestsPerBlock);
 }
 
-/// Reads the tests of key \p Key, every block: an empty set when it has
-/// none, std::nullopt when a block is damaged.
-llvm::Expected<std::optional<IdSet>> readKeyTests(Database &DB, int64_t Key) {
-  auto S =
-      DB.statement("SELECT block, tests FROM coverage_blocks WHERE key_id = ?");
+/// The highest block any key has, -1 when there are none.
+llvm::Expected<int64_t> lastBlock(Database &DB) {
+  auto S = DB.statement("SELECT max(block) FROM coverage_blocks");
   if (!S)
     return S.takeError();
-  S->bindInt64(0, Key);
-  IdSet Out;
-  bool Damaged = false;
-  if (llvm::Error E = S->forEachRow([&] {
-        auto Tests = decodeBlock(S->columnBlob(1), S->columnInt64(0));
-        if (Tests)
-          Out.addMany(*Tests);
-        else
-          Damaged = true;
-      }))
-    return std::move(E);
-  if (Damaged)
-    return std::nullopt;
-  return std::optional<IdSet>(std::move(Out));
+  auto Row = S->step();
+  if (!Row)
+    return Row.takeError();
+  return *Row && !S->columnIsNull(0) ? S->columnInt64(0) : -1;
 }
 
 /// Reads block \p Block of key \p Key: empty when there is none,
@@ -246,11 +234,11 @@ llvm::Expected<std::optional<IdSet>> readKeyTests(Database &DB, int64_t Key) {
 llvm::Expected<std::optional<std::vector<uint32_t>>>
 readBlock(Database &DB, int64_t Key, int64_t Block) {
   auto S = DB.statement(
-      "SELECT tests FROM coverage_blocks WHERE key_id = ? AND block = ?");
+      "SELECT tests FROM coverage_blocks WHERE block = ? AND key_id = ?");
   if (!S)
     return S.takeError();
-  S->bindInt64(0, Key);
-  S->bindInt64(1, Block);
+  S->bindInt64(0, Block);
+  S->bindInt64(1, Key);
   auto Row = S->step();
   if (!Row)
     return Row.takeError();
@@ -259,15 +247,34 @@ readBlock(Database &DB, int64_t Key, int64_t Block) {
   return decodeBlock(S->columnBlob(0), Block);
 }
 
+/// Reads the tests of key \p Key, every block (one lookup each: the table
+/// is ordered by block first): an empty set when it has none, std::nullopt
+/// when a block is damaged.
+llvm::Expected<std::optional<IdSet>> readKeyTests(Database &DB, int64_t Key) {
+  auto Last = lastBlock(DB);
+  if (!Last)
+    return Last.takeError();
+  IdSet Out;
+  for (int64_t Block = 0; Block <= *Last; ++Block) {
+    auto Tests = readBlock(DB, Key, Block);
+    if (!Tests)
+      return Tests.takeError();
+    if (!*Tests)
+      return std::nullopt;
+    Out.addMany(**Tests);
+  }
+  return std::optional<IdSet>(std::move(Out));
+}
+
 llvm::Error writeBlock(Database &DB, int64_t Key, int64_t Block,
                        llvm::ArrayRef<uint32_t> Tests) {
   if (Tests.empty()) {
     auto S = DB.statement(
-        "DELETE FROM coverage_blocks WHERE key_id = ? AND block = ?");
+        "DELETE FROM coverage_blocks WHERE block = ? AND key_id = ?");
     if (!S)
       return S.takeError();
-    S->bindInt64(0, Key);
-    S->bindInt64(1, Block);
+    S->bindInt64(0, Block);
+    S->bindInt64(1, Key);
     return S->run();
   }
   auto S = DB.statement("INSERT INTO coverage_blocks(key_id, block, tests) "
@@ -340,14 +347,14 @@ std::vector<uint32_t> applyEdits(const std::vector<uint32_t> &Tests,
 
 llvm::Error writeKeyTests(Database &DB, int64_t Key,
                           const std::vector<uint32_t> &Tests) {
-  auto Drop = DB.statement("DELETE FROM coverage_blocks WHERE key_id = ?");
-  if (!Drop)
-    return Drop.takeError();
-  Drop->bindInt64(0, Key);
-  if (llvm::Error E = Drop->run())
-    return E;
-  for (size_t Begin = 0; Begin < Tests.size();) {
-    int64_t Block = Tests[Begin] / TestsPerBlock;
+  auto Last = lastBlock(DB);
+  if (!Last)
+    return Last.takeError();
+  if (!Tests.empty())
+    *Last = std::max<int64_t>(*Last, Tests.back() / TestsPerBlock);
+  // Every block, the empty ones deleted.
+  size_t Begin = 0;
+  for (int64_t Block = 0; Block <= *Last; ++Block) {
     size_t End = Begin;
     while (End < Tests.size() && Tests[End] / TestsPerBlock == Block)
       ++End;
@@ -390,13 +397,17 @@ llvm::Error CoverageIndex::flush(Database &DB) {
 
 llvm::Error CoverageIndex::writeEdits(Database &DB,
                                       std::vector<CoverageEdit> &Edits) {
-  // Key and block order: the B-tree is written front to back. Stable, so
-  // that the changes of one (key, test) stay in call order.
-  std::stable_sort(Edits.begin(), Edits.end(),
-                   [](const CoverageEdit &A, const CoverageEdit &B) {
-                     return std::tie(A.Key, A.Test) < std::tie(B.Key, B.Test);
-                   });
-  std::vector<int64_t> Damaged;
+  // Block and key order, the table's: the B-tree is written front to back.
+  // Stable, so that the changes of one (key, test) stay in call order.
+  auto Order = [](const CoverageEdit &E) {
+    return std::make_tuple(E.Test / TestsPerBlock, E.Key, E.Test);
+  };
+  std::stable_sort(
+      Edits.begin(), Edits.end(),
+      [&](const CoverageEdit &A, const CoverageEdit &B) {
+        return Order(A) < Order(B);
+      });
+  std::set<int64_t> Damaged;
   for (size_t Begin = 0; Begin < Edits.size();) {
     int64_t Key = Edits[Begin].Key;
     int64_t Block = Edits[Begin].Test / TestsPerBlock;
@@ -406,13 +417,13 @@ llvm::Error CoverageIndex::writeEdits(Database &DB,
       ++End;
     llvm::ArrayRef<CoverageEdit> Group(&Edits[Begin], End - Begin);
     Begin = End;
-    if (!Damaged.empty() && Damaged.back() == Key)
+    if (Damaged.count(Key))
       continue;
     auto Tests = readBlock(DB, Key, Block);
     if (!Tests)
       return Tests.takeError();
     if (!*Tests) {
-      Damaged.push_back(Key);
+      Damaged.insert(Key);
       continue;
     }
     if (llvm::Error E = writeBlock(DB, Key, Block, applyEdits(**Tests, Group)))
@@ -422,11 +433,12 @@ llvm::Error CoverageIndex::writeEdits(Database &DB,
     return llvm::Error::success();
   // A damaged block cannot be changed, but the key's blocks can be made
   // again: the key lists already hold this transaction's coverage.
-  auto Rebuilt = testsFromKeyLists(DB, Damaged, /*Unreadable=*/nullptr);
+  std::vector<int64_t> Keys(Damaged.begin(), Damaged.end());
+  auto Rebuilt = testsFromKeyLists(DB, Keys, /*Unreadable=*/nullptr);
   if (!Rebuilt)
     return Rebuilt.takeError();
-  for (size_t I = 0; I < Damaged.size(); ++I)
-    if (llvm::Error E = writeKeyTests(DB, Damaged[I], (*Rebuilt)[I].ids()))
+  for (size_t I = 0; I < Keys.size(); ++I)
+    if (llvm::Error E = writeKeyTests(DB, Keys[I], (*Rebuilt)[I].ids()))
       return E;
   return llvm::Error::success();
 }
@@ -515,22 +527,16 @@ namespace {
 
 /// How many keys have a block that cannot be read.
 llvm::Expected<unsigned> countDamagedKeys(Database &DB) {
-  auto Blocks = DB.statement("SELECT key_id, block, tests FROM coverage_blocks "
-                             "ORDER BY key_id, block");
+  auto Blocks = DB.statement("SELECT key_id, block, tests FROM coverage_blocks");
   if (!Blocks)
     return Blocks.takeError();
-  unsigned Damaged = 0;
-  int64_t LastDamaged = -1;
+  std::set<int64_t> Damaged;
   if (llvm::Error E = Blocks->forEachRow([&] {
-        int64_t Key = Blocks->columnInt64(0);
-        if (Key != LastDamaged &&
-            !decodeBlock(Blocks->columnBlob(2), Blocks->columnInt64(1))) {
-          ++Damaged;
-          LastDamaged = Key;
-        }
+        if (!decodeBlock(Blocks->columnBlob(2), Blocks->columnInt64(1)))
+          Damaged.insert(Blocks->columnInt64(0));
       }))
     return std::move(E);
-  return Damaged;
+  return static_cast<unsigned>(Damaged.size());
 }
 
 /// Drops the coverage of test \p Test, from the snapshots too, with the

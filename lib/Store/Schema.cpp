@@ -422,9 +422,9 @@ CREATE INDEX test_reads_by_path ON test_reads(path_id, listed, test_id);
 /// Version 13: the current coverage as compact id lists (IdList.h, about
 /// 1.1 bytes per id where the JSON text took 6 and a bitmap 2). A test's
 /// key list becomes a BLOB; an element key's tests move from one bitmap
-/// to blocks of CoverageIndex.h's TestsPerBlock test ids, so that an
-/// import rewrites the block its new tests fall in, not the key's whole
-/// list. The `coverage` view goes: SQLite cannot unfold a BLOB, and
+/// to blocks of CoverageIndex.h's TestsPerBlock test ids, ordered by block
+/// first, so that an import rewrites the block its new tests fall in, not
+/// the key's whole list, and those rows lie together. The `coverage` view goes: SQLite cannot unfold a BLOB, and
 /// `tia dump coverage` prints the same pairs.
 llvm::Error compactCoverage(Database &DB) {
   if (llvm::Error E = DB.exec(R"sql(
@@ -437,7 +437,7 @@ CREATE TABLE coverage_blocks(
   key_id INTEGER NOT NULL REFERENCES element_keys(id),
   block INTEGER NOT NULL,
   tests BLOB NOT NULL,
-  PRIMARY KEY(key_id, block)) WITHOUT ROWID;
+  PRIMARY KEY(block, key_id)) WITHOUT ROWID;
 )sql"))
     return E;
   if (llvm::Error E = store::convertCoverageToIdLists(DB))
@@ -661,6 +661,12 @@ llvm::Error openSchema(Database &DB, llvm::ArrayRef<Migration> Steps) {
   }
   if (DB.isReadOnly())
     return llvm::Error::success();
+  // 16 KiB pages for a new database (before its first table and the
+  // write-ahead log): a test's coverage list is a few kilobytes, and
+  // 4 KiB pages hold one or two of them with a quarter of each page empty.
+  if (!*V)
+    if (llvm::Error E = DB.exec("PRAGMA page_size = 16384"))
+      return E;
   if (llvm::Error E = DB.enableWriteAheadLog())
     return E;
   if (*V && (*V)->Schema >= Known)
