@@ -243,10 +243,10 @@ private:
   /// The C++ tests (CppTests), those with coverage (Mapped), and the file
   /// each test's information names (\p FileOf).
   llvm::Error loadCppTests(std::map<std::string, std::string> &FileOf) {
-    auto Tests = S.tests();
+    auto Tests = S.sharedTests();
     if (!Tests)
       return Tests.takeError();
-    for (const TestRecord &T : *Tests) {
+    for (const TestRecord &T : **Tests) {
       if (llvm::StringRef(T.Id).starts_with("pytest:"))
         continue;
       CppTests.insert(T.Id);
@@ -548,11 +548,11 @@ private:
   /// Changed lines of changed functions, and those a selected test covered
   /// in the latest coverage.
   llvm::Error changeCoverage() {
-    auto Tests = S.tests();
+    auto Tests = S.sharedTests();
     if (!Tests)
       return Tests.takeError();
     Sel.Coverage.Known = llvm::any_of(
-        *Tests, [](const TestRecord &T) { return T.CoveredElements > 0; });
+        **Tests, [](const TestRecord &T) { return T.CoveredElements > 0; });
     std::map<std::string, FileChangeCoverage> Files;
     for (const ChangedElement &CE : Sel.Elements) {
       if (!isFunctionKind(CE.Elem.Kind) || CE.Lines.empty())

@@ -191,10 +191,10 @@ llvm::Error applyMode(git::Repository &Repo, Store &S, const SelectOptions &O,
     return A.takeError();
   for (Fallback &F : A->Fallbacks)
     Sel.Fallbacks.push_back(std::move(F));
-  auto Tests = S.tests();
+  auto Tests = S.sharedTests();
   if (!Tests)
     return Tests.takeError();
-  ModeRun Run(O, Sel, ByTest, *A, *Tests);
+  ModeRun Run(O, Sel, ByTest, *A, **Tests);
   Run.countTests(Known);
   Run.dropReplacedReasons();
   Run.addStaticHits();

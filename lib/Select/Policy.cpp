@@ -578,10 +578,10 @@ llvm::Expected<KnownTests>
 knownTests(Store &S, const Plan &P,
            const std::optional<CoverageSnapshot> &Newest) {
   KnownTests K;
-  auto Known = S.tests();
+  auto Known = S.sharedTests();
   if (!Known)
     return Known.takeError();
-  for (const TestRecord &T : *Known)
+  for (const TestRecord &T : **Known)
     K.Ids.push_back(T.Id);
   auto Infos = S.testInfos();
   if (!Infos)

@@ -560,11 +560,11 @@ private:
   /// The tests of each test file: its definitions' and the stored ids of
   /// their instances; and the commit each stored test's coverage is from.
   llvm::Error findTests() {
-    auto Stored = R.S.tests();
+    auto Stored = R.S.sharedTests();
     if (!Stored)
       return Stored.takeError();
     std::map<std::string, std::vector<std::string>> StoredByFile;
-    for (const TestRecord &T : *Stored) {
+    for (const TestRecord &T : **Stored) {
       llvm::StringRef Id = T.Id;
       if (!Id.consume_front("pytest:"))
         continue;

@@ -475,10 +475,10 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
     return std::move(E);
   if (llvm::Error E = requireIndex(S))
     return std::move(E);
-  auto Tests = S.tests();
+  auto Tests = S.sharedTests();
   if (!Tests)
     return Tests.takeError();
-  Sel.TotalTests = Tests->size();
+  Sel.TotalTests = (*Tests)->size();
 
   std::optional<llvm::StringRef> HeadRef;
   if (O.Head)
@@ -493,7 +493,7 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
     return std::move(E);
   if (llvm::Error E = Run.linkElements())
     return std::move(E);
-  if (llvm::Error E = Run.finish(*Tests))
+  if (llvm::Error E = Run.finish(**Tests))
     return std::move(E);
   return Sel;
 }

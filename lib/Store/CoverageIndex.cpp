@@ -247,6 +247,43 @@ readBlock(Database &DB, int64_t Key, int64_t Block) {
   return decodeBlock(S->columnBlob(0), Block);
 }
 
+/// What readBlock answers for each key of a block.
+using BlockLists = std::vector<std::optional<std::vector<uint32_t>>>;
+
+/// readBlock for each of \p Keys (sorted, unique) in block \p Block. Keys
+/// dense in their range (an import of many tests touches most keys) are
+/// read in one scan of the block's rows over that range, not a lookup each.
+llvm::Expected<BlockLists> readBlockOfKeys(Database &DB, int64_t Block,
+                                           llvm::ArrayRef<int64_t> Keys) {
+  BlockLists Out(Keys.size(), std::vector<uint32_t>());
+  if (Keys.empty())
+    return std::move(Out);
+  if (int64_t(Keys.size()) * 8 < Keys.back() - Keys.front() + 1) {
+    for (size_t I = 0; I < Keys.size(); ++I) {
+      auto Tests = readBlock(DB, Keys[I], Block);
+      if (!Tests)
+        return Tests.takeError();
+      Out[I] = std::move(*Tests);
+    }
+    return std::move(Out);
+  }
+  auto S = DB.statement("SELECT key_id, tests FROM coverage_blocks WHERE "
+                        "block = ? AND key_id BETWEEN ? AND ?");
+  if (!S)
+    return S.takeError();
+  S->bindInt64(0, Block);
+  S->bindInt64(1, Keys.front());
+  S->bindInt64(2, Keys.back());
+  if (llvm::Error E = S->forEachRow([&] {
+        auto It = std::lower_bound(Keys.begin(), Keys.end(),
+                                   S->columnInt64(0));
+        if (It != Keys.end() && *It == S->columnInt64(0))
+          Out[It - Keys.begin()] = decodeBlock(S->columnBlob(1), Block);
+      }))
+    return std::move(E);
+  return std::move(Out);
+}
+
 /// Reads the tests of key \p Key, every block (one lookup each: the table
 /// is ordered by block first): an empty set when it has none, std::nullopt
 /// when a block is damaged.
@@ -395,6 +432,11 @@ llvm::Error CoverageIndex::flush(Database &DB) {
   return inTransaction(DB, [&] { return writeEdits(DB, Edits); });
 }
 
+llvm::Error CoverageIndex::flushIfLarge(Database &DB) {
+  return Pending.size() < MaxPendingEdits ? llvm::Error::success()
+                                          : flush(DB);
+}
+
 llvm::Error CoverageIndex::writeEdits(Database &DB,
                                       std::vector<CoverageEdit> &Edits) {
   // Block and key order, the table's: the B-tree is written front to back.
@@ -409,25 +451,31 @@ llvm::Error CoverageIndex::writeEdits(Database &DB,
       });
   std::set<int64_t> Damaged;
   for (size_t Begin = 0; Begin < Edits.size();) {
-    int64_t Key = Edits[Begin].Key;
+    // One block: its keys' edits, read together.
     int64_t Block = Edits[Begin].Test / TestsPerBlock;
-    size_t End = Begin;
-    while (End < Edits.size() && Edits[End].Key == Key &&
-           Edits[End].Test / TestsPerBlock == Block)
-      ++End;
-    llvm::ArrayRef<CoverageEdit> Group(&Edits[Begin], End - Begin);
-    Begin = End;
-    if (Damaged.count(Key))
-      continue;
-    auto Tests = readBlock(DB, Key, Block);
-    if (!Tests)
-      return Tests.takeError();
-    if (!*Tests) {
-      Damaged.insert(Key);
-      continue;
+    std::vector<int64_t> Keys;
+    std::vector<llvm::ArrayRef<CoverageEdit>> Groups;
+    while (Begin < Edits.size() && Edits[Begin].Test / TestsPerBlock == Block) {
+      size_t End = Begin;
+      while (End < Edits.size() && Edits[End].Key == Edits[Begin].Key &&
+             Edits[End].Test / TestsPerBlock == Block)
+        ++End;
+      Keys.push_back(Edits[Begin].Key);
+      Groups.emplace_back(&Edits[Begin], End - Begin);
+      Begin = End;
     }
-    if (llvm::Error E = writeBlock(DB, Key, Block, applyEdits(**Tests, Group)))
-      return E;
+    auto Stored = readBlockOfKeys(DB, Block, Keys);
+    if (!Stored)
+      return Stored.takeError();
+    for (size_t I = 0; I < Keys.size(); ++I) {
+      if (!(*Stored)[I])
+        Damaged.insert(Keys[I]);
+      if (Damaged.count(Keys[I]))
+        continue;
+      if (llvm::Error E = writeBlock(DB, Keys[I], Block,
+                                     applyEdits(*(*Stored)[I], Groups[I])))
+        return E;
+    }
   }
   if (Damaged.empty())
     return llvm::Error::success();

@@ -117,6 +117,11 @@ public:
   /// Writes every changed block; called before the transaction commits
   /// and before a query reads the blocks.
   llvm::Error flush(Database &DB);
+  /// flush() when the changes held reach MaxPendingEdits, so that a
+  /// transaction as large as a merge of whole databases holds a bounded
+  /// share of them in memory.
+  llvm::Error flushIfLarge(Database &DB);
+  static constexpr size_t MaxPendingEdits = 2 << 20; // 32 MiB of edits
   /// Forgets the changes and the cached key ids (after a rollback).
   void discard();
 

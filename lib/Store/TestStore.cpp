@@ -211,10 +211,23 @@ llvm::Error Store::putCoverageIds(llvm::StringRef Id, llvm::StringRef Commit,
       return E;
   if (llvm::Error E = store::writeCoveredKeyIds(*DB, *Test, New))
     return E;
-  return store::afterCoverageReplaced(*DB, *Snapshot, *Test, Commit);
+  if (llvm::Error E =
+          store::afterCoverageReplaced(*DB, *Snapshot, *Test, Commit))
+    return E;
+  // After the test's own list is written: a damaged block met by the
+  // flush is made again from the lists.
+  return Coverage->flushIfLarge(*DB);
 }
 
 llvm::Expected<std::vector<TestRecord>> Store::tests() {
+  auto Shared = sharedTests();
+  if (!Shared)
+    return Shared.takeError();
+  return **Shared;
+}
+
+llvm::Expected<std::shared_ptr<const std::vector<TestRecord>>>
+Store::sharedTests() {
   auto Stamp = DB->changeStamp();
   if (!Stamp)
     return Stamp.takeError();
@@ -236,8 +249,9 @@ llvm::Expected<std::vector<TestRecord>> Store::tests() {
         Tests.push_back(std::move(T));
       }))
     return E;
-  TestsRead = {*Stamp, Tests};
-  return Tests;
+  TestsRead = {*Stamp, std::make_shared<const std::vector<TestRecord>>(
+                           std::move(Tests))};
+  return TestsRead.Value;
 }
 
 llvm::Expected<std::vector<std::string>>
