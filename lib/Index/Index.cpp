@@ -320,10 +320,13 @@ private:
       return E;
     if (llvm::Error E = S.recordBuildDir())
       return E;
-    if (R.WholeDatabase && !R.BuildDir.empty())
+    if ((R.WholeDatabase || R.ShareOfWholeDatabase) && !R.BuildDir.empty())
       if (auto Text = llvm::MemoryBuffer::getFile(R.BuildDir +
                                                   "/compile_commands.json"))
-        if (llvm::Error E = S.recordCompileDatabase((*Text)->getBuffer()))
+        if (llvm::Error E =
+                R.WholeDatabase
+                    ? S.recordCompileDatabase((*Text)->getBuffer())
+                    : S.recordShareOfCompileDatabase((*Text)->getBuffer()))
           return E;
     for (const auto &[Program, Version] : Compilers)
       if (llvm::Error E = S.putCompilerVersion(Program, Version))

@@ -170,6 +170,31 @@ llvm::Error Store::recordCompileDatabase(llvm::StringRef Text) {
                            compileDatabaseFingerprint(Text, Bases));
 }
 
+/// The meta key of the fingerprint of the compilation database an index
+/// share covered its share of.
+constexpr llvm::StringLiteral ShareOfCompileDatabaseKey =
+    "share_of_compile_database";
+
+llvm::Error Store::recordShareOfCompileDatabase(llvm::StringRef Text) {
+  return schema::writeMeta(*DB, ShareOfCompileDatabaseKey,
+                           compileDatabaseFingerprint(Text, Bases));
+}
+
+llvm::Expected<std::optional<std::string>> Store::shareOfCompileDatabase() {
+  return schema::readMeta(*DB, ShareOfCompileDatabaseKey);
+}
+
+llvm::Error Store::setCompileDatabaseFingerprint(
+    const std::optional<std::string> &Fingerprint) {
+  if (Fingerprint)
+    return schema::writeMeta(*DB, CompileDatabaseKey, *Fingerprint);
+  auto S = DB->statement("DELETE FROM meta WHERE key = ?");
+  if (!S)
+    return S.takeError();
+  S->bindText(0, CompileDatabaseKey);
+  return S->run();
+}
+
 llvm::Expected<bool> Store::isRecordedCompileDatabase(llvm::StringRef Text) {
   auto Value = schema::readMeta(*DB, CompileDatabaseKey);
   if (!Value)

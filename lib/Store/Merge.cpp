@@ -292,10 +292,36 @@ llvm::Error addMergedRevision(Store &Out, std::vector<Input> &Inputs,
   return Out.addRevision(M.Commit, Dirty, List).takeError();
 }
 
+/// The compilation database the merged index holds whole: the one every
+/// index share covered its share of, when no share is missing. Otherwise
+/// none, also over what Out recorded before: a file no merged unit reads
+/// may then be read by a missing share's, so it is not outside the build.
+llvm::Error recordWholeCompileDatabase(Store &Out, std::vector<Input> &Inputs,
+                                      const ShareMatch &M) {
+  const KindShares *Index = findKind(M, "index");
+  if (!Index)
+    return llvm::Error::success(); // the index is Out's own
+  std::optional<std::string> Whole;
+  if (Index->Missing.empty())
+    for (const auto &[K, I] : Index->Holders) {
+      auto Share = Inputs[I].S->shareOfCompileDatabase();
+      if (!Share)
+        return Share.takeError();
+      if (!*Share || (Whole && *Whole != **Share)) {
+        Whole.reset();
+        break;
+      }
+      Whole = **Share;
+    }
+  return Out.setCompileDatabaseFingerprint(Whole);
+}
+
 /// The index's settings and the Python critical names, from the first
 /// input that has them (index share 1 holds every Python file).
 llvm::Error copyIndexSettings(Store &Out, std::vector<Input> &Inputs,
                               const ShareMatch &M) {
+  if (llvm::Error E = recordWholeCompileDatabase(Out, Inputs, M))
+    return E;
   bool Critical = false;
   for (size_t I : inputsInOrder(M)) {
     if (llvm::Error E = Out.copyIndexSettings(*Inputs[I].S))

@@ -51,6 +51,15 @@ llvm::Expected<int64_t> keyId(Database &DB, llvm::StringRef Key) {
 }
 
 /// The id of test \p Name, adding the test when unknown.
+llvm::Expected<std::optional<int64_t>> findTestId(Database &DB,
+                                                  llvm::StringRef Name) {
+  auto Find = DB.statement("SELECT id FROM tests WHERE name = ?");
+  if (!Find)
+    return Find.takeError();
+  Find->bindText(0, Name);
+  return queryOptionalInt(*Find);
+}
+
 llvm::Expected<int64_t> testId(Database &DB, llvm::StringRef Name) {
   auto Add = DB.statement(
       "INSERT INTO tests(name) VALUES(?) ON CONFLICT(name) DO NOTHING");
@@ -59,11 +68,7 @@ llvm::Expected<int64_t> testId(Database &DB, llvm::StringRef Name) {
   Add->bindText(0, Name);
   if (llvm::Error E = Add->run())
     return E;
-  auto Find = DB.statement("SELECT id FROM tests WHERE name = ?");
-  if (!Find)
-    return Find.takeError();
-  Find->bindText(0, Name);
-  auto Id = queryOptionalInt(*Find);
+  auto Id = findTestId(DB, Name);
   if (!Id)
     return Id.takeError();
   assert(*Id && "test row vanished right after its insertion");

@@ -33,6 +33,10 @@ llvm::Expected<std::vector<std::string>> collectText(Statement &S);
 /// The id of element key \p Key, interning it when new.
 llvm::Expected<int64_t> keyId(Database &DB, llvm::StringRef Key);
 
+/// The id of test \p Name; none when the store does not know it.
+llvm::Expected<std::optional<int64_t>> findTestId(Database &DB,
+                                                  llvm::StringRef Name);
+
 /// The id of test \p Name, adding the test when unknown.
 llvm::Expected<int64_t> testId(Database &DB, llvm::StringRef Name);
 

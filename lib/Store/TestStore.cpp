@@ -263,11 +263,7 @@ Store::testsCovering(llvm::StringRef Key) {
 }
 
 llvm::Expected<std::vector<std::string>> Store::coverageOf(llvm::StringRef Id) {
-  auto Find = DB->statement("SELECT id FROM tests WHERE name = ?");
-  if (!Find)
-    return Find.takeError();
-  Find->bindText(0, Id);
-  auto Test = queryOptionalInt(*Find);
+  auto Test = store::findTestId(*DB, Id);
   if (!Test)
     return Test.takeError();
   if (!*Test)
@@ -400,11 +396,7 @@ Store::currentTestDefinitions() {
 
 llvm::Error Store::removeTest(llvm::StringRef Id) {
   return inTransaction(*DB, [&]() -> llvm::Error {
-    auto Find = DB->statement("SELECT id FROM tests WHERE name = ?");
-    if (!Find)
-      return Find.takeError();
-    Find->bindText(0, Id);
-    auto Test = queryOptionalInt(*Find);
+    auto Test = store::findTestId(*DB, Id);
     if (!Test)
       return Test.takeError();
     if (!*Test)

@@ -159,6 +159,7 @@ private:
                           O.Paths[I], R.BuildDir.empty() ? "." : R.BuildDir);
     R.Narrowed = !Paths.empty();
     R.WholeDatabase = Paths.empty() && !O.Shard && !ConfigLeftOut;
+    R.ShareOfWholeDatabase = Paths.empty() && O.Shard && !ConfigLeftOut;
     return keepShare();
   }
 

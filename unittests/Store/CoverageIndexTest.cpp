@@ -239,8 +239,8 @@ Strings currentCoverage(llvm::StringRef Path) {
 }
 
 /// A version-7 database with coverage rows at two commits, a snapshot that
-/// still holds the older rows in coverage_history, becomes version 8 with
-/// the same answers.
+/// still holds the older rows in coverage_history, becomes the current
+/// version (through 8's bitmaps) with the same answers.
 TEST_F(CoverageMigrationTest, Version7CoverageBecomesIdLists) {
   llvm::SmallString<128> Path(Dir);
   llvm::sys::path::append(Path, "tia.db");

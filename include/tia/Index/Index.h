@@ -57,6 +57,9 @@ struct IndexRequest {
   /// Units holds every translation unit of the compilation database: a
   /// file none of them reads is then not part of the build (Safety.md).
   bool WholeDatabase = false;
+  /// Units holds this share's translation units of a sharded index of the
+  /// whole compilation database: the merge of every share holds it whole.
+  bool ShareOfWholeDatabase = false;
   /// Only some paths were asked for: the files of the latest revision
   /// outside them stay in the new one, and no unit is dropped.
   bool Narrowed = false;

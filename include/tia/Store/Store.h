@@ -319,6 +319,16 @@ public:
   /// Whether \p Text is the compilation database recordCompileDatabase()
   /// saw; false when none was recorded.
   llvm::Expected<bool> isRecordedCompileDatabase(llvm::StringRef Text);
+  /// What an index share records instead: its share of the compilation
+  /// database \p Text was indexed. The share alone does not hold the whole
+  /// build; a merge of every share does (Merge.cpp).
+  llvm::Error recordShareOfCompileDatabase(llvm::StringRef Text);
+  /// The fingerprint recordShareOfCompileDatabase() wrote, if any.
+  llvm::Expected<std::optional<std::string>> shareOfCompileDatabase();
+  /// Sets (or, with std::nullopt, forgets) the fingerprint of the
+  /// compilation database the index holds whole.
+  llvm::Error
+  setCompileDatabaseFingerprint(const std::optional<std::string> &Fingerprint);
   /// Records \p Version as what compiler \p Program (a compile command's
   /// first argument) said it is when indexed, so that a checkout where the
   /// same compiler lies elsewhere can tell it is the same.
