@@ -275,8 +275,7 @@ llvm::Expected<BlockLists> readBlockOfKeys(Database &DB, int64_t Block,
   S->bindInt64(1, Keys.front());
   S->bindInt64(2, Keys.back());
   if (llvm::Error E = S->forEachRow([&] {
-        auto It = std::lower_bound(Keys.begin(), Keys.end(),
-                                   S->columnInt64(0));
+        auto It = std::lower_bound(Keys.begin(), Keys.end(), S->columnInt64(0));
         if (It != Keys.end() && *It == S->columnInt64(0))
           Out[It - Keys.begin()] = decodeBlock(S->columnBlob(1), Block);
       }))
@@ -433,8 +432,7 @@ llvm::Error CoverageIndex::flush(Database &DB) {
 }
 
 llvm::Error CoverageIndex::flushIfLarge(Database &DB) {
-  return Pending.size() < MaxPendingEdits ? llvm::Error::success()
-                                          : flush(DB);
+  return Pending.size() < MaxPendingEdits ? llvm::Error::success() : flush(DB);
 }
 
 llvm::Error CoverageIndex::writeEdits(Database &DB,
@@ -444,11 +442,10 @@ llvm::Error CoverageIndex::writeEdits(Database &DB,
   auto Order = [](const CoverageEdit &E) {
     return std::make_tuple(E.Test / TestsPerBlock, E.Key, E.Test);
   };
-  std::stable_sort(
-      Edits.begin(), Edits.end(),
-      [&](const CoverageEdit &A, const CoverageEdit &B) {
-        return Order(A) < Order(B);
-      });
+  std::stable_sort(Edits.begin(), Edits.end(),
+                   [&](const CoverageEdit &A, const CoverageEdit &B) {
+                     return Order(A) < Order(B);
+                   });
   std::set<int64_t> Damaged;
   for (size_t Begin = 0; Begin < Edits.size();) {
     // One block: its keys' edits, read together.
@@ -575,7 +572,8 @@ namespace {
 
 /// How many keys have a block that cannot be read.
 llvm::Expected<unsigned> countDamagedKeys(Database &DB) {
-  auto Blocks = DB.statement("SELECT key_id, block, tests FROM coverage_blocks");
+  auto Blocks =
+      DB.statement("SELECT key_id, block, tests FROM coverage_blocks");
   if (!Blocks)
     return Blocks.takeError();
   std::set<int64_t> Damaged;

@@ -297,7 +297,7 @@ llvm::Error addMergedRevision(Store &Out, std::vector<Input> &Inputs,
 /// none, also over what Out recorded before: a file no merged unit reads
 /// may then be read by a missing share's, so it is not outside the build.
 llvm::Error recordWholeCompileDatabase(Store &Out, std::vector<Input> &Inputs,
-                                      const ShareMatch &M) {
+                                       const ShareMatch &M) {
   const KindShares *Index = findKind(M, "index");
   if (!Index)
     return llvm::Error::success(); // the index is Out's own

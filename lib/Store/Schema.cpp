@@ -424,8 +424,8 @@ CREATE INDEX test_reads_by_path ON test_reads(path_id, listed, test_id);
 /// key list becomes a BLOB; an element key's tests move from one bitmap
 /// to blocks of CoverageIndex.h's TestsPerBlock test ids, ordered by block
 /// first, so that an import rewrites the block its new tests fall in, not
-/// the key's whole list, and those rows lie together. The `coverage` view goes: SQLite cannot unfold a BLOB, and
-/// `tia dump coverage` prints the same pairs.
+/// the key's whole list, and those rows lie together. The `coverage` view goes:
+/// SQLite cannot unfold a BLOB, and `tia dump coverage` prints the same pairs.
 llvm::Error compactCoverage(Database &DB) {
   if (llvm::Error E = DB.exec(R"sql(
 CREATE TABLE test_coverage_lists(

@@ -495,8 +495,7 @@ public:
   /// tests() without a copy: the list stays as read while the holder keeps
   /// it, whatever the store does meanwhile. A selection reads the tests in
   /// several steps; at 40,000 tests each copy costs milliseconds.
-  llvm::Expected<std::shared_ptr<const std::vector<TestRecord>>>
-  sharedTests();
+  llvm::Expected<std::shared_ptr<const std::vector<TestRecord>>> sharedTests();
   /// The tests whose coverage includes \p Key, sorted.
   llvm::Expected<std::vector<std::string>> testsCovering(llvm::StringRef Key);
   /// The element keys test \p Id covers, sorted.
