@@ -68,7 +68,7 @@ selectOnly(std::vector<DiscoveredTest> All,
            const std::vector<std::string> &Only, llvm::raw_ostream &Err,
            bool Quiet) {
   if (Only.empty())
-    return std::move(All);
+    return All;
   std::vector<llvm::GlobPattern> Patterns;
   for (const std::string &O : Only) {
     auto P = llvm::GlobPattern::create(O);
@@ -95,7 +95,7 @@ selectOnly(std::vector<DiscoveredTest> All,
   for (size_t T = 0; T < All.size(); ++T)
     if (Chosen[T])
       Out.push_back(std::move(All[T]));
-  return std::move(Out);
+  return Out;
 }
 
 /// "<framework>\n<name>" as a test definition names a case: GoogleTest's
@@ -614,7 +614,7 @@ storeCollection(Store &S, const std::vector<DiscoveredTest> &Tests,
     return llvm::Error::success();
   });
   if (E)
-    return std::move(E);
+    return E;
   return Imported;
 }
 
@@ -704,7 +704,7 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
                                        llvm::raw_ostream &Err) {
   auto Start = std::chrono::steady_clock::now();
   if (llvm::Error E = requireIndex(S))
-    return std::move(E);
+    return E;
   auto ScratchPath = makeScratchDir();
   if (!ScratchPath)
     return ScratchPath.takeError();

@@ -289,15 +289,15 @@ llvm::Expected<PytestSetup> setUp(Store &S, const PytestOptions &O) {
   const TempDir &Dir = Setup.Tmp;
   if (llvm::Error E = writeFile(Dir.file("tia_pytest_plugin.py"),
                                 embedded(PytestPluginSource)))
-    return std::move(E);
+    return E;
   if (llvm::Error E =
           writeFile(Dir.file("tia_evidence.py"), embedded(EvidenceSource)))
-    return std::move(E);
+    return E;
   if (llvm::Error E = writeChildTracing(Dir, O.Root))
-    return std::move(E);
+    return E;
   if (llvm::Error E =
           writeFile(Dir.file("tia_files.py"), embedded(FilesSource)))
-    return std::move(E);
+    return E;
   if (Setup.TraceFiles) {
     auto Tracer = writeFileReadTracer(Dir.path());
     if (!Tracer)
@@ -311,7 +311,7 @@ llvm::Expected<PytestSetup> setUp(Store &S, const PytestOptions &O) {
     Setup.PlanFile = Dir.file("plan.json");
     if (llvm::Error E = writeFile(
             Setup.PlanFile, planJson(*O.Plan, O.Root, O.Isolate, *Indexed)))
-      return std::move(E);
+      return E;
   }
   Setup.Args = {*Python,
                 "-m",
@@ -322,7 +322,7 @@ llvm::Expected<PytestSetup> setUp(Store &S, const PytestOptions &O) {
                 "--cov-context=test",
                 "--cov-report="};
   Setup.Env = pytestEnvironment(Dir.path(), O.Root);
-  return std::move(Setup);
+  return Setup;
 }
 
 /// One pytest process named \p Name (its files in the temporary folder):
@@ -466,7 +466,7 @@ llvm::Expected<JobPlan> planIsolatedJobs(const PytestSetup &Setup,
                                          {"TIA_PYTEST_LIST=1"})};
   if (llvm::Error E = runJobs(List, 1, O.Root, 0, /*Quiet=*/true,
                               /*StopOnFailure=*/true, Err))
-    return std::move(E);
+    return E;
   if (List[0].Crashed || pytestFailed(List[0]))
     return pytestFailure(List[0]);
   JobPlan Plan;
@@ -486,7 +486,7 @@ llvm::Expected<JobPlan> planIsolatedJobs(const PytestSetup &Setup,
     llvm::append_range(Env, recordingEnv(Setup, Name));
     Plan.Jobs.push_back(makeJob(Setup, O, Name, Extra, Env));
   }
-  return std::move(Plan);
+  return Plan;
 }
 
 /// Not isolated: one job runs (and lists) every test.
@@ -833,7 +833,7 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
   if (llvm::Error E =
           runJobs(Jobs, O.Isolate ? O.Jobs : 1, O.Root, Plan->Total, O.Quiet,
                   /*StopOnFailure=*/true, Err))
-    return std::move(E);
+    return E;
   auto Crashed = firstCrash(Jobs, O);
   if (!Crashed)
     return Crashed.takeError();
@@ -849,10 +849,10 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
   Gathered G = gatherJobs(Jobs, *Setup, O, Plan->TestFiles, Sum);
   if (!*Crashed)
     if (llvm::Error E = checkFailures(*Setup, O, G, Sum, Err))
-      return std::move(E);
+      return E;
   if (!O.Quiet)
     if (llvm::Error E = warnNotPassedTests(S, G.Results, Err))
-      return std::move(E);
+      return E;
   readEvidence(G.EvidenceFiles, G.Failures, G.Evidence);
   Sum.Probed = G.Evidence.Probed.size();
   Sum.Accesses = G.Evidence.Accesses.size();
@@ -864,10 +864,10 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
                       Setup->Python);
   if (O.Isolate && !O.JunitXml.empty())
     if (llvm::Error E = mergeJunit(G.JunitParts, O.JunitXml))
-      return std::move(E);
+      return E;
   if (llvm::Error E =
           storePytest(S, G, O, Plan->Shares, Crashed->has_value(), Sum))
-    return std::move(E);
+    return E;
   if (const std::optional<Crash> &C = *Crashed)
     return makeErrorf("pytest crashed{0}: the outcomes so far are recorded, "
                       "no coverage{1}",

@@ -145,7 +145,7 @@ passingIn(PytestJob J, const std::vector<std::string> &NodeIds,
   std::vector<PytestJob> Jobs = {std::move(J)};
   if (llvm::Error E = runJobs(Jobs, 1, Root, 0, /*Quiet=*/true,
                               /*StopOnFailure=*/false, Err))
-    return std::move(E);
+    return E;
   std::set<std::string> Passed;
   for (const llvm::json::Object &R : Jobs[0].Log.Results)
     if (R.getString("outcome").value_or("") == "passed")

@@ -227,7 +227,7 @@ CoverageReader::read(const Binary &B,
   }
   if (!Data.empty()) {
     if (llvm::Error E = runGcov(Data))
-      return std::move(E);
+      return E;
     std::lock_guard<std::mutex> Lock(M);
     for (const std::string &D : Data)
       llvm::append_range(Hits, GcovCache[D]);

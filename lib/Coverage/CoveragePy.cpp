@@ -241,13 +241,13 @@ public:
 
   llvm::Expected<ImportSummary> run(const std::vector<std::string> &Files) {
     if (llvm::Error E = G.load())
-      return std::move(E);
+      return E;
     // Read and map everything first, so that a bad file writes nothing.
     for (const std::string &File : Files)
       if (llvm::Error E = readFile(File))
-        return std::move(E);
+        return E;
     if (llvm::Error E = addExtraLocations())
-      return std::move(E);
+      return E;
     applyImportTimeRule();
     // Only after the import-time rule, which reads every test's data: a
     // module's definition-time lines are what any test that imported it
@@ -255,7 +255,7 @@ public:
     for (const std::string &Test : Options.Untrusted)
       Keys.erase(Test);
     if (llvm::Error E = storeCoverage(S, Keys, Options.Commit, Summary))
-      return std::move(E);
+      return E;
     Summary.UnknownContexts.assign(Unknown.begin(), Unknown.end());
     return std::move(Summary);
   }

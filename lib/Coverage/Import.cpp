@@ -210,7 +210,7 @@ importReports(Store &S, const std::vector<TestCoverage> &Reports,
               const ImportOptions &Options) {
   ElementMatcher Matcher(S, Options.ProjectRoot);
   if (llvm::Error E = Matcher.init())
-    return std::move(E);
+    return E;
 
   // Match everything first, so a failure writes nothing.
   std::map<std::string, std::set<std::string>> Keys;
@@ -239,7 +239,7 @@ importReports(Store &S, const std::vector<TestCoverage> &Reports,
   }
 
   if (llvm::Error E = storeCoverage(S, Keys, Options.Commit, Summary))
-    return std::move(E);
+    return E;
   return Summary;
 }
 

@@ -26,7 +26,7 @@ namespace {
 llvm::Expected<std::vector<TestResult>>
 mapAt(VersionSteps &Steps, ScratchClone &S, llvm::StringRef Commit) {
   if (llvm::Error E = S.checkout(Commit))
-    return std::move(E);
+    return E;
   auto Built = Steps.build(Commit);
   if (!Built)
     return Built.takeError();
@@ -91,7 +91,7 @@ llvm::Expected<std::vector<TestResult>> replayCommit(
   M.Parent = Parent;
   M.Summary = C.Summary;
   if (llvm::Error E = S.checkout(C.Id))
-    return std::move(E);
+    return E;
   auto Built = Steps.build(C.Id);
   if (!Built)
     return Built.takeError();
@@ -139,7 +139,7 @@ llvm::Expected<std::vector<TestResult>> replayCommit(
     CommitMeasure Mode = M;
     Mode.SelectSeconds = SelectSeconds[I];
     if (llvm::Error E = measure(**DB, Plans[I], Obs, *Files, Mode))
-      return std::move(E);
+      return E;
     (I ? Report.Others[I - 1] : Report).Commits.push_back(std::move(Mode));
   }
   return Results;
@@ -313,7 +313,7 @@ llvm::Expected<MutantResult> tryMutant(ScratchClone &S, VersionSteps &Steps,
   }
   if (llvm::Error E =
           S.git({"commit", "-q", "--no-verify", "-a", "-m", "tia eval mutant"}))
-    return std::move(E);
+    return E;
   double Secs = 0;
   auto Plan = Steps.select(R.Head, "HEAD", Secs);
   if (!Plan)
@@ -347,7 +347,7 @@ llvm::Expected<MutantResult> tryMutant(ScratchClone &S, VersionSteps &Steps,
     MR.Selected = Ran.size();
   }
   if (llvm::Error E = S.git({"reset", "-q", "--hard", R.Head}))
-    return std::move(E);
+    return E;
   return MR;
 }
 

@@ -74,8 +74,8 @@ ScratchClone::create(llvm::StringRef RepoDir) {
   if (llvm::Error E = S->git(
           {"clone", "-q", "--shared", "--no-checkout", RepoDir.str(), S->Tree},
           S->Dir))
-    return std::move(E);
-  return std::move(S);
+    return E;
+  return S;
 }
 
 ScratchClone::ScratchClone(std::string D)

@@ -555,7 +555,7 @@ Repository::treeFiles(llvm::StringRef Commit) const {
   if (llvm::Error E =
           check(git_tree_walk(Tree->get(), GIT_TREEWALK_PRE, collectBlob, &Out),
                 "cannot list the files of " + shortRev(Commit)))
-    return std::move(E);
+    return E;
   std::sort(Out.begin(), Out.end());
   return Out;
 }

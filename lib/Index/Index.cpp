@@ -115,12 +115,12 @@ public:
       return Py.takeError();
     Sum.Python = std::move(*Py);
     if (llvm::Error E = forgetOlderGraphs())
-      return std::move(E);
+      return E;
     if (llvm::Error E = skipUnchanged())
-      return std::move(E);
+      return E;
     parseTranslationUnits();
     if (llvm::Error E = store())
-      return std::move(E);
+      return E;
     warnOfErrors();
     Sum.Units = R.Units.size() - Sum.Unreadable;
     Sum.Parsed = Parsed.size();

@@ -207,7 +207,7 @@ explanation(const ExplainFn &Explain, const Plan &P, llvm::StringRef Id) {
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   if (llvm::Error E = Explain(P, Id, OS))
-    return std::move(E);
+    return E;
   OS.flush();
   llvm::SmallVector<llvm::StringRef, 8> Parts;
   llvm::StringRef(Text).split(Parts, '\n', -1, /*KeepEmpty=*/false);

@@ -311,7 +311,7 @@ llvm::Expected<Ranking> rankChange(const git::Repository &Repo, Store &S,
   Out.PredictSeconds = secondsSince(PredictStart);
   if (llvm::Error E =
           addRankedTests(S, Config, *Rows, Order, Probabilities, Out))
-    return std::move(E);
+    return E;
   return Out;
 }
 

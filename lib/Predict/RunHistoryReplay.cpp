@@ -200,7 +200,7 @@ llvm::Expected<Replay> replay(const git::Repository &Repo, Store &S,
     auto Tested = RunsAt.find(C.Id);
     if (llvm::Error E =
             History.step(C, Tested == RunsAt.end() ? nullptr : &Tested->second))
-      return std::move(E);
+      return E;
   }
   History.absorbPending();
   P.finish();

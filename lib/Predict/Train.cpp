@@ -433,7 +433,7 @@ llvm::Expected<TrainReport> train(const git::Repository &Repo, Store &S,
   Report.IgnoredCommits = R->IgnoredCommits;
   Report.FlakyRowsDropped = R->FlakyRowsDropped;
   if (llvm::Error E = checkSamples(*R, *AllRuns, Options, Report))
-    return std::move(E);
+    return E;
 
   ValidationSplit Split = splitChronologically(*R, Config.ValidationPercent);
   auto TrainStart = Clock::now();
@@ -450,7 +450,7 @@ llvm::Expected<TrainReport> train(const git::Repository &Repo, Store &S,
   Report.TrainSeconds = secondsSince(TrainStart);
   if (llvm::Error E = storeModel(S, std::move(*Model), Chosen->Best,
                                  std::move(Curve), Options, Report))
-    return std::move(E);
+    return E;
   return Report;
 }
 

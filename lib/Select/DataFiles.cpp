@@ -66,7 +66,7 @@ llvm::Expected<bool> DataFiles::decide(Selection &Sel, const git::FileChange &C,
   for (const std::string *Path : {&C.OldPath, &C.NewPath})
     if (!Path->empty())
       if (llvm::Error E = readersOf(*Path, Listers, Found))
-        return std::move(E);
+        return E;
   if (Found.empty() && UnreadSelectsAll)
     return false;
   if (!Unknown) {

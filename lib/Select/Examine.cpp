@@ -291,11 +291,11 @@ private:
       return false;
     if (!C.NewPath.empty())
       if (llvm::Error E = includeResolution(S, Im, C.NewPath, true))
-        return std::move(E);
+        return E;
     if (!C.OldPath.empty() && C.OldPath != C.NewPath &&
         C.Status != git::ChangeStatus::Copied) {
       if (llvm::Error E = includeResolution(S, Im, C.OldPath, false))
-        return std::move(E);
+        return E;
       // Quoted includes are searched from the includer's directory first:
       // only a move to another directory can change what they find.
       bool OtherDir =
@@ -307,7 +307,7 @@ private:
                 "file " + git::statusName(C.Status) +
                     " with code outside every element (includes, "
                     "using-directives), which its readers compiled"))
-          return std::move(E);
+          return E;
     }
     // A moved Python module has another name, so its elements have other
     // keys: it is compared like any other change.

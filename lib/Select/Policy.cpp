@@ -918,7 +918,7 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
   std::optional<CoverageSnapshot> Newest;
   SnapshotChooser Chooser(Repo, S, O, *Base, *Head);
   if (llvm::Error E = Chooser.choose(P, *Problems, Newest))
-    return std::move(E);
+    return E;
 
   auto SO = engineOptions(S, O, P, *Problems);
   if (!SO)
@@ -939,7 +939,7 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
   Planner Build(O, P.Changes, *Known, *Defs);
   Build.addImpacted();
   if (llvm::Error E = Build.addPreviouslyFailing(S, P))
-    return std::move(E);
+    return E;
   Build.addNew();
   Build.addChanged();
   Build.addEveryTestOnFallback();

@@ -209,7 +209,7 @@ llvm::Expected<Staleness> staleness(git::Repository &Repo, Store &S,
       return Out;
     }
     if (llvm::Error E = List())
-      return std::move(E);
+      return E;
     std::optional<FileIndex> Old, New;
     if (!C.OldPath.empty()) {
       auto Got = V.get(
@@ -345,17 +345,17 @@ public:
   llvm::Expected<StaticAnswer> run() {
     std::vector<GraphFile> Files;
     if (llvm::Error E = addHeadFiles(Files))
-      return std::move(E);
+      return E;
     markImportChanges(Files);
     fallBackOnRegistries(Files);
     if (llvm::Error E = buildGraph(std::move(Files)))
-      return std::move(E);
+      return E;
     if (llvm::Error E = findTests())
-      return std::move(E);
+      return E;
     if (llvm::Error E = readEvidence())
-      return std::move(E);
+      return E;
     if (llvm::Error E = markStaleCoverage())
-      return std::move(E);
+      return E;
     assignEvidence();
     propagate();
     neverPruneIncomplete();

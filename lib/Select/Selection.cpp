@@ -441,10 +441,10 @@ private:
       if (!SibFunction && !Function) {
         if (llvm::Error Err =
                 Im.followUsers(I, Rule::SameName, detail::referenceKey(Sib)))
-          return std::move(Err);
+          return Err;
       } else if (SibFunction && E.CompileTime) {
         if (llvm::Error Err = Im.followCallers(I, Sib.Key))
-          return std::move(Err);
+          return Err;
       }
       Any |= Im.reached(I);
     }
@@ -472,9 +472,9 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
                                       const SelectOptions &O) {
   Selection Sel;
   if (llvm::Error E = resolveCommits(Repo, O, Sel))
-    return std::move(E);
+    return E;
   if (llvm::Error E = requireIndex(S))
-    return std::move(E);
+    return E;
   auto Tests = S.sharedTests();
   if (!Tests)
     return Tests.takeError();
@@ -490,11 +490,11 @@ llvm::Expected<Selection> selectTests(git::Repository &Repo, Store &S,
 
   SelectionRun Run(Repo, S, O, *Changes, Sel);
   if (llvm::Error E = Run.examineFiles())
-    return std::move(E);
+    return E;
   if (llvm::Error E = Run.linkElements())
-    return std::move(E);
+    return E;
   if (llvm::Error E = Run.finish(**Tests))
-    return std::move(E);
+    return E;
   return Sel;
 }
 

@@ -40,7 +40,7 @@ llvm::Error SiblingFinder::loadOnce() {
 llvm::Expected<std::vector<Element>>
 SiblingFinder::constructorsOf(llvm::StringRef Class) {
   if (llvm::Error E = loadOnce())
-    return std::move(E);
+    return E;
   // "ns::Box<T>" is constructed by "ns::Box<T>::Box(...)".
   llvm::StringRef Bare = Class.rsplit("::").second;
   if (Bare.empty())
@@ -59,7 +59,7 @@ SiblingFinder::constructorsOf(llvm::StringRef Class) {
 
 llvm::Expected<std::vector<Element>> SiblingFinder::find(const Element &New) {
   if (llvm::Error E = loadOnce())
-    return std::move(E);
+    return E;
   std::vector<Element> Out;
   std::set<std::string> Seen{New.Key};
   auto It = ByName.find(siblingKey(New));

@@ -257,7 +257,7 @@ llvm::Expected<BlockLists> readBlockOfKeys(Database &DB, int64_t Block,
                                            llvm::ArrayRef<int64_t> Keys) {
   BlockLists Out(Keys.size(), std::vector<uint32_t>());
   if (Keys.empty())
-    return std::move(Out);
+    return Out;
   if (int64_t(Keys.size()) * 8 < Keys.back() - Keys.front() + 1) {
     for (size_t I = 0; I < Keys.size(); ++I) {
       auto Tests = readBlock(DB, Keys[I], Block);
@@ -265,7 +265,7 @@ llvm::Expected<BlockLists> readBlockOfKeys(Database &DB, int64_t Block,
         return Tests.takeError();
       Out[I] = std::move(*Tests);
     }
-    return std::move(Out);
+    return Out;
   }
   auto S = DB.statement("SELECT key_id, tests FROM coverage_blocks WHERE "
                         "block = ? AND key_id BETWEEN ? AND ?");
@@ -279,8 +279,8 @@ llvm::Expected<BlockLists> readBlockOfKeys(Database &DB, int64_t Block,
         if (It != Keys.end() && *It == S->columnInt64(0))
           Out[It - Keys.begin()] = decodeBlock(S->columnBlob(1), Block);
       }))
-    return std::move(E);
-  return std::move(Out);
+    return E;
+  return Out;
 }
 
 /// Reads the tests of key \p Key, every block (one lookup each: the table
@@ -357,8 +357,8 @@ testsFromKeyLists(Database &DB, const std::vector<int64_t> &Keys,
         }
         return llvm::Error::success();
       }))
-    return std::move(E);
-  return std::move(Out);
+    return E;
+  return Out;
 }
 
 /// \p Tests with \p Edits applied (sorted by test; of the changes of one
@@ -508,11 +508,11 @@ llvm::Expected<int64_t> CoverageIndex::keyId(Database &DB,
 llvm::Expected<IdSet> CoverageIndex::testsCovering(Database &DB,
                                                    Statement &Keys) {
   if (llvm::Error E = flush(DB))
-    return std::move(E);
+    return E;
   std::vector<int64_t> Ids;
   if (llvm::Error E =
           Keys.forEachRow([&] { Ids.push_back(Keys.columnInt64(0)); }))
-    return std::move(E);
+    return E;
   IdSet Out;
   std::vector<int64_t> Damaged;
   for (int64_t Key : Ids) {
@@ -528,7 +528,7 @@ llvm::Expected<IdSet> CoverageIndex::testsCovering(Database &DB,
     Out.merge(**Tests);
   }
   if (Damaged.empty())
-    return std::move(Out);
+    return Out;
   // The key lists are what the blocks are made from: answer from them
   // (the database may be open only to read), and count a test whose list
   // is unreadable too as covering the key, so that selection runs it.
@@ -543,7 +543,7 @@ llvm::Expected<IdSet> CoverageIndex::testsCovering(Database &DB,
   Out.merge(Unreadable);
   DamagedKeys.insert(Damaged.begin(), Damaged.end());
   UnreadableTests.merge(Unreadable);
-  return std::move(Out);
+  return Out;
 }
 
 llvm::Expected<IdSet> CoverageIndex::testsCoveringKey(Database &DB,
@@ -581,7 +581,7 @@ llvm::Expected<unsigned> countDamagedKeys(Database &DB) {
         if (!decodeBlock(Blocks->columnBlob(2), Blocks->columnInt64(1)))
           Damaged.insert(Blocks->columnInt64(0));
       }))
-    return std::move(E);
+    return E;
   return static_cast<unsigned>(Damaged.size());
 }
 
@@ -646,7 +646,7 @@ llvm::Expected<CoverageRepair> repairCoverageIndex(Database &DB) {
   if (llvm::Error E = DB.exec("DROP TABLE IF EXISTS temp.repair_links; "
                               "CREATE TEMP TABLE repair_links(key_id INTEGER "
                               "NOT NULL, test_id INTEGER NOT NULL)"))
-    return std::move(E);
+    return E;
   auto Link = DB.statement(
       "INSERT INTO temp.repair_links(key_id, test_id) VALUES(?, ?)");
   if (!Link)
@@ -678,19 +678,19 @@ llvm::Expected<CoverageRepair> repairCoverageIndex(Database &DB) {
         }
         return llvm::Error::success();
       }))
-    return std::move(E);
+    return E;
   for (int64_t Test : Unreadable)
     if (llvm::Error E = dropCoverage(DB, Test))
-      return std::move(E);
+      return E;
 
   // Every block made again from the lists: blocks that read well but
   // disagree with the lists are fixed too.
   if (llvm::Error E = DB.exec("DELETE FROM coverage_blocks"))
-    return std::move(E);
+    return E;
   if (llvm::Error E = writeBlocksFromLinks(DB))
-    return std::move(E);
+    return E;
   if (llvm::Error E = DB.exec("DROP TABLE temp.repair_links"))
-    return std::move(E);
+    return E;
   auto Count =
       DB.statement("SELECT count(DISTINCT key_id) FROM coverage_blocks");
   if (!Count)

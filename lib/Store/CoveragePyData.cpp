@@ -37,11 +37,11 @@ public:
 
   llvm::Expected<CoveragePyData> read() {
     if (llvm::Error E = readHeader())
-      return std::move(E);
+      return E;
     if (llvm::Error E = readNames())
-      return std::move(E);
+      return E;
     if (llvm::Error E = readRows())
-      return std::move(E);
+      return E;
     return std::move(Out);
   }
 

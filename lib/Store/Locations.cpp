@@ -73,7 +73,7 @@ llvm::Expected<std::string> recordedRoot(Database &DB) {
         if (Root.empty() && F.consume_back("/" + Path) && F.starts_with("/"))
           Root = F.str();
       }))
-    return std::move(E);
+    return E;
   return Root;
 }
 

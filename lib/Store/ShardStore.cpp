@@ -93,7 +93,7 @@ llvm::Expected<std::vector<ShardRecord>> Store::shardRecords() {
         Out.push_back(std::move(*R));
         return llvm::Error::success();
       }))
-    return std::move(E);
+    return E;
   return Out;
 }
 

@@ -86,7 +86,7 @@ beforeCoverageReplaced(Database &DB, int64_t TestId, llvm::StringRef Commit,
   Keep->bindText(1, Commit);
   Keep->bindText(2, idsJson(OldKeys));
   if (llvm::Error E = Keep->run())
-    return std::move(E);
+    return E;
   // Older rows at the same commit are replaced too.
   auto Forget = DB.statement(
       "DELETE FROM coverage_history WHERE test_id = ? AND commit_id = ?");

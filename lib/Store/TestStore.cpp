@@ -302,7 +302,7 @@ llvm::Expected<CoverageRepair> Store::repairCoverage() {
         Out = std::move(*R);
         return llvm::Error::success();
       }))
-    return std::move(E);
+    return E;
   return Out;
 }
 

@@ -51,7 +51,7 @@ llvm::Expected<std::unique_ptr<Store>> openForUpdate(const Context &C,
   if (!S)
     return S.takeError();
   if (llvm::Error E = anchorPaths(**S, C, BuildDir))
-    return std::move(E);
+    return E;
   return S;
 }
 

@@ -51,7 +51,7 @@ public:
     if (llvm::sys::fs::exists(buildDir() + "/compile_commands.json"))
       I.BuildDir = buildDir();
     if (llvm::Error E = runIndex(In, I, llvm::nulls(), llvm::nulls()))
-      return std::move(E);
+      return E;
     return secondsSince(Start);
   }
 

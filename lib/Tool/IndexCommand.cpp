@@ -75,9 +75,9 @@ public:
   /// The request but for the revision (describeRevision()).
   llvm::Expected<index::IndexRequest> build() {
     if (llvm::Error E = chooseWork())
-      return std::move(E);
+      return E;
     if (llvm::Error E = pythonSettings())
-      return std::move(E);
+      return E;
     R.Jobs = O.Jobs;
     R.Quiet = G.Quiet;
     return R;

@@ -156,13 +156,13 @@ llvm::Expected<Planned> makePlan(const GlobalOptions &G,
   if (!S)
     return S.takeError();
   if (llvm::Error E = anchorPaths(**S, Ctx, PO.BuildDir))
-    return std::move(E);
+    return E;
   auto P = select::plan(*Ctx.Repo, **S, PO);
   if (!P)
     return P.takeError();
   if (O.OrderPredicted)
     if (llvm::Error E = orderByPrediction(Ctx, **S, O, PO, *P))
-      return std::move(E);
+      return E;
   return Planned{std::move(Ctx), std::move(*S), std::move(*P)};
 }
 

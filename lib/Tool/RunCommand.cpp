@@ -396,7 +396,7 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
   const select::Plan &P = Made->Plan;
   const Context &Ctx = Made->Ctx;
   if (llvm::Error E = warnAboutDamagedCoverage(*Made->DB, Ctx, Err))
-    return std::move(E);
+    return E;
   // Results are written later, with the database opened for writing.
   Made->DB.reset();
   std::vector<OtherMode> Others;

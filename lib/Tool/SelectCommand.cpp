@@ -48,7 +48,7 @@ llvm::Expected<int> runSelect(const GlobalOptions &G,
   if (!P)
     return P.takeError();
   if (llvm::Error E = warnAboutDamagedCoverage(*P->DB, P->Ctx, Err))
-    return std::move(E);
+    return E;
   const select::Plan &Plan = P->Plan;
   const config::OutputConfig &Defaults = P->Ctx.Config.Output;
 
