@@ -284,9 +284,15 @@ llvm::Error readDependencies(Database &DB, StoredTranslationUnit &TU) {
 
 Store::Store(std::unique_ptr<Database> DB)
     : DB(std::move(DB)), Coverage(std::make_unique<store::CoverageIndex>()) {
-  // The coverage bitmaps a transaction changed are written once, at its end.
+  // The coverage blocks a transaction changed are written once, at its
+  // end. A rollback takes back rows the change counters still count, so the
+  // test lists read inside the transaction are forgotten with it.
   this->DB->setTransactionHooks([this] { return Coverage->flush(*this->DB); },
-                                [this] { Coverage->discard(); });
+                                [this] {
+                                  Coverage->discard();
+                                  TestsRead.Stamp.reset();
+                                  InfosRead.Stamp.reset();
+                                });
 }
 
 Store::~Store() = default;

@@ -79,6 +79,35 @@ TEST(TestStoreTest, TestInfoRoundTripKeepsCoverage) {
   EXPECT_EQ((*All)[1].Id, T.Id);
 }
 
+/// The test list is read once and kept until the database changes: a new
+/// test shows at once, and one a rolled-back transaction added (and read)
+/// is gone afterwards.
+TEST(TestStoreTest, CachedTestListFollowsWritesAndRollbacks) {
+  auto S = openMemory();
+  ASSERT_TRUE(S);
+  ASSERT_OK(S->putCoverage("t1", "c1", {"a"}));
+  ASSERT_VALUE(One, S->tests());
+  EXPECT_EQ(One->size(), 1u);
+  ASSERT_OK(S->putCoverage("t2", "c1", {"a"}));
+  ASSERT_VALUE(Two, S->sharedTests());
+  EXPECT_EQ((*Two)->size(), 2u);
+  llvm::Error E = S->transaction([&]() -> llvm::Error {
+    if (llvm::Error E = S->putCoverage("t3", "c1", {"a"}))
+      return E;
+    auto Three = S->tests();
+    if (!Three)
+      return Three.takeError();
+    EXPECT_EQ(Three->size(), 3u);
+    return llvm::make_error<llvm::StringError>("stop",
+                                               llvm::inconvertibleErrorCode());
+  });
+  EXPECT_EQ(llvm::toString(std::move(E)), "stop");
+  ASSERT_VALUE(After, S->tests());
+  EXPECT_EQ(After->size(), 2u);
+  // The list an earlier caller holds stays as it was read.
+  EXPECT_EQ((*Two)->size(), 2u);
+}
+
 TEST(TestStoreTest, RemoveTestDropsCoverageAndResults) {
   auto S = openMemory();
   ASSERT_TRUE(S);
