@@ -320,6 +320,11 @@ private:
       return E;
     if (llvm::Error E = S.recordBuildDir())
       return E;
+    // A run that is not a whole share leaves no share record behind, so
+    // that a merge cannot take an older one for this run's.
+    if (!R.ShareOfWholeDatabase)
+      if (llvm::Error E = S.forgetShareOfCompileDatabase())
+        return E;
     if ((R.WholeDatabase || R.ShareOfWholeDatabase) && !R.BuildDir.empty())
       if (auto Text = llvm::MemoryBuffer::getFile(R.BuildDir +
                                                   "/compile_commands.json"))

@@ -11,8 +11,9 @@
 //
 // A transaction collects the changes to the key -> tests side in memory
 // (CoverageIndex) and writes each changed block once, just before it
-// commits. Blocks keep that write small: importing 1,000 new tests rewrites
-// the one block their ids fall in, not every test list of every key.
+// commits (or earlier, when the changes held grow past MaxPendingEdits). Blocks
+// keep that write small: importing 1,000 new tests rewrites the one block their
+// ids fall in, not every test list of every key.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TIA_LIB_STORE_COVERAGEINDEX_H

@@ -38,7 +38,8 @@ template <typename Id> std::string encode(llvm::ArrayRef<Id> Ids) {
   int64_t Previous = -1;
   for (Id Value : Ids) {
     assert(int64_t(Value) > Previous && "ids must be increasing");
-    appendVarint(Out, uint64_t(int64_t(Value) - Previous - 1));
+    // Previous + 1 >= 0: the gap is taken without signed overflow.
+    appendVarint(Out, uint64_t(int64_t(Value)) - uint64_t(Previous + 1));
     Previous = int64_t(Value);
   }
   return Out;
@@ -58,7 +59,9 @@ std::optional<std::vector<Id>> decode(llvm::StringRef Bytes, int64_t Low,
   int64_t Previous = -1;
   for (uint64_t I = 0; I < Count; ++I) {
     uint64_t Gap;
-    if (!readVarint(Bytes, At, Gap) || Gap >= uint64_t(INT64_MAX - Previous))
+    // The next id, Previous + 1 + Gap, must fit: Gap <= INT64_MAX - 1 -
+    // Previous, which itself cannot overflow since Previous >= -1.
+    if (!readVarint(Bytes, At, Gap) || Gap > uint64_t(INT64_MAX - 1 - Previous))
       return std::nullopt;
     int64_t Value = Previous + 1 + int64_t(Gap);
     if (Value < Low || Value >= High)

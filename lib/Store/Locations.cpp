@@ -180,6 +180,14 @@ llvm::Error Store::recordShareOfCompileDatabase(llvm::StringRef Text) {
                            compileDatabaseFingerprint(Text, Bases));
 }
 
+llvm::Error Store::forgetShareOfCompileDatabase() {
+  auto S = DB->statement("DELETE FROM meta WHERE key = ?");
+  if (!S)
+    return S.takeError();
+  S->bindText(0, ShareOfCompileDatabaseKey);
+  return S->run();
+}
+
 llvm::Expected<std::optional<std::string>> Store::shareOfCompileDatabase() {
   return schema::readMeta(*DB, ShareOfCompileDatabaseKey);
 }

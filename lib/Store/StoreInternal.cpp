@@ -50,7 +50,7 @@ llvm::Expected<int64_t> keyId(Database &DB, llvm::StringRef Key) {
   return DB.lastInsertRowId();
 }
 
-/// The id of test \p Name, adding the test when unknown.
+/// The id of test \p Name; none when the store does not know it.
 llvm::Expected<std::optional<int64_t>> findTestId(Database &DB,
                                                   llvm::StringRef Name) {
   auto Find = DB.statement("SELECT id FROM tests WHERE name = ?");
@@ -60,6 +60,7 @@ llvm::Expected<std::optional<int64_t>> findTestId(Database &DB,
   return queryOptionalInt(*Find);
 }
 
+/// The id of test \p Name, adding the test when unknown.
 llvm::Expected<int64_t> testId(Database &DB, llvm::StringRef Name) {
   auto Add = DB.statement(
       "INSERT INTO tests(name) VALUES(?) ON CONFLICT(name) DO NOTHING");

@@ -2,6 +2,7 @@
 
 #include "IdList.h"
 #include "gtest/gtest.h"
+#include <cstdint>
 
 using namespace tia;
 
@@ -12,7 +13,7 @@ using Ids = std::vector<int64_t>;
 TEST(IdListTest, RoundTrips) {
   for (const Ids &List :
        {Ids{}, Ids{0}, Ids{1, 2, 3}, Ids{5, 200, 201, 70000, 1ll << 40},
-        Ids{int64_t(UINT32_MAX)}}) {
+        Ids{0, INT64_MAX - 1}, Ids{int64_t(UINT32_MAX)}}) {
     auto Back = store::decodeIdList(store::encodeIdList(List));
     ASSERT_TRUE(Back.has_value());
     EXPECT_EQ(*Back, List);

@@ -323,6 +323,8 @@ public:
   /// database \p Text was indexed. The share alone does not hold the whole
   /// build; a merge of every share does (Merge.cpp).
   llvm::Error recordShareOfCompileDatabase(llvm::StringRef Text);
+  /// Forgets that record: this database no longer holds a whole share.
+  llvm::Error forgetShareOfCompileDatabase();
   /// The fingerprint recordShareOfCompileDatabase() wrote, if any.
   llvm::Expected<std::optional<std::string>> shareOfCompileDatabase();
   /// Sets (or, with std::nullopt, forgets) the fingerprint of the
