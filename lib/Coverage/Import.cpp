@@ -26,9 +26,10 @@ bool pathEndsWith(llvm::StringRef Path, llvm::StringRef Suffix) {
 
 } // namespace
 
-llvm::Error storeCoverage(Store &S,
-                          const std::map<std::string, std::set<std::string>> &Keys,
-                          llvm::StringRef Commit, ImportSummary &Summary) {
+llvm::Error
+storeCoverage(Store &S,
+              const std::map<std::string, std::set<std::string>> &Keys,
+              llvm::StringRef Commit, ImportSummary &Summary) {
   llvm::Error E = S.transaction([&]() -> llvm::Error {
     for (auto &[Id, Covered] : Keys) {
       std::vector<std::string> List(Covered.begin(), Covered.end());
