@@ -181,11 +181,7 @@ llvm::Error Store::recordShareOfCompileDatabase(llvm::StringRef Text) {
 }
 
 llvm::Error Store::forgetShareOfCompileDatabase() {
-  auto S = DB->statement("DELETE FROM meta WHERE key = ?");
-  if (!S)
-    return S.takeError();
-  S->bindText(0, ShareOfCompileDatabaseKey);
-  return S->run();
+  return schema::deleteMeta(*DB, ShareOfCompileDatabaseKey);
 }
 
 llvm::Expected<std::optional<std::string>> Store::shareOfCompileDatabase() {
@@ -196,11 +192,7 @@ llvm::Error Store::setCompileDatabaseFingerprint(
     const std::optional<std::string> &Fingerprint) {
   if (Fingerprint)
     return schema::writeMeta(*DB, CompileDatabaseKey, *Fingerprint);
-  auto S = DB->statement("DELETE FROM meta WHERE key = ?");
-  if (!S)
-    return S.takeError();
-  S->bindText(0, CompileDatabaseKey);
-  return S->run();
+  return schema::deleteMeta(*DB, CompileDatabaseKey);
 }
 
 llvm::Expected<bool> Store::isRecordedCompileDatabase(llvm::StringRef Text) {

@@ -546,6 +546,14 @@ llvm::Expected<std::optional<std::string>> readMeta(Database &DB,
   return S->columnText(0);
 }
 
+llvm::Error deleteMeta(Database &DB, llvm::StringRef Key) {
+  auto S = DB.statement("DELETE FROM meta WHERE key = ?");
+  if (!S)
+    return S.takeError();
+  S->bindText(0, Key);
+  return S->run();
+}
+
 llvm::Error writeMeta(Database &DB, llvm::StringRef Key,
                       llvm::StringRef Value) {
   auto S =

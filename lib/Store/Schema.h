@@ -77,6 +77,9 @@ llvm::Expected<std::optional<std::string>> readMeta(Database &DB,
 /// Sets the meta value of \p Key to \p Value.
 llvm::Error writeMeta(Database &DB, llvm::StringRef Key, llvm::StringRef Value);
 
+/// Removes the meta value of \p Key, if any.
+llvm::Error deleteMeta(Database &DB, llvm::StringRef Key);
+
 /// Migration step 10: rewrites the paths of compile commands and test
 /// commands relative to the root the index was made in, told by the
 /// translation units (an absolute main file ends with its relative path)
