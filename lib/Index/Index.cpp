@@ -325,6 +325,11 @@ private:
     if (!R.ShareOfWholeDatabase)
       if (llvm::Error E = S.forgetShareOfCompileDatabase())
         return E;
+    // Nor may an older whole index's record stand for a run that left
+    // units out: their files would be taken for files outside the build.
+    if (R.ConfigLeftOut)
+      if (llvm::Error E = S.setCompileDatabaseFingerprint(std::nullopt))
+        return E;
     if ((R.WholeDatabase || R.ShareOfWholeDatabase) && !R.BuildDir.empty())
       if (auto Text = llvm::MemoryBuffer::getFile(R.BuildDir +
                                                   "/compile_commands.json"))
