@@ -59,3 +59,52 @@ message(STATUS "tia: clang resource dir ${TIA_CLANG_RESOURCE_DIR}")
 find_program(TIA_LIT NAMES lit.py lit
   HINTS ${LLVM_INSTALL_PREFIX}/build/utils/lit ${TIA_LLVM_BINDIR})
 find_program(TIA_FILECHECK NAMES FileCheck HINTS ${TIA_LLVM_BINDIR} NO_DEFAULT_PATH)
+
+# How tia links LLVM and Clang: tiaLLVM stands for LLVM's libraries (what
+# lib/Support uses), tiaClang for Clang's (lib/Cpp).
+#
+# Debian's shared libLLVM costs every process that loads it about 80 ms of
+# CPU before main (the dynamic loader relocates it and runs the static
+# constructors of all of LLVM). tia starts once per command, and its test
+# suite starts it thousands of times. Linked from the static archives, a
+# binary holds only the objects it uses: `tia --version` takes 40 ms of CPU
+# instead of 120 (docs/Benchmarks.md). The archives come with llvm-19-dev
+# and libclang-19-dev; TIA_STATIC_LLVM=OFF links the shared libraries.
+option(TIA_STATIC_LLVM "Link LLVM and Clang from their static archives" ON)
+add_library(tiaLLVM INTERFACE)
+add_library(tiaClang INTERFACE)
+file(GLOB _tia_clang_archives ${LLVM_LIBRARY_DIR}/libclang[A-Z]*.a)
+if(TIA_STATIC_LLVM AND NOT _tia_clang_archives)
+  message(STATUS "tia: no static Clang libraries in ${LLVM_LIBRARY_DIR}, linking the shared ones")
+  set(TIA_STATIC_LLVM OFF)
+endif()
+if(TIA_STATIC_LLVM)
+  # Every archive, in one group: the linker takes the objects the code
+  # needs and resolves their cycles, so no list of components to keep in
+  # step with Clang's. Then the system libraries LLVM's objects may need
+  # (as llvm-config --link-static --system-libs lists them; Debian ships
+  # some without their -dev symlink), of which --as-needed keeps those used.
+  file(GLOB _tia_llvm_archives ${LLVM_LIBRARY_DIR}/libLLVM[A-Z]*.a)
+  set(_tia_llvm_system_libs rt dl m)
+  foreach(_lib z zstd xml2 z3)
+    find_library(TIA_LLVM_SYSTEM_${_lib} NAMES ${_lib} lib${_lib}.so.1 lib${_lib}.so.2 lib${_lib}.so.4)
+    if(TIA_LLVM_SYSTEM_${_lib})
+      list(APPEND _tia_llvm_system_libs ${TIA_LLVM_SYSTEM_${_lib}})
+    endif()
+  endforeach()
+  target_link_libraries(tiaLLVM INTERFACE -Wl,--as-needed
+    -Wl,--start-group ${_tia_llvm_archives} -Wl,--end-group ${_tia_llvm_system_libs})
+  target_link_libraries(tiaClang INTERFACE
+    -Wl,--start-group ${_tia_clang_archives} ${_tia_llvm_archives} -Wl,--end-group tiaLLVM)
+  # A static link of Clang takes GNU ld tens of seconds per binary; lld, a
+  # few.
+  include(CheckLinkerFlag)
+  check_linker_flag(CXX -fuse-ld=lld TIA_HAVE_LLD)
+  if(TIA_HAVE_LLD)
+    add_link_options(-fuse-ld=lld)
+  endif()
+  message(STATUS "tia: linking LLVM and Clang statically")
+else()
+  target_link_libraries(tiaLLVM INTERFACE LLVM)
+  target_link_libraries(tiaClang INTERFACE clang-cpp)
+endif()

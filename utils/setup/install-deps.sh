@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build pkg-config git g++
+  cmake ninja-build pkg-config git g++ lld
   llvm-19-dev libclang-19-dev clang-19 llvm-19-tools libclang-rt-19-dev
   libgit2-dev libfmt-dev libsqlite3-dev libxgboost-dev libroaring-dev
   libbenchmark-dev
