@@ -56,6 +56,9 @@ for var in ["PYTHONPATH", "COVERAGE_FILE", "COVERAGE_PROCESS_START", "PYTEST_ADD
 # For the scripts in Inputs/.
 config.environment["TIA_TEST_CLANG"] = config.clang
 config.environment["TIA_TEST_LLVM_TOOLS"] = config.llvm_tools_dir
+# Test programs built by Inputs/make-project.sh, shared by the tests that
+# build the same inputs (see the script).
+config.environment["TIA_TEST_CACHE"] = os.path.join(config.test_exec_root, ".cache", "make-project")
 
 # Hostile-input tests run tia under a memory and time bound
 # (Inputs/bounded.sh); a sanitizer build keeps only the time bound.
