@@ -108,6 +108,71 @@ def _variable_names(stmt):
     return names
 
 
+# Statements whose branches often hold definitions that exist only on some
+# platforms or versions (`if HAS_X: def x(self): ...`, `try: from c import
+# f` / `except ImportError: def f(): ...`).
+_CONDITIONAL = (ast.If, ast.Try) + \
+    ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
+
+
+def _branches(stmt):
+    """The statement lists of an if or try statement, in source order."""
+    lists = [stmt.body]
+    lists += [h.body for h in getattr(stmt, "handlers", [])]
+    lists += [stmt.orelse, getattr(stmt, "finalbody", [])]
+    return lists
+
+
+def _conditional_defs(stmt):
+    """The functions an if or try statement defines in its branches, also in
+    nested if and try statements (not in loops, with blocks or functions)."""
+    out = []
+    for stmts in _branches(stmt):
+        for s in stmts:
+            if isinstance(s, FUNCS):
+                out.append(s)
+            elif isinstance(s, _CONDITIONAL):
+                out.extend(_conditional_defs(s))
+    return out
+
+
+def _separable_defs(body):
+    """The functions in if and try statements of a module or class body that
+    become elements of their own: those whose name no other definition of
+    the body has (a name defined in two branches stays in its statement,
+    where any change of either is a change of the body)."""
+    direct = [s.name for s in body if isinstance(s, FUNCS)]
+    conditional = [d for s in body if isinstance(s, _CONDITIONAL)
+                   for d in _conditional_defs(s)]
+    names = direct + [d.name for d in conditional]
+    return [d for d in conditional if names.count(d.name) == 1]
+
+
+def _dump_without_defs(stmt, separable):
+    """What running an if or try statement does, without the bodies of the
+    functions in \p separable (elements of their own): their names and
+    decorators, which run when the statement does, stay."""
+    ids = {id(d) for d in separable}
+
+    def items(stmts):
+        out = []
+        for s in stmts:
+            if id(s) in ids:
+                out.append(["def", s.name, [_dump(d) for d in s.decorator_list]])
+            elif isinstance(s, _CONDITIONAL) and _conditional_defs(s):
+                out.append(_dump_without_defs(s, separable))
+            else:
+                out.append(_dump(s))
+        return out
+
+    if isinstance(stmt, ast.If):
+        return ["if", _dump(stmt.test), items(stmt.body), items(stmt.orelse)]
+    return [type(stmt).__name__, items(stmt.body),
+            [[_dump(h.type) if h.type else None, h.name, items(h.body)]
+             for h in stmt.handlers],
+            items(stmt.orelse), items(stmt.finalbody)]
+
+
 class _Keys:
     """Unique keys within one file: a name defined twice (conditional
     definitions, redefinitions) gets '#2', '#3', ... in source order."""
@@ -192,6 +257,7 @@ class _Extractor:
                  [_dump(d) for d in node.decorator_list],
                  [_dump(b) for b in node.bases],
                  [_dump(k) for k in node.keywords]]
+        separable = _separable_defs(node.body)
         for stmt in node.body:
             if isinstance(stmt, FUNCS):
                 # Decorators run when the class is created; a plain method
@@ -201,6 +267,8 @@ class _Extractor:
                                   [_dump(d) for d in stmt.decorator_list]])
             elif isinstance(stmt, ast.ClassDef):
                 parts.append(["class", stmt.name])
+            elif isinstance(stmt, _CONDITIONAL) and separable:
+                parts.append(_dump_without_defs(stmt, separable))
             else:
                 parts.append(_dump(stmt))
         self.element("class", qualname, node, _hash(repr(parts)))
@@ -209,11 +277,14 @@ class _Extractor:
                 self.function(stmt, qualname + ".", "method")
             elif isinstance(stmt, ast.ClassDef):
                 self.klass(stmt, qualname + ".")
+        for stmt in separable:
+            self.function(stmt, qualname + ".", "method")
 
     def module_elements(self, tree, last_line, imports):
         imported, star = _bound_by_imports(imports)
         parts = []
         defined = []
+        separable = _separable_defs(tree.body)
         for stmt in tree.body:
             if isinstance(stmt, FUNCS):
                 # Decorators run at import. A plain new function runs
@@ -228,6 +299,8 @@ class _Extractor:
                 parts.append(["class", stmt.name])
                 defined.append(stmt.name)
                 self.klass(stmt, "")
+            elif isinstance(stmt, _CONDITIONAL) and separable:
+                parts.append(_dump_without_defs(stmt, separable))
             else:
                 names = _variable_names(stmt)
                 if names:
@@ -237,6 +310,9 @@ class _Extractor:
                                  _hash(_dump(stmt)), names=names)
                 else:
                     parts.append(_dump(stmt))
+        for stmt in separable:
+            defined.append(stmt.name)
+            self.function(stmt, "", "function")
         # A definition that shadows an imported or builtin name changes
         # what the module's other code calls: that is a change of the module
         # (every importer), not only of the new definition.
