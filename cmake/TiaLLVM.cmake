@@ -63,12 +63,12 @@ find_program(TIA_FILECHECK NAMES FileCheck HINTS ${TIA_LLVM_BINDIR} NO_DEFAULT_P
 # How tia links LLVM and Clang: tiaLLVM stands for LLVM's libraries (what
 # lib/Support uses), tiaClang for Clang's (lib/Cpp).
 #
-# Debian's shared libLLVM costs every process that loads it about 80 ms of
+# Debian's shared libLLVM costs every process that loads it about 55 ms of
 # CPU before main (the dynamic loader relocates it and runs the static
 # constructors of all of LLVM). tia starts once per command, and its test
 # suite starts it thousands of times. Linked from the static archives, a
-# binary holds only the objects it uses: `tia --version` takes 40 ms of CPU
-# instead of 120 (docs/Benchmarks.md). The archives come with llvm-19-dev
+# binary holds only the objects it uses: `tia --version` takes 57 ms of CPU
+# instead of 115 (docs/Benchmarks.md, "Start-up"). The archives come with llvm-19-dev
 # and libclang-19-dev; TIA_STATIC_LLVM=OFF links the shared libraries.
 option(TIA_STATIC_LLVM "Link LLVM and Clang from their static archives" ON)
 add_library(tiaLLVM INTERFACE)
