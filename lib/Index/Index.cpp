@@ -325,9 +325,11 @@ private:
     if (!R.ShareOfWholeDatabase)
       if (llvm::Error E = S.forgetShareOfCompileDatabase())
         return E;
-    // Nor may an older whole index's record stand for a run that left
-    // units out: their files would be taken for files outside the build.
-    if (R.ConfigLeftOut)
+    // Nor may an older whole index's record stand for a run that made a
+    // new revision of part of the database (a share, or units .tia.yaml
+    // left out): the other units' files would be taken for files outside
+    // the build. A narrowed run keeps the rest of the latest revision.
+    if (!R.WholeDatabase && !R.Narrowed)
       if (llvm::Error E = S.setCompileDatabaseFingerprint(std::nullopt))
         return E;
     if ((R.WholeDatabase || R.ShareOfWholeDatabase) && !R.BuildDir.empty())

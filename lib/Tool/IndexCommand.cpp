@@ -158,7 +158,6 @@ private:
                           "tracks: check the path or re-run cmake",
                           O.Paths[I], R.BuildDir.empty() ? "." : R.BuildDir);
     R.Narrowed = !Paths.empty();
-    R.ConfigLeftOut = ConfigLeftOut;
     R.WholeDatabase = Paths.empty() && !O.Shard && !ConfigLeftOut;
     R.ShareOfWholeDatabase = Paths.empty() && O.Shard && !ConfigLeftOut;
     return keepShare();

@@ -63,9 +63,6 @@ struct IndexRequest {
   /// Only some paths were asked for: the files of the latest revision
   /// outside them stay in the new one, and no unit is dropped.
   bool Narrowed = false;
-  /// .tia.yaml left translation units of the compilation database out: an
-  /// older record of the whole database stops holding.
-  bool ConfigLeftOut = false;
   cpp::FrontEndOptions FrontEnd;
   /// The Python files to index (repository-relative), git's tracked
   /// files, and the settings.
