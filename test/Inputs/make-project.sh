@@ -97,18 +97,22 @@ store_in_cache() {
   mv -T "$tmp" "$entry" 2>/dev/null || rm -rf "$tmp"
 }
 
+# Copies the entry's programs and profiles, and its JSON with the entry's
+# repository path replaced by this one's (one Python for every file).
 copy_from_cache() {
-  local entry=$1 name
+  local entry=$1 name jsons=()
   for t in $tests; do
     name=$(basename "$t" .cpp)
     cp "$entry/$name" "$entry/$name.profraw" "$entry/$name.profdata" "$build/"
-    "${TIA_TEST_PYTHON:-python3}" -c '
-import sys
-old, new, src, dst = sys.argv[1:]
-with open(src) as f: text = f.read()
-with open(dst, "w") as f: f.write(text.replace(old, new))
-'  "$(cat "$entry/repo-path")" "$(cd "$repo" && pwd -P)" "$entry/$name.json" "$build/$name.json"
+    jsons+=("$entry/$name.json" "$build/$name.json")
   done
+  "${TIA_TEST_PYTHON:-python3}" -c '
+import sys
+old, new, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+for src, dst in zip(files[::2], files[1::2]):
+    with open(src) as f: text = f.read()
+    with open(dst, "w") as f: f.write(text.replace(old, new))
+' "$(cat "$entry/repo-path")" "$(cd "$repo" && pwd -P)" "${jsons[@]}"
 }
 
 if [ "$use_cache" = 1 ] && [ -n "$tests" ]; then
