@@ -62,9 +62,9 @@ def make_repo(package, repo):
 
 
 def commit(repo, message):
+    """Commits every tracked file's change (and what `git add` staged)."""
     run(["git", "-c", "user.name=bench", "-c", "user.email=bench@tia.invalid",
-         "commit", "-qam" if message != "psutil as Debian ships it" else "-qm",
-         message], cwd=repo)
+         "commit", "-qam", message], cwd=repo)
 
 
 def functions(repo):
