@@ -12,7 +12,17 @@
 #   function  a top-level function or a method; what is nested in it
 #             (functions, classes, lambdas, comprehensions) belongs to it
 #   variable  a module-level or class-level assignment (a shared variable),
-#             one per statement and bound name
+#             one per statement and bound name; flagged "pure" when its
+#             statement only binds (no call, await, yield, walrus or
+#             comprehension runs), so that a change to it reaches only what
+#             uses its name
+#
+# Code that runs when a module is imported belongs to the module element
+# too, wherever it is written: the names of the decorators of its functions
+# and classes (a decorator is called when the def runs), at any depth of
+# class bodies. A class with keywords (a metaclass, arguments to
+# __init_subclass__) is flagged "keywords", one with a base that is not a
+# dotted name "unnamed-bases".
 #
 # Each element gets the names it uses, read from the bytecode: the
 # operands of the instructions in dis.hasname (co_names) on its lines, so
@@ -55,6 +65,63 @@ def _hash(parts):
         h.update(p.encode("utf-8", "surrogateescape"))
         h.update(b"\0")
     return h.hexdigest()
+
+
+# Expressions that run code beyond loading names and building values.
+_EFFECTS = (ast.Call, ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr,
+            ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _pure(expr):
+    """True when evaluating \p expr (None: nothing) runs no code of its own:
+    no call, await, yield, walrus or comprehension. A lambda's body does not
+    run; its defaults do."""
+    if expr is None:
+        return True
+    if isinstance(expr, _EFFECTS):
+        return False
+    if isinstance(expr, ast.Lambda):
+        return all(_pure(d) for d in expr.args.defaults + [
+            d for d in expr.args.kw_defaults if d is not None])
+    return all(_pure(c) for c in ast.iter_child_nodes(expr))
+
+
+def _binds_only(stmt):
+    """True when the assignment \p stmt only binds or updates names."""
+    targets = getattr(stmt, "targets", None) or [stmt.target]
+    return _pure(stmt.value) and all(_pure(t) for t in targets) and \
+        _pure(getattr(stmt, "annotation", None))
+
+
+def _loaded_names(expr, local):
+    """The (kind, name) pairs \p expr loads, as the bytecode would name them:
+    "n" for a bare name, "a" for an attribute; names of \p local (a class
+    body's own) and what hangs off them are left out."""
+    out = []
+    for e in ast.walk(expr):
+        if isinstance(e, ast.Attribute):
+            root = e.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if not (isinstance(root, ast.Name) and root.id in local):
+                out.append(("a", e.attr))
+        elif isinstance(e, ast.Name) and e.id not in local:
+            out.append(("n", e.id))
+    return out
+
+
+def _class_locals(stmts):
+    """The names a class body binds at its top level (a property's name,
+    which its setter's decorator names)."""
+    out = set()
+    for s in stmts:
+        if isinstance(s, FUNCS + (ast.ClassDef,)):
+            out.add(s.name)
+        else:
+            a = _assigned(s)
+            if a is not None:
+                out.update(a[0])
+    return out
 
 
 def _first_line(node):
@@ -304,6 +371,7 @@ class _Analysis:
         self.conftest = path.rpartition("/")[2] == "conftest.py"
         self.nodes = []
         self.bindings = []
+        self.module_node = None
 
     def node(self, *args):
         n = _Node(*args)
@@ -318,10 +386,12 @@ class _Analysis:
         (statement, node) pairs of definitions, whose code comes later."""
         defs = []
         variables = {}
+        local = _class_locals(stmts) if cls else set()
         for s in stmts:
             lines = range(_first_line(s), s.end_lineno + 1)
             if isinstance(s, FUNCS):
                 n = self.function(s, cls, prefix, key)
+                self.decorated(s, local)
                 defs.append((s, n))
                 owner = [n]
             elif isinstance(s, ast.ClassDef):
@@ -331,6 +401,12 @@ class _Analysis:
                 n.decorators = [_dotted(d) for d in s.decorator_list]
                 n.bases = [b for b in (_dotted(e).rpartition(".")[2]
                                        for e in s.bases) if b]
+                if s.keywords:
+                    n.flags.add("keywords")
+                if not all(isinstance(b, (ast.Name, ast.Attribute))
+                           for b in s.bases):
+                    n.flags.add("unnamed-bases")  # Generic[T], make_base()
+                self.decorated(s, local)
                 defs.append((s, n))
                 owner = [n]
             elif isinstance(s, (ast.Import, ast.ImportFrom)):
@@ -363,6 +439,8 @@ class _Analysis:
                     for name in dict.fromkeys(names):
                         n = self.node("variable", name, cls or "",
                                       prefix + name, k, lines[0], lines[-1])
+                        if _binds_only(s):
+                            n.flags.add("pure")
                         variables[name] = n
                         if name == "pytestmark" and (self.test_file
                                                      or self.conftest):
@@ -374,6 +452,13 @@ class _Analysis:
             for line in lines:
                 self.own(owners, line, owner, replace)
         return defs
+
+    def decorated(self, s, local):
+        """A decorator is called when the def or class statement \p s runs,
+        at import: what it names is used by the module's code."""
+        for d in s.decorator_list:
+            for use in _loaded_names(d, local):
+                self.module_node.uses.setdefault(use)
 
     @staticmethod
     def own(owners, line, owner, replace):
@@ -507,6 +592,7 @@ def analyze(tree, path, module, keys, options):
     last = max([getattr(s, "end_lineno", 1) or 1 for s in tree.body] + [1])
     rest = a.node("module", "<module>", "", "<module>",
                   a.module_key, 1, last)
+    a.module_node = rest
     a.body(code, tree.body, rest, "", "", a.module_key, False)
     a.collect_bindings(tree)
     _Code._memo.clear()

@@ -68,9 +68,41 @@ public:
         const ChangedElement &CE = Sel.Elements[R.Element];
         if (!isPythonElement(CE.Elem))
           return false;
-        return !Coverage || CE.Change == ElementChange::Added;
+        return !Coverage || CE.Change == ElementChange::Added ||
+               byNames(CE, Test);
       });
     }
+  }
+
+  /// Name-bound changes reach, besides what static analysis finds, the
+  /// tests that covered a function using one of their names, for the
+  /// tests whose coverage reasons byNames dropped.
+  llvm::Error addUserCoverage(Store &S, const SelectOptions &O) {
+    for (size_t I = 0; I < Sel.Elements.size(); ++I) {
+      const ChangedElement &CE = Sel.Elements[I];
+      auto Bound = A.NameBound.find(CE.Elem.Key);
+      if (Bound == A.NameBound.end() || CE.Change != ElementChange::Modified)
+        continue;
+      ++NameBoundElements;
+      for (const auto &[Key, Via] : Bound->second.Users) {
+        auto Covering = O.Snapshot ? S.testsCovering(Key, *O.Snapshot)
+                                   : S.testsCovering(Key);
+        if (!Covering)
+          return Covering.takeError();
+        for (const std::string &T : *Covering) {
+          if (!byNames(CE, T))
+            continue;
+          std::string Why = "covers " + Via;
+          std::vector<Reason> &Rs = ByTest[T];
+          if (llvm::none_of(Rs, [&](const Reason &R) {
+                return R.Element == I && R.Via == Why;
+              }))
+            Rs.push_back({I, NoIndex, std::move(Why), Rule::VariableUse,
+                          Evidence::Coverage});
+        }
+      }
+    }
+    return llvm::Error::success();
   }
 
   /// Static analysis' hits, for the tests it decides (and, in combined
@@ -80,7 +112,8 @@ public:
     for (size_t I = 0; I < Sel.Elements.size(); ++I)
       IndexOf.emplace(Sel.Elements[I].Elem.Key, I);
     for (const StaticHit &H : A.Hits) {
-      if (usesCoverage(H.Test) && !H.NewNode)
+      if (usesCoverage(H.Test) && !H.NewNode &&
+          !(A.NameBound.count(H.Elem.Key) && A.Evidenced.count(H.Test)))
         continue;
       auto It = IndexOf.find(H.Elem.Key);
       if (It == IndexOf.end()) {
@@ -131,6 +164,13 @@ public:
   void addNotes() {
     for (std::string &N : A.Notes)
       Sel.ModeNotes.push_back(std::move(N));
+    if (Combined && NameBoundElements)
+      Sel.ModeNotes.push_back(llvm::formatv(
+          "combined: {0} changed {1} names: what uses the names decides "
+          "(name analysis, and coverage of the code using them)",
+          NameBoundElements,
+          NameBoundElements == 1 ? "element only rebinds"
+                                 : "elements only rebind"));
     if (Combined && !A.Tests.empty())
       Sel.ModeNotes.push_back(llvm::formatv(
           "combined: {0} Python tests by coverage (static for new elements), "
@@ -158,7 +198,18 @@ private:
            !A.IncompleteEvidence.count(Test);
   }
 
+  /// A module- or class-level binding that only binds a name reaches a
+  /// test through what uses the name, not through the import that ran it,
+  /// where the test's coverage would decide and its runtime evidence says
+  /// what it reached by name dynamically.
+  bool byNames(const ChangedElement &CE, const std::string &Test) const {
+    return CE.Change == ElementChange::Modified &&
+           A.NameBound.count(CE.Elem.Key) && usesCoverage(Test) &&
+           A.Evidenced.count(Test);
+  }
+
   bool Combined;
+  unsigned NameBoundElements = 0;
   Selection &Sel;
   std::map<std::string, std::vector<Reason>> &ByTest;
   StaticAnswer &A;
@@ -197,6 +248,8 @@ llvm::Error applyMode(git::Repository &Repo, Store &S, const SelectOptions &O,
   ModeRun Run(O, Sel, ByTest, *A, **Tests);
   Run.countTests(Known);
   Run.dropReplacedReasons();
+  if (llvm::Error E = Run.addUserCoverage(S, O))
+    return E;
   Run.addStaticHits();
   Run.selectSourceTestsOnFallback();
   Run.markUncovered();

@@ -36,14 +36,51 @@ namespace {
 
 /// Methods the test frameworks call without naming them.
 const char *const FrameworkNames[] = {
-    "setUp",         "tearDown",         "setUpClass",    "tearDownClass",
-    "setUpModule",   "tearDownModule",   "asyncSetUp",    "asyncTearDown",
-    "setup_method",  "teardown_method",  "setup_class",   "teardown_class",
-    "setup_module",  "teardown_module",  "setup_function",
-    "teardown_function", "setup",        "teardown",      "runTest"};
+    "setUp",        "tearDown",        "setUpClass",     "tearDownClass",
+    "setUpModule",  "tearDownModule",  "asyncSetUp",     "asyncTearDown",
+    "setup_method", "teardown_method", "setup_class",    "teardown_class",
+    "setup_module", "teardown_module", "setup_function", "teardown_function",
+    "setup",        "teardown",        "runTest"};
 
 bool isDunder(llvm::StringRef Name) {
   return Name.size() > 4 && Name.starts_with("__") && Name.ends_with("__");
+}
+
+/// Methods Python calls when a class statement runs, at import.
+bool runsAtClassCreation(llvm::StringRef Name) {
+  return Name == "__init_subclass__" || Name == "__set_name__";
+}
+
+/// Built-in bases that read none of a subclass's own attributes besides
+/// those Python reads anyway (double-underscore names).
+bool plainBuiltinBase(llvm::StringRef Name) {
+  static const char *const Plain[] = {"object",
+                                      "Exception",
+                                      "BaseException",
+                                      "ValueError",
+                                      "TypeError",
+                                      "RuntimeError",
+                                      "KeyError",
+                                      "IndexError",
+                                      "LookupError",
+                                      "AttributeError",
+                                      "OSError",
+                                      "IOError",
+                                      "ArithmeticError",
+                                      "NotImplementedError",
+                                      "Warning",
+                                      "UserWarning",
+                                      "DeprecationWarning",
+                                      "int",
+                                      "float",
+                                      "str",
+                                      "bytes",
+                                      "tuple",
+                                      "list",
+                                      "dict",
+                                      "set",
+                                      "frozenset"};
+  return llvm::is_contained(Plain, Name);
 }
 
 /// "function:A.f#2" -> "A.f".
@@ -79,6 +116,7 @@ Graph::Graph(std::vector<GraphFile> FilesIn, const GraphOptions &O)
   buildHierarchy();
   buildResolutions(O);
   markNeverPrune();
+  markImportWide();
 }
 
 uint32_t Graph::intern(llvm::StringRef Name) {
@@ -115,8 +153,8 @@ void Graph::buildNodes(const GraphOptions &O) {
       N.File = F;
       N.Index = I;
       N.Change = GF.BaseOnly ? NodeChange::Deleted : GF.Changes[I];
-      N.K = NN.Kind == "module"  ? Kind::Module
-            : NN.Kind == "class" ? Kind::Class
+      N.K = NN.Kind == "module"     ? Kind::Module
+            : NN.Kind == "class"    ? Kind::Class
             : NN.Kind == "variable" ? Kind::Variable
                                     : Kind::Function;
       N.Name = intern(NN.Name);
@@ -138,9 +176,18 @@ void Graph::buildNodes(const GraphOptions &O) {
         N.Flags |= FDunder;
       if (N.K == Kind::Function && Critical.count(NN.Name))
         N.Flags |= FCritical;
+      if (N.K == Kind::Variable && llvm::is_contained(NN.Flags, "pure"))
+        N.Flags |= FPure;
+      if ((N.K == Kind::Variable && !(N.Flags & FPure)) ||
+          (N.K == Kind::Class && llvm::is_contained(NN.Flags, "keywords")) ||
+          (N.K == Kind::Function && N.Class != None &&
+           runsAtClassCreation(NN.Name)))
+        N.Flags |= FImportTime;
       uint32_t Id = Nodes.size();
       Nodes.push_back(N);
       Info[F].Nodes.push_back(Id);
+      if (N.Flags & FImportTime)
+        ImportTime.push_back(Id);
       if (N.K == Kind::Module)
         continue;
       Defs[N.Name].push_back(Id);
@@ -398,8 +445,8 @@ std::vector<uint32_t> Graph::candidates(Use U, uint32_t Name, uint32_t File,
 
 uint32_t Graph::resolution(Use U, uint32_t Name, uint32_t File,
                            uint32_t Class) {
-  std::string Key = std::to_string(static_cast<int>(U)) + ":" +
-                    std::to_string(Name);
+  std::string Key =
+      std::to_string(static_cast<int>(U)) + ":" + std::to_string(Name);
   if (U == Use::NonAttr)
     Key += ":" + std::to_string(File) + ":" + std::to_string(Class);
   else if (U == Use::SureAttr)
@@ -453,8 +500,7 @@ void Graph::buildResolutions(const GraphOptions &O) {
         if (Imported == None)
           continue;
         Target T = resolveModule(B.Module, Imported, 0);
-        if (T.Nodes.empty() ||
-            !llvm::all_of(T.Nodes, [&](uint32_t C) {
+        if (T.Nodes.empty() || !llvm::all_of(T.Nodes, [&](uint32_t C) {
               return Nodes[C].Change == NodeChange::Deleted;
             }))
           continue;
@@ -491,9 +537,165 @@ void Graph::markNeverPrune() {
   }
 }
 
+void Graph::markImportWide() {
+  std::set<uint32_t> Changed;
+  for (uint32_t N = 0; N < Nodes.size(); ++N)
+    if (Nodes[N].K == Kind::Variable && Nodes[N].Change != NodeChange::None)
+      Changed.insert(N);
+  if (Changed.empty())
+    return;
+  findUsers(Changed);
+  for (uint32_t N : Changed) {
+    std::set<uint32_t> Seen{N};
+    std::string Why = importWideReason(N, Seen);
+    if (Why.empty())
+      continue;
+    ImportWide[N] = std::move(Why);
+    if (!(Nodes[N].Flags & FImportTime)) {
+      Nodes[N].Flags |= FImportTime;
+      ImportTime.push_back(N);
+    }
+  }
+}
+
+void Graph::findUsers(std::set<uint32_t> Targets) {
+  // One pass over every use per round; a round adds the variables that
+  // only bind what uses a target, whose own users count too.
+  std::set<uint32_t> Done;
+  while (!Targets.empty()) {
+    llvm::BitVector Wanted(Nodes.size());
+    for (uint32_t T : Targets) {
+      Wanted.set(T);
+      UsersOf[T];
+    }
+    for (uint32_t M = 0; M < Nodes.size(); ++M)
+      for (uint32_t U = Nodes[M].UseBegin; U < Nodes[M].UseEnd; ++U)
+        for (uint32_t C : Res[UseRes[U]].Candidates)
+          if (Wanted[C] && C != M && !llvm::is_contained(UsersOf[C], M))
+            UsersOf[C].push_back(M);
+    Done.insert(Targets.begin(), Targets.end());
+    std::set<uint32_t> Next;
+    for (uint32_t T : Targets)
+      for (uint32_t M : UsersOf[T])
+        if (Nodes[M].K == Kind::Variable && (Nodes[M].Flags & FPure) &&
+            !Done.count(M))
+          Next.insert(M);
+    Targets = std::move(Next);
+  }
+}
+
+std::string Graph::importWideReason(uint32_t N,
+                                    std::set<uint32_t> &Seen) const {
+  const Node &Nd = Nodes[N];
+  const GraphFile &GF = Files[Nd.File];
+  const NameNode &NN = GF.Nodes[Nd.Index];
+  if (!(Nd.Flags & FPure))
+    return "its value runs code at import";
+  if (isDunder(NN.Name))
+    return "Python reads " + NN.Name + " without naming it";
+  if (Info[Nd.File].Test || llvm::sys::path::filename(GF.Path) == "conftest.py")
+    return "pytest reads the names of " + GF.Path + " without naming them";
+  for (uint32_t M : Info[Nd.File].Nodes)
+    if (Nodes[M].K == Kind::Function && Nodes[M].Class == None &&
+        (Names[Nodes[M].Name] == "__getattr__" ||
+         Names[Nodes[M].Name] == "__dir__"))
+      return GF.Module + " defines a module " + Names[Nodes[M].Name];
+  for (const GraphFile &Other : Files)
+    if (!Other.BaseOnly && llvm::any_of(Other.Bindings, [&](const auto &B) {
+          return B.Local == "*" && B.Module == GF.Module;
+        }))
+      return GF.Module + " is star-imported by " + Other.Path;
+  if (Nd.Class != None)
+    for (uint32_t C : Info[Nd.File].Nodes)
+      if (Nodes[C].K == Kind::Class && Nodes[C].Name == Nd.Class) {
+        std::set<uint32_t> Classes;
+        std::string Why = classReason(C, Classes);
+        if (!Why.empty())
+          return Why;
+      }
+  auto Users = UsersOf.find(N);
+  if (Users == UsersOf.end())
+    return std::string();
+  for (uint32_t M : Users->second) {
+    if (Nodes[M].K == Kind::Class)
+      return "the class statement of " + display(M) + " uses it at import";
+    if (Nodes[M].K != Kind::Variable || !(Nodes[M].Flags & FPure) ||
+        !Seen.insert(M).second)
+      continue;
+    std::string Why = importWideReason(M, Seen);
+    if (!Why.empty())
+      return display(M) + " uses it, and " + Why;
+  }
+  return std::string();
+}
+
+std::string Graph::classReason(uint32_t C, std::set<uint32_t> &Seen) const {
+  if (!Seen.insert(C).second)
+    return std::string();
+  const NameNode &CN = Files[Nodes[C].File].Nodes[Nodes[C].Index];
+  std::string Class = "class " + display(C);
+  if (!CN.Decorators.empty())
+    return Class + " is decorated (@" + CN.Decorators.front() + ")";
+  if (llvm::is_contained(CN.Flags, "keywords"))
+    return Class + " has a metaclass or class keywords";
+  if (llvm::is_contained(CN.Flags, "unnamed-bases"))
+    return Class + " has a base tia cannot name";
+  for (uint32_t M : Info[Nodes[C].File].Nodes)
+    if (Nodes[M].K == Kind::Function && Nodes[M].Class == Nodes[C].Name &&
+        runsAtClassCreation(Names[Nodes[M].Name]))
+      return Class + " defines " + Names[Nodes[M].Name];
+  for (const std::string &B : CN.Bases) {
+    uint32_t Name = lookup(B);
+    std::vector<uint32_t> Defined;
+    if (Name != None)
+      for (uint32_t D : Defs[Name])
+        if (Nodes[D].K == Kind::Class)
+          Defined.push_back(D);
+    if (Defined.empty()) {
+      if (plainBuiltinBase(B))
+        continue;
+      return Class + " derives from " + B + ", which is not the project's";
+    }
+    for (uint32_t D : Defined) {
+      std::string Why = classReason(D, Seen);
+      if (!Why.empty())
+        return Why;
+    }
+  }
+  return std::string();
+}
+
 //===----------------------------------------------------------------------===//
 // Accessors
 //===----------------------------------------------------------------------===//
+
+llvm::StringRef Graph::importWideWhy(uint32_t N) const {
+  auto It = ImportWide.find(N);
+  return It == ImportWide.end() ? llvm::StringRef() : It->second;
+}
+
+std::vector<uint32_t> Graph::nameUsers(uint32_t N) const {
+  std::vector<uint32_t> Out;
+  std::set<uint32_t> Seen{N};
+  std::vector<uint32_t> Work{N};
+  while (!Work.empty()) {
+    uint32_t T = Work.back();
+    Work.pop_back();
+    auto It = UsersOf.find(T);
+    if (It == UsersOf.end())
+      continue;
+    for (uint32_t M : It->second) {
+      if (!Seen.insert(M).second)
+        continue;
+      if (Nodes[M].K == Kind::Function)
+        Out.push_back(M);
+      else if (Nodes[M].K == Kind::Variable && (Nodes[M].Flags & FPure))
+        Work.push_back(M);
+    }
+  }
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
 
 std::string Graph::nodeKey(uint32_t N) const {
   const GraphFile &F = Files[Nodes[N].File];
@@ -548,6 +750,7 @@ enum SeedKind : uint8_t {
   RegistryRan,     ///< a registry-decorated function the test ran
   RegistryUnknown, ///< a registry-decorated function without evidence
   ImplicitByClass, ///< a double-underscore method of a reached class
+  ImportTimeCode,  ///< code that runs when a file the test imports does
 };
 
 /// Who pushed a name.
@@ -557,9 +760,9 @@ class Graph::State {
 public:
   State(const Graph &G, const std::vector<uint8_t> &Visible,
         const FileEvidence &E, const std::vector<uint8_t> &Evidence)
-      : Reached(G.Nodes.size()), Pruned(G.Nodes.size()),
-        ResDone(G.Res.size()), NameReached(G.Names.size()), Visible(&Visible),
-        E(&E), Evidence(&Evidence) {}
+      : Reached(G.Nodes.size()), Pruned(G.Nodes.size()), ResDone(G.Res.size()),
+        NameReached(G.Names.size()), Visible(&Visible), E(&E),
+        Evidence(&Evidence) {}
 
   struct NodeInfo {
     uint32_t Round = 0;
@@ -606,8 +809,8 @@ std::vector<uint8_t> Graph::visibleFiles(uint32_t F,
       ByPath.emplace(Files[G].Path, G);
   for (llvm::StringRef Dir = llvm::sys::path::parent_path(Files[F].Path);;
        Dir = llvm::sys::path::parent_path(Dir)) {
-    auto It = ByPath.find(Dir.empty() ? "conftest.py"
-                                      : (Dir + "/conftest.py").str());
+    auto It =
+        ByPath.find(Dir.empty() ? "conftest.py" : (Dir + "/conftest.py").str());
     if (It != ByPath.end())
       Add(It->second);
     if (Dir.empty())
@@ -664,9 +867,9 @@ FileOutcome Graph::select(uint32_t F, const FileEvidence &E,
     return std::nullopt;
   };
   if (std::optional<uint32_t> N = FirstChange(S0)) {
-    bool Stale = E.Present && E.Stale && llvm::any_of(S0.Order, [&](uint32_t M) {
-                   return (*E.Stale)[M];
-                 });
+    bool Stale =
+        E.Present && E.Stale &&
+        llvm::any_of(S0.Order, [&](uint32_t M) { return (*E.Stale)[M]; });
     if (!Stale) {
       Out.Shared.push_back({*N, chain(S0, *N)});
       Out.Whole = Out.Shared.front();
@@ -719,8 +922,7 @@ FileOutcome Graph::select(uint32_t F, const FileEvidence &E,
   return Out;
 }
 
-void Graph::push(State &S, uint32_t R, uint32_t From,
-                 uint8_t Source) const {
+void Graph::push(State &S, uint32_t R, uint32_t From, uint8_t Source) const {
   if (S.ResDone[R])
     return;
   S.ResDone.set(R);
@@ -817,6 +1019,9 @@ void Graph::seedShared(State &S, uint32_t F, const FileEvidence &E) const {
       for (uint32_t N : Info[G].Nodes)
         if (Nodes[N].K == Kind::Module)
           reach(S, N, ModuleCode, ~0u, ~0u);
+  for (uint32_t N : ImportTime)
+    if ((*S.Visible)[Nodes[N].File])
+      reach(S, N, ImportTimeCode, ~0u, ~0u);
   for (uint32_t N : Roots)
     if ((*S.Visible)[Nodes[N].File])
       reach(S, N, RootNode, ~0u, ~0u);
@@ -850,8 +1055,7 @@ bool Graph::seedTest(State &S, uint32_t F, llvm::StringRef Test) const {
     return false;
   auto Find = [&](Kind K, const std::string &Qual) -> uint32_t {
     for (uint32_t N : Info[F].Nodes)
-      if (Nodes[N].K == K &&
-          qualOf(Files[F].Nodes[Nodes[N].Index].Id) == Qual)
+      if (Nodes[N].K == K && qualOf(Files[F].Nodes[Nodes[N].Index].Id) == Qual)
         return N;
     return None;
   };
@@ -901,6 +1105,12 @@ std::string Graph::chain(const State &S, uint32_t N) const {
     case ModuleCode:
       Steps.push_back(Here);
       break;
+    case ImportTimeCode: {
+      llvm::StringRef Why = importWideWhy(Cur);
+      Steps.push_back(Here + " (runs at import" +
+                      (Why.empty() ? std::string() : ": " + Why.str()) + ")");
+      break;
+    }
     case RootNode:
       Steps.push_back("always-run " + Here);
       break;
@@ -918,8 +1128,9 @@ std::string Graph::chain(const State &S, uint32_t N) const {
       const auto &R = S.Res.find(I.PredRes)->second;
       const std::string &Name = Names[Res[I.PredRes].Name];
       if (R.From == ~0u) {
-        Steps.push_back(std::string(R.Source == Runtime ? "runtime access of "
-                                                        : "framework call of ") +
+        Steps.push_back(std::string(R.Source == Runtime
+                                        ? "runtime access of "
+                                        : "framework call of ") +
                         Name + " -> " + Here);
         break;
       }

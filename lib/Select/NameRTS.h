@@ -13,6 +13,13 @@
 // test file was seen calling it) (Algorithm 2). A test is selected when it
 // reaches a changed element.
 //
+// Code that runs when a module is imported is reached by every test that
+// imports it: the module's statements (with its decorators), assignments
+// whose value runs code, classes with a metaclass or class keywords, and
+// __init_subclass__ and __set_name__ methods. A changed binding that only
+// binds a name is reached through that name, unless something reads it
+// without naming it (see importWideWhy); then it runs at import too.
+//
 // Plain data in, plain data out: no store, no git, no Python.
 //
 //===----------------------------------------------------------------------===//
@@ -136,6 +143,15 @@ public:
   /// "module.Class.method", or "module code of module".
   std::string display(uint32_t N) const;
   NodeChange change(uint32_t N) const { return Nodes[N].Change; }
+  bool isVariable(uint32_t N) const { return Nodes[N].K == Kind::Variable; }
+  /// Why a change to variable node \p N reaches every test that imports its
+  /// file rather than those that use its name ("its value runs code at
+  /// import", "shop.pricing defines __getattr__"...); empty when it does
+  /// not, or \p N did not change.
+  llvm::StringRef importWideWhy(uint32_t N) const;
+  /// The functions and methods whose code uses variable node \p N,
+  /// directly or through variables that only bind what uses it.
+  std::vector<uint32_t> nameUsers(uint32_t N) const;
   /// Files defining at least one test.
   std::vector<uint32_t> testFiles() const;
   /// Index of the file at \p Path; -1 when none.
@@ -171,6 +187,11 @@ private:
     FNeverPrune = 16,
     /// A registered function that is new or registered differently.
     FReregistered = 32,
+    /// Runs when its file is imported: reached by every test that imports
+    /// the file, like the module's code.
+    FImportTime = 64,
+    /// A variable whose statement only binds names.
+    FPure = 128,
   };
   enum class Kind : uint8_t { Module, Class, Function, Variable };
   enum class Use : uint8_t { NonAttr, SureAttr, AmbAttr };
@@ -218,6 +239,10 @@ private:
   int64_t moduleFile(llvm::StringRef Module) const;
   std::set<uint32_t> hierarchy(uint32_t Class);
   void markNeverPrune();
+  void markImportWide();
+  void findUsers(std::set<uint32_t> Targets);
+  std::string importWideReason(uint32_t N, std::set<uint32_t> &Seen) const;
+  std::string classReason(uint32_t Class, std::set<uint32_t> &Seen) const;
 
   std::vector<uint8_t> visibleFiles(uint32_t F, const FileEvidence &E) const;
   void seedShared(State &S, uint32_t F, const FileEvidence &E) const;
@@ -248,6 +273,13 @@ private:
   /// Class nodes -> their double-underscore methods.
   std::map<uint32_t, std::vector<uint32_t>> DundersOf;
   std::vector<uint32_t> ImplicitNames, TestNames, Roots, RegistryFunctions;
+  /// Nodes that run at import (FImportTime), and why a changed binding
+  /// does.
+  std::vector<uint32_t> ImportTime;
+  std::map<uint32_t, std::string> ImportWide;
+  /// Changed variables, and the variables that use them -> the nodes whose
+  /// uses resolve to them.
+  std::map<uint32_t, std::vector<uint32_t>> UsersOf;
 };
 
 } // namespace namerts

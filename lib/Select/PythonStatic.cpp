@@ -358,6 +358,7 @@ public:
       return E;
     assignEvidence();
     propagate();
+    findNameBound();
     neverPruneIncomplete();
     summarize();
     return std::move(A);
@@ -714,6 +715,9 @@ private:
     for (size_t I = 0; I < TestFiles.size(); ++I) {
       const FileOutcome &Out = Outcomes[I];
       Stale += Out.EvidenceStale;
+      if (Evidence[I].Present && !Out.EvidenceStale)
+        for (auto &[Name, Ids] : TestsOf[I].Ids)
+          A.Evidenced.insert(Ids.begin(), Ids.end());
       if (!Out.Shared.empty())
         for (const std::string &Name : TestsOf[I].Names)
           addHit(I, Name, Out.Shared.front());
@@ -723,6 +727,37 @@ private:
         for (const std::string &Name : Out.ByFile)
           addHit(I, Name, *Out.Whole);
     }
+  }
+
+  /// The changed elements whose every changed node is a variable that only
+  /// binds a name (Graph::importWideWhy), with the code that uses them.
+  void findNameBound() {
+    std::map<std::string, bool> Bound; // element key -> so far
+    std::map<std::string, std::vector<uint32_t>> Variables;
+    for (uint32_t N = 0; N < G->numNodes(); ++N) {
+      if (G->change(N) == NodeChange::None)
+        continue;
+      const NameNode &Node = nodeOf(N);
+      bool Binds = G->isVariable(N) && G->importWideWhy(N).empty();
+      auto [It, New] = Bound.emplace(Node.Key, Binds);
+      It->second = It->second && Binds;
+      if (Binds)
+        Variables[Node.Key].push_back(N);
+    }
+    for (auto &[Key, Binds] : Bound) {
+      if (!Binds)
+        continue;
+      NameBoundChange &C = A.NameBound[Key];
+      for (uint32_t V : Variables[Key])
+        for (uint32_t U : G->nameUsers(V))
+          C.Users.push_back({nodeOf(U).Key,
+                             G->display(U) + ", which uses " + nodeOf(V).Name});
+    }
+  }
+
+  const NameNode &nodeOf(uint32_t N) const {
+    auto [F, I] = G->where(N);
+    return G->file(F).Nodes[I];
   }
 
   /// Test \p Name of test file \p File reached \p H: a hit for each of its

@@ -15,6 +15,7 @@
 #include "tia/Git/Repository.h"
 #include "tia/Select/Selection.h"
 #include "tia/Support/Model.h"
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -53,6 +54,15 @@ struct StaticHit {
   std::string Chain;
 };
 
+/// A changed element whose change only rebinds names: module- or
+/// class-level variables that bind without running code and that nothing
+/// reads without naming them. What it affects is what uses those names.
+struct NameBoundChange {
+  /// The functions and methods whose code uses a changed name: (the key of
+  /// the element holding one, "m.f, which uses NAME").
+  std::vector<std::pair<std::string, std::string>> Users;
+};
+
 struct StaticAnswer {
   /// Every Python test of the head static analysis decided.
   std::set<std::string> Tests;
@@ -68,6 +78,12 @@ struct StaticAnswer {
   /// selects them for every Python change, and their coverage, which is
   /// incomplete alike, does not decide for them.
   std::set<std::string> IncompleteEvidence;
+  /// Name-bound changes, by element key.
+  std::map<std::string, NameBoundChange> NameBound;
+  /// Python tests whose file's runtime evidence took part (present, and
+  /// not older than a change it reaches): what they reach dynamically by
+  /// name is known.
+  std::set<std::string> Evidenced;
 };
 
 /// Runs name-based selection for the Python tests of \p R's change.

@@ -134,4 +134,78 @@ TEST(NameRTSTest, AnUnknownTestNameGoesByTheFile) {
             (std::vector<std::string>{"tests/test_a.py::test_gone"}));
 }
 
+/// lib.py with a module-level variable RATE (a pure binding unless
+/// \p Effects) that magnify uses.
+std::vector<GraphFile> withRate(bool Effects) {
+  std::vector<GraphFile> Files = project(NodeChange::None, NodeChange::None);
+  NameNode Rate = node("variable", "lib", "RATE", Effects ? "n:compute" : "");
+  if (!Effects)
+    Rate.Flags = {"pure"};
+  Files[0].Nodes.push_back(Rate);
+  Files[0].Changes.push_back(NodeChange::Modified);
+  Files[0].Nodes[1].Uses = "n:RATE";
+  return Files;
+}
+
+uint32_t nodeNamed(const Graph &G, llvm::StringRef Key) {
+  for (uint32_t N = 0; N < G.numNodes(); ++N)
+    if (G.nodeKey(N) == Key)
+      return N;
+  ADD_FAILURE() << "no node " << Key.str();
+  return 0;
+}
+
+TEST(NameRTSTest, APureBindingReachesOnlyTheTestsUsingItsName) {
+  Graph G(withRate(false), GraphOptions());
+  uint32_t Rate = nodeNamed(G, "py:lib:RATE");
+  EXPECT_EQ(G.importWideWhy(Rate), "");
+  FileOutcome Out = selectTestFile(G);
+  EXPECT_TRUE(Out.Shared.empty());
+  EXPECT_EQ(testsHit(Out),
+            (std::vector<std::string>{"tests/test_a.py::test_magnify"}));
+  std::vector<uint32_t> Users = G.nameUsers(Rate);
+  ASSERT_EQ(Users.size(), 1u);
+  EXPECT_EQ(G.nodeKey(Users[0]), "py:lib:magnify");
+}
+
+TEST(NameRTSTest, ABindingThatRunsCodeReachesEveryImporter) {
+  Graph G(withRate(true), GraphOptions());
+  EXPECT_EQ(G.importWideWhy(nodeNamed(G, "py:lib:RATE")),
+            "its value runs code at import");
+  FileOutcome Out = selectTestFile(G);
+  ASSERT_EQ(Out.Shared.size(), 1u);
+  EXPECT_EQ(G.nodeKey(Out.Shared[0].Node), "py:lib:RATE");
+}
+
+TEST(NameRTSTest, AStarImportedModuleBindsEveryImporter) {
+  std::vector<GraphFile> Files = withRate(false);
+  Files[1].Bindings.push_back({"*", "lib", "*"});
+  Graph G(std::move(Files), GraphOptions());
+  EXPECT_EQ(G.importWideWhy(nodeNamed(G, "py:lib:RATE")),
+            "lib is star-imported by tests/test_a.py");
+  EXPECT_EQ(selectTestFile(G).Shared.size(), 1u);
+}
+
+TEST(NameRTSTest, AClassAttributeOfADecoratedClassReachesEveryImporter) {
+  std::vector<GraphFile> Files = project(NodeChange::None, NodeChange::None);
+  NameNode Class = node("class", "lib", "Shape", "");
+  NameNode Label = node("variable", "lib", "label", "");
+  Label.Class = "Shape";
+  Label.Flags = {"pure"};
+  Files[0].Nodes.push_back(Class);
+  Files[0].Nodes.push_back(Label);
+  Files[0].Changes.push_back(NodeChange::None);
+  Files[0].Changes.push_back(NodeChange::Modified);
+  {
+    Graph G(Files, GraphOptions());
+    EXPECT_EQ(G.importWideWhy(nodeNamed(G, "py:lib:label")), "");
+    EXPECT_TRUE(selectTestFile(G).Shared.empty());
+  }
+  Files[0].Nodes[3].Decorators = {"dataclass"};
+  Graph G(std::move(Files), GraphOptions());
+  EXPECT_EQ(G.importWideWhy(nodeNamed(G, "py:lib:label")),
+            "class lib.Shape is decorated (@dataclass)");
+  EXPECT_EQ(selectTestFile(G).Shared.size(), 1u);
+}
+
 } // namespace
