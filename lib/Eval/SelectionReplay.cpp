@@ -173,6 +173,8 @@ namespace {
 struct Link {
   enum { New, Old, Fails } Side;
   const select::ChangedElement *Element = nullptr;
+  /// The element only rebinds names: the test ran code using them.
+  bool ByNames = false;
 };
 
 std::string missReason(const Link &L, bool HeldAtParent) {
@@ -183,6 +185,9 @@ std::string missReason(const Link &L, bool HeldAtParent) {
     return "fails at the commit after passing at the parent, but runs no "
            "element the commit changed";
   const select::ChangedElement &E = *L.Element;
+  if (L.ByNames)
+    return "ran code using a name " + E.Elem.Display +
+           " binds, which the commit changed";
   if (L.Side == Link::Old)
     return "covered " + E.Elem.Display + " at the parent, which the commit " +
            select::changeName(E.Change).str() +
@@ -235,22 +240,32 @@ llvm::Error measure(Store &S, const select::Plan &P, const Observed &O,
     M.AllTestsSeconds = AllSeconds;
 
   std::map<std::string, std::vector<Link>> Why;
-  for (const select::ChangedElement &E : P.Changes.Elements) {
-    if (E.Change != select::ElementChange::Deleted && O.CommitSnapshot) {
-      auto Tests = S.testsCovering(E.Elem.Key, O.CommitSnapshot);
-      if (!Tests)
-        return Tests.takeError();
-      for (const std::string &T : *Tests)
-        if (Ran.count(T))
-          Why[T].push_back({Link::New, &E});
-    }
-    if (E.Change != select::ElementChange::Added && O.ParentSnapshot) {
-      auto Tests = S.testsCovering(E.Elem.Key, O.ParentSnapshot);
-      if (!Tests)
-        return Tests.takeError();
-      for (const std::string &T : *Tests)
-        if (Ran.count(T))
-          Why[T].push_back({Link::Old, &E});
+  for (size_t I = 0; I < P.Changes.Elements.size(); ++I) {
+    const select::ChangedElement &E = P.Changes.Elements[I];
+    // A change that only rebinds names affects the tests that ran code
+    // using them; coverage links the binding itself to every test whose
+    // import ran it.
+    std::vector<std::string> Keys{E.Elem.Key};
+    auto Bound = P.Changes.NameBoundUsers.find(I);
+    if (Bound != P.Changes.NameBoundUsers.end())
+      Keys = Bound->second;
+    for (const std::string &Key : Keys) {
+      if (E.Change != select::ElementChange::Deleted && O.CommitSnapshot) {
+        auto Tests = S.testsCovering(Key, O.CommitSnapshot);
+        if (!Tests)
+          return Tests.takeError();
+        for (const std::string &T : *Tests)
+          if (Ran.count(T))
+            Why[T].push_back({Link::New, &E, Key != E.Elem.Key});
+      }
+      if (E.Change != select::ElementChange::Added && O.ParentSnapshot) {
+        auto Tests = S.testsCovering(Key, O.ParentSnapshot);
+        if (!Tests)
+          return Tests.takeError();
+        for (const std::string &T : *Tests)
+          if (Ran.count(T))
+            Why[T].push_back({Link::Old, &E, Key != E.Elem.Key});
+      }
     }
   }
   for (const auto &[Id, Failed] : FailedAt) {

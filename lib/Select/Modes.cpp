@@ -84,7 +84,9 @@ public:
       if (Bound == A.NameBound.end() || CE.Change != ElementChange::Modified)
         continue;
       ++NameBoundElements;
+      std::vector<std::string> &Users = Sel.NameBoundUsers[I];
       for (const auto &[Key, Via] : Bound->second.Users) {
+        Users.push_back(Key);
         auto Covering = O.Snapshot ? S.testsCovering(Key, *O.Snapshot)
                                    : S.testsCovering(Key);
         if (!Covering)

@@ -19,6 +19,7 @@
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -268,6 +269,11 @@ struct Selection {
   /// order: whether a test reaches it.
   std::vector<FunctionReach> Reach;
   ChangeCoverage Coverage;
+  /// Changed Python elements whose change only rebinds names (Safety.md,
+  /// "Bindings"), by index into Elements: the keys of the functions and
+  /// methods that use those names. What runs them is what the change
+  /// affects, not every test whose import bound the names.
+  std::map<size_t, std::vector<std::string>> NameBoundUsers;
 
   /// Puts \p First before the fallbacks there are, in its order, and moves
   /// every reason's FallbackIndex with its fallback, so that no index goes
