@@ -1,23 +1,37 @@
 //===- Booster.cpp - XGBoost through its C API ----------------------------===//
 
 #include "Booster.h"
+#include "XGBoostLibrary.h"
 #include "tia/Support/Error.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
-#include <mutex>
-#include <xgboost/c_api.h>
+#include <atomic>
 
 namespace tia {
 namespace predict {
 
 namespace {
 
+/// Set by the first booster trained or loaded: every other call here works
+/// on one. (Boosters may be trained on several threads.)
+std::atomic<const XGBoostApi *> Api{nullptr};
+
+llvm::Error openXGBoost() {
+  if (Api)
+    return llvm::Error::success();
+  auto Opened = xgboost();
+  if (!Opened)
+    return Opened.takeError();
+  Api = *Opened;
+  return llvm::Error::success();
+}
+
 /// Turns an XGBoost return code into an error "WHAT: XGBoost's message".
 llvm::Error check(int Rc, const llvm::Twine &What) {
   if (Rc == 0)
     return llvm::Error::success();
-  llvm::StringRef Msg = XGBGetLastError();
+  llvm::StringRef Msg = Api.load()->XGBGetLastError();
   // XGBoost prefixes its messages with "[time] source:line: ".
   size_t Pos = Msg.find(": ");
   if (Msg.starts_with("[") && Pos != llvm::StringRef::npos)
@@ -25,29 +39,21 @@ llvm::Error check(int Rc, const llvm::Twine &What) {
   return makeError(What + ": " + Msg.split('\n').first.trim());
 }
 
-void quietOnce() {
-  static std::once_flag Once;
-  std::call_once(Once, [] {
-    // XGBoost would otherwise print warnings of its own on stdout.
-    XGBSetGlobalConfig(R"({"verbosity": 0})");
-  });
-}
-
 /// A DMatrix that frees itself.
 struct Matrix {
   DMatrixHandle H = nullptr;
   ~Matrix() {
     if (H)
-      XGDMatrixFree(H);
+      Api.load()->XGDMatrixFree(H);
   }
 };
 
 llvm::Error makeMatrix(const SparseRows &X, unsigned Columns, Matrix &M) {
   std::vector<size_t> Indptr(X.RowStart);
   Indptr.push_back(X.Columns.size());
-  return check(XGDMatrixCreateFromCSREx(Indptr.data(), X.Columns.data(),
-                                        X.Values.data(), Indptr.size(),
-                                        X.Values.size(), Columns, &M.H),
+  return check(Api.load()->XGDMatrixCreateFromCSREx(
+                   Indptr.data(), X.Columns.data(), X.Values.data(),
+                   Indptr.size(), X.Values.size(), Columns, &M.H),
                "cannot build the feature matrix");
 }
 
@@ -100,7 +106,7 @@ llvm::Expected<BoostParams> BoostParams::parse(llvm::StringRef Text) {
 
 Booster::~Booster() {
   if (Handle)
-    XGBoosterFree(Handle);
+    Api.load()->XGBoosterFree(Handle);
 }
 
 Booster::Booster(Booster &&Other) noexcept : Handle(Other.Handle) {
@@ -110,16 +116,17 @@ Booster::Booster(Booster &&Other) noexcept : Handle(Other.Handle) {
 llvm::Expected<Booster> Booster::train(const SparseRows &X,
                                        const std::vector<float> &Y,
                                        unsigned Columns, const BoostParams &P) {
-  quietOnce();
+  if (llvm::Error E = openXGBoost())
+    return E;
   Matrix M;
   if (llvm::Error E = makeMatrix(X, Columns, M))
     return E;
-  if (llvm::Error E =
-          check(XGDMatrixSetFloatInfo(M.H, "label", Y.data(), Y.size()),
-                "cannot set the labels"))
+  if (llvm::Error E = check(
+          Api.load()->XGDMatrixSetFloatInfo(M.H, "label", Y.data(), Y.size()),
+          "cannot set the labels"))
     return E;
   BoosterHandle H = nullptr;
-  if (llvm::Error E = check(XGBoosterCreate(&M.H, 1, &H),
+  if (llvm::Error E = check(Api.load()->XGBoosterCreate(&M.H, 1, &H),
                             "cannot create an XGBoost booster"))
     return E;
   Booster B(H);
@@ -134,29 +141,31 @@ llvm::Expected<Booster> Booster::train(const SparseRows &X,
       {"nthread", std::to_string(P.Threads)},
   };
   for (const auto &[Key, Value] : Params)
-    if (llvm::Error E = check(XGBoosterSetParam(H, Key, Value.c_str()),
-                              llvm::Twine("cannot set ") + Key))
+    if (llvm::Error E =
+            check(Api.load()->XGBoosterSetParam(H, Key, Value.c_str()),
+                  llvm::Twine("cannot set ") + Key))
       return E;
   for (unsigned I = 0; I != P.Rounds; ++I)
-    if (llvm::Error E = check(XGBoosterUpdateOneIter(H, I, M.H),
+    if (llvm::Error E = check(Api.load()->XGBoosterUpdateOneIter(H, I, M.H),
                               "cannot train the booster"))
       return E;
   return B;
 }
 
 llvm::Expected<Booster> Booster::load(llvm::StringRef Json) {
-  quietOnce();
+  if (llvm::Error E = openXGBoost())
+    return E;
   BoosterHandle H = nullptr;
-  if (llvm::Error E = check(XGBoosterCreate(nullptr, 0, &H),
+  if (llvm::Error E = check(Api.load()->XGBoosterCreate(nullptr, 0, &H),
                             "cannot create an XGBoost booster"))
     return E;
   Booster B(H);
-  if (llvm::Error E =
-          check(XGBoosterLoadModelFromBuffer(H, Json.data(), Json.size()),
-                "cannot load the stored model"))
+  if (llvm::Error E = check(
+          Api.load()->XGBoosterLoadModelFromBuffer(H, Json.data(), Json.size()),
+          "cannot load the stored model"))
     return E;
-  if (llvm::Error E =
-          check(XGBoosterSetParam(H, "nthread", "1"), "cannot set nthread"))
+  if (llvm::Error E = check(Api.load()->XGBoosterSetParam(H, "nthread", "1"),
+                            "cannot set nthread"))
     return E;
   return B;
 }
@@ -164,7 +173,7 @@ llvm::Expected<Booster> Booster::load(llvm::StringRef Json) {
 llvm::Expected<std::string> Booster::save() const {
   bst_ulong Len = 0;
   const char *Data = nullptr;
-  if (llvm::Error E = check(XGBoosterSaveModelToBuffer(
+  if (llvm::Error E = check(Api.load()->XGBoosterSaveModelToBuffer(
                                 Handle, R"({"format": "json"})", &Len, &Data),
                             "cannot save the model"))
     return E;
@@ -180,10 +189,11 @@ llvm::Expected<std::vector<double>> Booster::predict(const SparseRows &X,
     return E;
   bst_ulong Len = 0;
   const float *Out = nullptr;
-  if (llvm::Error E = check(XGBoosterPredict(Handle, M.H, /*option_mask=*/0,
+  if (llvm::Error E =
+          check(Api.load()->XGBoosterPredict(Handle, M.H, /*option_mask=*/0,
                                              /*ntree_limit=*/0,
                                              /*training=*/0, &Len, &Out),
-                            "cannot predict"))
+                "cannot predict"))
     return E;
   return std::vector<double>(Out, Out + Len);
 }
