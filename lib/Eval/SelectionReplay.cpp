@@ -240,6 +240,21 @@ llvm::Error measure(Store &S, const select::Plan &P, const Observed &O,
     M.AllTestsSeconds = AllSeconds;
 
   std::map<std::string, std::vector<Link>> Why;
+  // The tests that ran at C and covered Key in Snapshot (none: 0) get a
+  // link to changed element E.
+  auto LinkCovering = [&](const std::string &Key, int64_t Snapshot,
+                          decltype(Link::Side) Side,
+                          const select::ChangedElement &E) -> llvm::Error {
+    if (!Snapshot)
+      return llvm::Error::success();
+    auto Tests = S.testsCovering(Key, Snapshot);
+    if (!Tests)
+      return Tests.takeError();
+    for (const std::string &T : *Tests)
+      if (Ran.count(T))
+        Why[T].push_back({Side, &E, Key != E.Elem.Key});
+    return llvm::Error::success();
+  };
   for (size_t I = 0; I < P.Changes.Elements.size(); ++I) {
     const select::ChangedElement &E = P.Changes.Elements[I];
     // A change that only rebinds names affects the tests that ran code
@@ -250,22 +265,12 @@ llvm::Error measure(Store &S, const select::Plan &P, const Observed &O,
     if (Bound != P.Changes.NameBoundUsers.end())
       Keys = Bound->second;
     for (const std::string &Key : Keys) {
-      if (E.Change != select::ElementChange::Deleted && O.CommitSnapshot) {
-        auto Tests = S.testsCovering(Key, O.CommitSnapshot);
-        if (!Tests)
-          return Tests.takeError();
-        for (const std::string &T : *Tests)
-          if (Ran.count(T))
-            Why[T].push_back({Link::New, &E, Key != E.Elem.Key});
-      }
-      if (E.Change != select::ElementChange::Added && O.ParentSnapshot) {
-        auto Tests = S.testsCovering(Key, O.ParentSnapshot);
-        if (!Tests)
-          return Tests.takeError();
-        for (const std::string &T : *Tests)
-          if (Ran.count(T))
-            Why[T].push_back({Link::Old, &E, Key != E.Elem.Key});
-      }
+      if (E.Change != select::ElementChange::Deleted)
+        if (llvm::Error Err = LinkCovering(Key, O.CommitSnapshot, Link::New, E))
+          return Err;
+      if (E.Change != select::ElementChange::Added)
+        if (llvm::Error Err = LinkCovering(Key, O.ParentSnapshot, Link::Old, E))
+          return Err;
     }
   }
   for (const auto &[Id, Failed] : FailedAt) {
