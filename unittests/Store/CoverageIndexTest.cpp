@@ -50,8 +50,9 @@ TEST(CoverageIndexTest, DamagedBitmapsAreRefused) {
   for (size_t At = 8; At < Bytes.size(); At += Bytes.size() / 7) {
     std::string Damaged = Bytes;
     Damaged[At] = static_cast<char>(~Damaged[At]);
-    if (auto Read = store::IdSet::deserialize(Damaged))
+    if (auto Read = store::IdSet::deserialize(Damaged)) {
       EXPECT_EQ(Read->ids().size(), Read->size());
+    }
   }
 }
 
