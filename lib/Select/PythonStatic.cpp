@@ -93,6 +93,15 @@ bool usesName(const NameNode &N, llvm::StringRef Name) {
   return llvm::is_contained(Uses, ("n:" + Name).str());
 }
 
+/// A binding whose base version ran code at import (`X = compute()` now
+/// `X = 4`) no longer runs it: that is a change at import, not only of
+/// what the name holds, so the head version does not count as pure.
+void keepBaseEffects(const NameNode &Base, NameNode &Head) {
+  if (Head.Kind == "variable" && !llvm::is_contained(Base.Flags, "pure"))
+    llvm::erase_if(Head.Flags,
+                   [](const std::string &F) { return F == "pure"; });
+}
+
 /// Marks in \p GF (the head version \p New of a file) what changed since
 /// \p Old: new and modified nodes, nodes using a name whose import
 /// changed, and the deleted nodes, appended as tombstones.
@@ -110,6 +119,7 @@ void compare(const FileIndex &Old, const FileIndex &New, GraphFile &GF) {
       GF.Changes[I] = NodeChange::Modified;
       GF.HeaderChanged[I] =
           O[It->second].HeaderChecksum != GF.Nodes[I].HeaderChecksum;
+      keepBaseEffects(O[It->second], GF.Nodes[I]);
     }
   }
   // A name whose import changed means something else where it is used.
