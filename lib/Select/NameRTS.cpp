@@ -605,14 +605,11 @@ std::string Graph::importWideReason(uint32_t N,
           return B.Local == "*" && B.Module == GF.Module;
         }))
       return GF.Module + " is star-imported by " + Other.Path;
-  if (Nd.Class != None)
-    for (uint32_t C : Info[Nd.File].Nodes)
-      if (Nodes[C].K == Kind::Class && Nodes[C].Name == Nd.Class) {
-        std::set<uint32_t> Classes;
-        std::string Why = classReason(C, Classes);
-        if (!Why.empty())
-          return Why;
-      }
+  if (Nd.Class != None) {
+    std::string Why = hierarchyReason(Nd.File, Nd.Class);
+    if (!Why.empty())
+      return Why;
+  }
   auto Users = UsersOf.find(N);
   if (Users == UsersOf.end())
     return std::string();
@@ -625,6 +622,37 @@ std::string Graph::importWideReason(uint32_t N,
     std::string Why = importWideReason(M, Seen);
     if (!Why.empty())
       return display(M) + " uses it, and " + Why;
+  }
+  return std::string();
+}
+
+std::string Graph::hierarchyReason(uint32_t File, uint32_t Class) const {
+  // The class itself and its bases (classReason follows them), and every
+  // subclass: a decorated subclass (@dataclass) reads inherited attributes
+  // as its own.
+  std::set<uint32_t> Classes;
+  for (uint32_t C : Info[File].Nodes)
+    if (Nodes[C].K == Kind::Class && Nodes[C].Name == Class) {
+      std::string Why = classReason(C, Classes);
+      if (!Why.empty())
+        return Why;
+    }
+  std::set<uint32_t> Below{Class};
+  std::vector<uint32_t> Work{Class};
+  while (!Work.empty()) {
+    uint32_t Name = Work.back();
+    Work.pop_back();
+    for (uint32_t Sub : Derived[Name]) {
+      if (!Below.insert(Sub).second)
+        continue;
+      Work.push_back(Sub);
+      for (uint32_t C : Defs[Sub])
+        if (Nodes[C].K == Kind::Class) {
+          std::string Why = classReason(C, Classes);
+          if (!Why.empty())
+            return Why;
+        }
+    }
   }
   return std::string();
 }

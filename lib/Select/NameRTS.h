@@ -242,6 +242,7 @@ private:
   void markImportWide();
   void findUsers(std::set<uint32_t> Targets);
   std::string importWideReason(uint32_t N, std::set<uint32_t> &Seen) const;
+  std::string hierarchyReason(uint32_t File, uint32_t Class) const;
   std::string classReason(uint32_t Class, std::set<uint32_t> &Seen) const;
 
   std::vector<uint8_t> visibleFiles(uint32_t F, const FileEvidence &E) const;
