@@ -89,6 +89,13 @@ bool canRunPytest(llvm::StringRef Python) {
   return llvm::sys::ExecuteAndWait(Python, Args, std::nullopt, Quiet) == 0;
 }
 
+llvm::Error cannotImportPytest(llvm::StringRef Python) {
+  return makeErrorf("{0} cannot import pytest and pytest_cov: install them "
+                    "for it (Debian: python3-pytest python3-pytest-cov) or "
+                    "choose another --python",
+                    Python);
+}
+
 llvm::Expected<std::string> choosePython(llvm::StringRef Given) {
   if (!Given.empty()) {
     auto Found = llvm::sys::findProgramByName(Given);
@@ -98,11 +105,9 @@ llvm::Expected<std::string> choosePython(llvm::StringRef Given) {
       return makeErrorf("cannot find the Python '{0}': pass --python PATH "
                         "or set python.interpreter in .tia.yaml",
                         Given);
-    if (!canRunPytest(*Found))
-      return makeErrorf("{0} cannot import pytest and pytest_cov: install "
-                        "them for it (Debian: python3-pytest "
-                        "python3-pytest-cov) or choose another --python",
-                        *Found);
+    // Whether it can import pytest is found out when its first pytest run
+    // fails (pytestFailure): a probe here would start one more Python per
+    // collect.
     return *Found;
   }
   std::vector<std::string> Tried;
@@ -355,13 +360,21 @@ std::string jobName(const PytestOptions &O, size_t Index) {
   return O.Isolate ? "file" + std::to_string(Index) : "all";
 }
 
-/// True when pytest could not run the tests (not: some failed).
+/// True when pytest could not run the tests (not: some failed). Exit code 1
+/// before the plugin saw the collection is no run at all: Python's own
+/// exit when it cannot import pytest.
 bool pytestFailed(const PytestJob &J) {
-  return !J.Crashed && J.ReturnCode != 0 && J.ReturnCode != 1;
+  if (J.Crashed || J.ReturnCode == 0)
+    return false;
+  return J.ReturnCode != 1 || !J.Log.HaveCollected;
 }
 
-/// Why \p J failed, with the end of its output.
+/// Why \p J failed: its Python cannot import pytest and pytest-cov (asked
+/// only now, so that a run that works starts no extra Python), or pytest's
+/// exit code with the end of its output.
 llvm::Error pytestFailure(const PytestJob &J) {
+  if (!canRunPytest(J.Args.front()))
+    return cannotImportPytest(J.Args.front());
   int Code = J.ReturnCode;
   static const char *const Why[] = {"",
                                     "",
