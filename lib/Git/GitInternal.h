@@ -38,6 +38,10 @@ using StatusListPtr = Owned<git_status_list, git_status_list_free>;
 /// Initialises libgit2 once per process (it stays initialised).
 void initLibgit2();
 
+/// Does nothing; calling it links LocalOnly.cpp, whose definitions keep
+/// git_libgit2_init from setting up the network transports.
+void linkLocalOnly();
+
 /// Turns a libgit2 return code into an error "WHAT: libgit2's message".
 llvm::Error check(int Rc, const llvm::Twine &What);
 

@@ -47,7 +47,10 @@ void initLibgit2() {
   static std::once_flag Once;
   // libgit2 stays initialised for the life of the process, so there is no
   // matching git_libgit2_shutdown.
-  std::call_once(Once, [] { git_libgit2_init(); });
+  std::call_once(Once, [] {
+    linkLocalOnly();
+    git_libgit2_init();
+  });
 }
 
 /// libgit2's message for the last failure on this thread.

@@ -6,8 +6,9 @@
 #   utils/bench/bench-startup.sh TIA_BASELINE TIA [RUNS]
 #
 # Prints, per binary, the CPU time (user + system) per run of
-# `tia --version` and of `tia dump tests` on a small database (examples/
-# textkit indexed), over RUNS runs (default 200), and the ratio to the
+# `tia --version`, of `tia dump tests` on a small database (examples/
+# textkit indexed) and of `tia select` of no change there (which opens the
+# repository with libgit2), over RUNS runs (default 200), and the ratio to the
 # baseline; then the CPU per run of an empty program linked with each of
 # the libraries tia needs, so the rest is visible.
 set -euo pipefail
@@ -33,7 +34,8 @@ cp -r "$root/examples/textkit" "$work/repo"
   "$tia" --db "$work/tia.db" index -q)
 
 printf '%-34s %12s %12s %8s\n' "command ($runs runs)" "baseline ms" "tia ms" "ratio"
-for cmd in "--version" "--db $work/tia.db dump tests"; do
+for cmd in "--version" "--db $work/tia.db dump tests" \
+  "--db $work/tia.db select -q --base HEAD"; do
   # shellcheck disable=SC2086 # the command's words
   b=$(cd "$work/repo" && cpu_of_runs "$baseline" $cmd)
   # shellcheck disable=SC2086

@@ -1,0 +1,51 @@
+//===- LocalOnly.cpp - libgit2 without its network set-up -----------------===//
+//
+// tia reads local repositories only: it never fetches, pushes or clones
+// through libgit2 (tia eval clones with the git program). Yet
+// git_libgit2_init sets up the network transports of Debian's build: it
+// parses every certificate of /etc/ssl/certs/ca-certificates.crt with
+// mbedTLS and initialises libssh2 (and OpenSSL under it). That took 6 of
+// the 14 ms of a program that only calls git_libgit2_init, in every tia
+// command (docs/Benchmarks.md, "libgit2 without its network set-up").
+//
+// So tia defines the two functions libgit2 calls for it, and the dynamic
+// linker binds libgit2's calls to these (the executable comes first in the
+// lookup scope). An HTTPS remote would then fail closed: its certificate
+// check finds no trusted certificate. A libgit2 built with OpenSSL or
+// without SSH never calls them, and nothing changes. A tia that reaches
+// remotes through libgit2 must drop this file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GitInternal.h"
+
+extern "C" {
+
+struct mbedtls_x509_crt;
+
+/// libgit2's mbedTLS stream loads the default certificate bundle with this;
+/// no certificate is loaded.
+int mbedtls_x509_crt_parse_file(mbedtls_x509_crt *Chain, const char *Path) {
+  (void)Chain;
+  (void)Path;
+  return 0;
+}
+
+/// libgit2's SSH transport initialises libssh2 (and OpenSSL) with this at
+/// git_libgit2_init.
+int libssh2_init(int Flags) {
+  (void)Flags;
+  return 0;
+}
+
+} // extern "C"
+
+namespace tia {
+namespace git {
+namespace detail {
+
+void linkLocalOnly() {}
+
+} // namespace detail
+} // namespace git
+} // namespace tia
