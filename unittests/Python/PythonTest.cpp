@@ -159,6 +159,18 @@ TEST(PytestSettingsTest, FirstFileWithASection) {
   EXPECT_EQ(S->TestPaths, std::vector<std::string>{"checks"});
   EXPECT_EQ(S->PythonClasses, std::vector<std::string>{"Test"});
 
+  // A file without pytest's section is not read: a pyproject.toml that
+  // is not valid TOML does not matter then, and tox.ini decides.
+  Files = {{"pyproject.toml", "[tool.black\n"},
+           {"tox.ini", "[pytest]\ntestpaths = t\n"}};
+  ASSERT_VALUE(Tox, loadPytestSettings(Read));
+  EXPECT_EQ(Tox->ConfigFile, "tox.ini");
+  EXPECT_EQ(Tox->TestPaths, std::vector<std::string>{"t"});
+  // With the section, it is read and its error reported.
+  Files = {{"pyproject.toml", "[tool.pytest.ini_options\n"}};
+  EXPECT_NE(errorText(loadPytestSettings(Read)).find("pyproject.toml"),
+            std::string::npos);
+
   Files = {{"pytest.ini", "not an ini file\n"}};
   EXPECT_NE(errorText(loadPytestSettings(Read)).find("pytest.ini"),
             std::string::npos);
