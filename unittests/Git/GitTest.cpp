@@ -17,6 +17,8 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
+#include <dlfcn.h>
+#include <git2.h>
 
 extern char **environ;
 
@@ -680,3 +682,22 @@ TEST_F(GitTest, CommitRangeOldestFirstWithAndWithoutFirstParent) {
   EXPECT_NE(errorText(Unknown.takeError()).find("unknown revision 'nosuch'"),
             std::string::npos);
 }
+
+namespace {
+
+// lib/Git/LocalOnly.cpp: libgit2's mbedTLS certificate loader is tia's,
+// which loads nothing, so a certificate file that does not exist is no
+// error. With libgit2's own loader bound instead (the interposer lost from
+// the link), loading it fails.
+TEST_F(GitTest, LibgitLoadsNoCertificates) {
+  init();
+  commit("first");
+  ASSERT_TRUE(open());
+  if (!dlsym(RTLD_DEFAULT, "mbedtls_ssl_init"))
+    GTEST_SKIP() << "libgit2 is not built with mbedTLS here";
+  EXPECT_EQ(git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS,
+                             (Dir + "/no-such-bundle.crt").c_str(), nullptr),
+            0);
+}
+
+} // namespace
