@@ -61,7 +61,7 @@ tests=$(cd "$repo" && find tests -name '*.cpp' 2>/dev/null | sort)
 build_programs() {
   for t in $tests; do
     local name out
-    name=$(basename "$t" .cpp)
+    name=${t##*/} name=${name%.cpp}
     out=$build/$name
     (cd "$repo" && "$clang" -x c++ -std=c++17 -Isrc -fprofile-instr-generate -fcoverage-mapping \
         $srcs "$t" -o "$out" -lstdc++)
@@ -74,7 +74,8 @@ build_programs() {
 inputs_key() {
   {
     sha256sum "$0"
-    "$clang" --version
+    # The compiler's version, asked once per lit run (lit.cfg.py).
+    echo "${TIA_TEST_CLANG_VERSION:-$("$clang" --version)}"
     echo "$tools"
     local inputs=(src)
     [ -d "$repo/tests" ] && inputs+=(tests)
@@ -91,8 +92,8 @@ store_in_cache() {
   tmp=$(mktemp -d "$cache_root/.new.XXXXXX")
   (cd "$repo" && pwd -P) > "$tmp/repo-path"
   for t in $tests; do
-    cp "$build/$(basename "$t" .cpp)".{profraw,profdata,json} "$tmp/"
-    cp "$build/$(basename "$t" .cpp)" "$tmp/"
+    name=${t##*/} name=${name%.cpp}
+    cp "$build/$name" "$build/$name".{profraw,profdata,json} "$tmp/"
   done
   mv -T "$tmp" "$entry" 2>/dev/null || rm -rf "$tmp"
 }
@@ -102,7 +103,7 @@ store_in_cache() {
 copy_from_cache() {
   local entry=$1 name jsons=()
   for t in $tests; do
-    name=$(basename "$t" .cpp)
+    name=${t##*/} name=${name%.cpp}
     cp "$entry/$name" "$entry/$name.profraw" "$entry/$name.profdata" "$build/"
     jsons+=("$entry/$name.json" "$build/$name.json")
   done
@@ -128,6 +129,6 @@ else
 fi
 
 for t in $tests; do
-  name=$(basename "$t" .cpp)
+  name=${t##*/} name=${name%.cpp}
   (cd "$repo" && tia coverage import -q --format llvm-cov-json --test "ctest:$name" "$build/$name.json")
 done
