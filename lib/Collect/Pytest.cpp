@@ -110,22 +110,22 @@ llvm::Expected<std::string> choosePython(llvm::StringRef Given) {
     // collect.
     return *Found;
   }
-  std::vector<std::string> Tried;
-  for (llvm::StringRef Candidate : {"python3", "/usr/bin/python3"}) {
-    auto Found = llvm::sys::findProgramByName(Candidate);
-    if (!Found)
-      continue;
-    if (llvm::is_contained(Tried, *Found))
-      continue;
-    Tried.push_back(*Found);
-    if (canRunPytest(*Found))
-      return *Found;
-  }
-  return makeErrorf("no Python with pytest and pytest-cov found (tried {0}): "
-                    "install python3-pytest and python3-pytest-cov, or pass "
-                    "--python PATH",
-                    Tried.empty() ? std::string("python3")
-                                  : llvm::join(Tried, ", "));
+  std::vector<std::string> Candidates;
+  for (llvm::StringRef Name : {"python3", "/usr/bin/python3"})
+    if (auto Found = llvm::sys::findProgramByName(Name);
+        Found && !llvm::is_contained(Candidates, *Found))
+      Candidates.push_back(*Found);
+  if (Candidates.empty())
+    return makeError("no Python found (tried python3 on PATH and "
+                     "/usr/bin/python3): install python3, python3-pytest and "
+                     "python3-pytest-cov, or pass --python PATH");
+  // A candidate with another after it is asked whether it can import
+  // pytest; the last is taken as it is, and its first failing run says
+  // what it lacks.
+  for (size_t I = 0; I + 1 < Candidates.size(); ++I)
+    if (canRunPytest(Candidates[I]))
+      return Candidates[I];
+  return Candidates.back();
 }
 
 std::string relativeTo(llvm::StringRef Path, llvm::StringRef Root) {

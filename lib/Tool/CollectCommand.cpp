@@ -158,17 +158,22 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
     if (Sum->Broken)
       Broken = llvm::formatv("; {0} broken by collection, not recorded",
                              Sum->Broken);
+    // "1 test", "2 tests".
+    auto Count = [](size_t N, llvm::StringRef One, llvm::StringRef Many) {
+      return llvm::formatv("{0} {1}", N, N == 1 ? One : Many).str();
+    };
     Err << llvm::formatv(
-        "collected {0} pytest tests in {1:f1}s with {2}: {3} "
-        "passed, {4} failed, {5} errors, {6} skipped; {7} "
-        "test-element links ({8} through imports); {9} test "
-        "files {10}, {11} functions probed, {12} runtime "
-        "accesses{13}\n",
-        Total, Sum->Seconds, Sum->Python, Sum->Passed, Sum->Failed, Sum->Errors,
-        Sum->Skipped, Sum->Coverage.Links, Sum->Coverage.ImportTimeLinks,
-        Sum->TestFiles,
+        "collected {0} in {1:f1}s with {2}: {3} passed, {4} failed, {5}, {6} "
+        "skipped; {7} ({8} through imports); {9} {10}, {11} probed, {12}{13}\n",
+        Count(Total, "pytest test", "pytest tests"), Sum->Seconds, Sum->Python,
+        Sum->Passed, Sum->Failed, Count(Sum->Errors, "error", "errors"),
+        Sum->Skipped,
+        Count(Sum->Coverage.Links, "test-element link", "test-element links"),
+        Sum->Coverage.ImportTimeLinks,
+        Count(Sum->TestFiles, "test file", "test files"),
         Sum->Isolated ? "each in its own process" : "in one process",
-        Sum->Probed, Sum->Accesses, Broken);
+        Count(Sum->Probed, "function", "functions"),
+        Count(Sum->Accesses, "runtime access", "runtime accesses"), Broken);
   }
   return llvm::Error::success();
 }
