@@ -6,32 +6,28 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
-#include <atomic>
 
 namespace tia {
 namespace predict {
 
 namespace {
 
-/// Set by the first booster trained or loaded: every other call here works
-/// on one. (Boosters may be trained on several threads.)
-std::atomic<const XGBoostApi *> Api{nullptr};
+/// XGBoost's API, once a booster was trained or loaded: that opened the
+/// library (xgboost() opens it once per process), so it cannot fail here.
+const XGBoostApi &api() { return *llvm::cantFail(xgboost()); }
 
+/// Opens XGBoost for a booster trained or loaded; the error names the
+/// library and the package to install.
 llvm::Error openXGBoost() {
-  if (Api)
-    return llvm::Error::success();
   auto Opened = xgboost();
-  if (!Opened)
-    return Opened.takeError();
-  Api = *Opened;
-  return llvm::Error::success();
+  return Opened ? llvm::Error::success() : Opened.takeError();
 }
 
 /// Turns an XGBoost return code into an error "WHAT: XGBoost's message".
 llvm::Error check(int Rc, const llvm::Twine &What) {
   if (Rc == 0)
     return llvm::Error::success();
-  llvm::StringRef Msg = Api.load()->XGBGetLastError();
+  llvm::StringRef Msg = api().XGBGetLastError();
   // XGBoost prefixes its messages with "[time] source:line: ".
   size_t Pos = Msg.find(": ");
   if (Msg.starts_with("[") && Pos != llvm::StringRef::npos)
@@ -44,16 +40,16 @@ struct Matrix {
   DMatrixHandle H = nullptr;
   ~Matrix() {
     if (H)
-      Api.load()->XGDMatrixFree(H);
+      api().XGDMatrixFree(H);
   }
 };
 
 llvm::Error makeMatrix(const SparseRows &X, unsigned Columns, Matrix &M) {
   std::vector<size_t> Indptr(X.RowStart);
   Indptr.push_back(X.Columns.size());
-  return check(Api.load()->XGDMatrixCreateFromCSREx(
-                   Indptr.data(), X.Columns.data(), X.Values.data(),
-                   Indptr.size(), X.Values.size(), Columns, &M.H),
+  return check(api().XGDMatrixCreateFromCSREx(Indptr.data(), X.Columns.data(),
+                                              X.Values.data(), Indptr.size(),
+                                              X.Values.size(), Columns, &M.H),
                "cannot build the feature matrix");
 }
 
@@ -106,7 +102,7 @@ llvm::Expected<BoostParams> BoostParams::parse(llvm::StringRef Text) {
 
 Booster::~Booster() {
   if (Handle)
-    Api.load()->XGBoosterFree(Handle);
+    api().XGBoosterFree(Handle);
 }
 
 Booster::Booster(Booster &&Other) noexcept : Handle(Other.Handle) {
@@ -121,12 +117,12 @@ llvm::Expected<Booster> Booster::train(const SparseRows &X,
   Matrix M;
   if (llvm::Error E = makeMatrix(X, Columns, M))
     return E;
-  if (llvm::Error E = check(
-          Api.load()->XGDMatrixSetFloatInfo(M.H, "label", Y.data(), Y.size()),
-          "cannot set the labels"))
+  if (llvm::Error E =
+          check(api().XGDMatrixSetFloatInfo(M.H, "label", Y.data(), Y.size()),
+                "cannot set the labels"))
     return E;
   BoosterHandle H = nullptr;
-  if (llvm::Error E = check(Api.load()->XGBoosterCreate(&M.H, 1, &H),
+  if (llvm::Error E = check(api().XGBoosterCreate(&M.H, 1, &H),
                             "cannot create an XGBoost booster"))
     return E;
   Booster B(H);
@@ -141,12 +137,11 @@ llvm::Expected<Booster> Booster::train(const SparseRows &X,
       {"nthread", std::to_string(P.Threads)},
   };
   for (const auto &[Key, Value] : Params)
-    if (llvm::Error E =
-            check(Api.load()->XGBoosterSetParam(H, Key, Value.c_str()),
-                  llvm::Twine("cannot set ") + Key))
+    if (llvm::Error E = check(api().XGBoosterSetParam(H, Key, Value.c_str()),
+                              llvm::Twine("cannot set ") + Key))
       return E;
   for (unsigned I = 0; I != P.Rounds; ++I)
-    if (llvm::Error E = check(Api.load()->XGBoosterUpdateOneIter(H, I, M.H),
+    if (llvm::Error E = check(api().XGBoosterUpdateOneIter(H, I, M.H),
                               "cannot train the booster"))
       return E;
   return B;
@@ -156,15 +151,15 @@ llvm::Expected<Booster> Booster::load(llvm::StringRef Json) {
   if (llvm::Error E = openXGBoost())
     return E;
   BoosterHandle H = nullptr;
-  if (llvm::Error E = check(Api.load()->XGBoosterCreate(nullptr, 0, &H),
+  if (llvm::Error E = check(api().XGBoosterCreate(nullptr, 0, &H),
                             "cannot create an XGBoost booster"))
     return E;
   Booster B(H);
-  if (llvm::Error E = check(
-          Api.load()->XGBoosterLoadModelFromBuffer(H, Json.data(), Json.size()),
-          "cannot load the stored model"))
+  if (llvm::Error E =
+          check(api().XGBoosterLoadModelFromBuffer(H, Json.data(), Json.size()),
+                "cannot load the stored model"))
     return E;
-  if (llvm::Error E = check(Api.load()->XGBoosterSetParam(H, "nthread", "1"),
+  if (llvm::Error E = check(api().XGBoosterSetParam(H, "nthread", "1"),
                             "cannot set nthread"))
     return E;
   return B;
@@ -173,7 +168,7 @@ llvm::Expected<Booster> Booster::load(llvm::StringRef Json) {
 llvm::Expected<std::string> Booster::save() const {
   bst_ulong Len = 0;
   const char *Data = nullptr;
-  if (llvm::Error E = check(Api.load()->XGBoosterSaveModelToBuffer(
+  if (llvm::Error E = check(api().XGBoosterSaveModelToBuffer(
                                 Handle, R"({"format": "json"})", &Len, &Data),
                             "cannot save the model"))
     return E;
@@ -190,9 +185,9 @@ llvm::Expected<std::vector<double>> Booster::predict(const SparseRows &X,
   bst_ulong Len = 0;
   const float *Out = nullptr;
   if (llvm::Error E =
-          check(Api.load()->XGBoosterPredict(Handle, M.H, /*option_mask=*/0,
-                                             /*ntree_limit=*/0,
-                                             /*training=*/0, &Len, &Out),
+          check(api().XGBoosterPredict(Handle, M.H, /*option_mask=*/0,
+                                       /*ntree_limit=*/0,
+                                       /*training=*/0, &Len, &Out),
                 "cannot predict"))
     return E;
   return std::vector<double>(Out, Out + Len);
