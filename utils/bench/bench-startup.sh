@@ -47,10 +47,11 @@ done
 echo
 echo "an empty program linked with one library (ms per run):"
 printf 'int main(void) { return 0; }\n' > "$work/empty.c"
-for lib in "" "$(ldd "$baseline" | awk '/libLLVM/ {print $3}')" \
-  "$(ldd "$baseline" "$tia" | awk '/libxgboost/ {print $3; exit}')" \
-  "$(ldd "$tia" | awk '/libpython/ {print $3}')" \
-  "$(ldd "$tia" | awk '/libgit2/ {print $3}')"; do
+# The libraries either binary loads, each once; none (the first row) is
+# the program alone.
+libs=$(ldd "$baseline" "$tia" |
+  awk '/libLLVM|libxgboost|libpython|libgit2/ && !seen[$3]++ {print $3}')
+for lib in "" $libs; do
   cc "$work/empty.c" -o "$work/empty" -Wl,--no-as-needed $lib
   awk -v l="${lib:-(none)}" -v c="$(cpu_of_runs "$work/empty")" -v n="$runs" \
     'BEGIN { printf "  %-40s %8.1f\n", l, c / n }'
