@@ -43,18 +43,7 @@ Loaded load() {
                 ": install the version tia was built with";                    \
     return L;                                                                  \
   }
-  TIA_RESOLVE(XGBGetLastError)
-  TIA_RESOLVE(XGBSetGlobalConfig)
-  TIA_RESOLVE(XGDMatrixCreateFromCSREx)
-  TIA_RESOLVE(XGDMatrixSetFloatInfo)
-  TIA_RESOLVE(XGDMatrixFree)
-  TIA_RESOLVE(XGBoosterCreate)
-  TIA_RESOLVE(XGBoosterFree)
-  TIA_RESOLVE(XGBoosterSetParam)
-  TIA_RESOLVE(XGBoosterUpdateOneIter)
-  TIA_RESOLVE(XGBoosterPredict)
-  TIA_RESOLVE(XGBoosterLoadModelFromBuffer)
-  TIA_RESOLVE(XGBoosterSaveModelToBuffer)
+  TIA_XGBOOST_FUNCTIONS(TIA_RESOLVE)
 #undef TIA_RESOLVE
   // XGBoost would otherwise print warnings of its own on stdout.
   A.XGBSetGlobalConfig(R"({"verbosity": 0})");

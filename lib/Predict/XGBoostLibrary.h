@@ -16,20 +16,27 @@
 namespace tia {
 namespace predict {
 
-/// The functions of XGBoost's C API that tia calls, named as in c_api.h.
+/// The functions of XGBoost's C API that tia calls, named as in c_api.h,
+/// listed once: for the members of XGBoostApi and for their lookup in the
+/// library, so that no member can be left unresolved.
+#define TIA_XGBOOST_FUNCTIONS(F)                                               \
+  F(XGBGetLastError)                                                           \
+  F(XGBSetGlobalConfig)                                                        \
+  F(XGDMatrixCreateFromCSREx)                                                  \
+  F(XGDMatrixSetFloatInfo)                                                     \
+  F(XGDMatrixFree)                                                             \
+  F(XGBoosterCreate)                                                           \
+  F(XGBoosterFree)                                                             \
+  F(XGBoosterSetParam)                                                         \
+  F(XGBoosterUpdateOneIter)                                                    \
+  F(XGBoosterPredict)                                                          \
+  F(XGBoosterLoadModelFromBuffer)                                              \
+  F(XGBoosterSaveModelToBuffer)
+
 struct XGBoostApi {
-  decltype(&::XGBGetLastError) XGBGetLastError;
-  decltype(&::XGBSetGlobalConfig) XGBSetGlobalConfig;
-  decltype(&::XGDMatrixCreateFromCSREx) XGDMatrixCreateFromCSREx;
-  decltype(&::XGDMatrixSetFloatInfo) XGDMatrixSetFloatInfo;
-  decltype(&::XGDMatrixFree) XGDMatrixFree;
-  decltype(&::XGBoosterCreate) XGBoosterCreate;
-  decltype(&::XGBoosterFree) XGBoosterFree;
-  decltype(&::XGBoosterSetParam) XGBoosterSetParam;
-  decltype(&::XGBoosterUpdateOneIter) XGBoosterUpdateOneIter;
-  decltype(&::XGBoosterPredict) XGBoosterPredict;
-  decltype(&::XGBoosterLoadModelFromBuffer) XGBoosterLoadModelFromBuffer;
-  decltype(&::XGBoosterSaveModelToBuffer) XGBoosterSaveModelToBuffer;
+#define TIA_XGBOOST_MEMBER(Name) decltype(&::Name) Name;
+  TIA_XGBOOST_FUNCTIONS(TIA_XGBOOST_MEMBER)
+#undef TIA_XGBOOST_MEMBER
 };
 
 /// The API, opening libxgboost the first time (by its soname, then by the
