@@ -37,6 +37,7 @@ namespace {
 #include "EvidenceSource.inc"
 #include "FilesSource.inc"
 #include "PytestPluginSource.inc"
+#include "PytestServerSource.inc"
 #include "SiteCustomizeSource.inc"
 
 std::string embedded(const char *const *Pieces) {
@@ -303,6 +304,9 @@ llvm::Expected<PytestSetup> setUp(Store &S, const PytestOptions &O) {
   if (llvm::Error E =
           writeFile(Dir.file("tia_files.py"), embedded(FilesSource)))
     return E;
+  if (llvm::Error E = writeFile(Dir.file("tia_pytest_server.py"),
+                                embedded(PytestServerSource)))
+    return E;
   if (Setup.TraceFiles) {
     auto Tracer = writeFileReadTracer(Dir.path());
     if (!Tracer)
@@ -330,6 +334,37 @@ llvm::Expected<PytestSetup> setUp(Store &S, const PytestOptions &O) {
   return Setup;
 }
 
+/// \p Env with the variables of \p Extra set (replacing those of their
+/// names) at its end.
+std::vector<std::string> withVariables(const std::vector<std::string> &Env,
+                                       llvm::ArrayRef<std::string> Extra) {
+  // Dropped rather than shadowed: of two of a name in an environment, the
+  // first is the one a program sees.
+  std::set<llvm::StringRef> Set;
+  for (const std::string &Var : Extra)
+    Set.insert(llvm::StringRef(Var).split('=').first);
+  std::vector<std::string> Out;
+  for (const std::string &Var : Env)
+    if (!Set.count(llvm::StringRef(Var).split('=').first))
+      Out.push_back(Var);
+  Out.insert(Out.end(), Extra.begin(), Extra.end());
+  return Out;
+}
+
+/// The fork servers' environment: the jobs' common one, with the file read
+/// tracer preloaded as into every test job (it skips pytest's own process,
+/// whose reads tia's audit hook records, and follows the tests' children).
+std::vector<std::string> serverEnvironment(const PytestSetup &Setup) {
+  std::vector<std::string> Extra;
+  if (!Setup.Tracer.empty()) {
+    for (std::string &Var : tracerVariables(Setup.Tracer, "", Setup.Env))
+      if (!llvm::StringRef(Var).starts_with("TIA_READS_FILE="))
+        Extra.push_back(std::move(Var));
+    Extra.push_back("TIA_READS_SKIP_SELF=start");
+  }
+  return withVariables(Setup.Env, Extra);
+}
+
 /// One pytest process named \p Name (its files in the temporary folder):
 /// tia's arguments, \p Extra, then the user's; \p ExtraEnv added.
 PytestJob makeJob(const PytestSetup &Setup, const PytestOptions &O,
@@ -339,15 +374,7 @@ PytestJob makeJob(const PytestSetup &Setup, const PytestOptions &O,
   J.Args = Setup.Args;
   J.Args.insert(J.Args.end(), Extra.begin(), Extra.end());
   J.Args.insert(J.Args.end(), O.PytestArgs.begin(), O.PytestArgs.end());
-  // A variable the job sets replaces the caller's: the first of a name in
-  // an environment is the one a program sees.
-  std::set<llvm::StringRef> Set;
-  for (const std::string &Var : ExtraEnv)
-    Set.insert(llvm::StringRef(Var).split('=').first);
-  for (const std::string &Var : Setup.Env)
-    if (!Set.count(llvm::StringRef(Var).split('=').first))
-      J.Env.push_back(Var);
-  J.Env.insert(J.Env.end(), ExtraEnv.begin(), ExtraEnv.end());
+  J.Env = withVariables(Setup.Env, ExtraEnv);
   J.ResultsLog = Setup.Tmp.file(Name + ".jsonl");
   J.Env.push_back("TIA_PYTEST_RESULTS=" + J.ResultsLog);
   J.Out = Setup.Tmp.file(Name + ".out");
@@ -473,12 +500,13 @@ void keepShare(JobPlan &Plan,
 /// file, in the order pytest listed them.
 llvm::Expected<JobPlan> planIsolatedJobs(const PytestSetup &Setup,
                                          const PytestOptions &O,
+                                         PytestServers &Servers,
                                          llvm::raw_ostream &Err) {
   std::vector<PytestJob> List = {makeJob(Setup, O, "list",
                                          {"--collect-only", "-q", "--no-cov"},
                                          {"TIA_PYTEST_LIST=1"})};
   if (llvm::Error E = runJobs(List, 1, O.Root, 0, /*Quiet=*/true,
-                              /*StopOnFailure=*/true, Err))
+                              /*StopOnFailure=*/true, Err, &Servers))
     return E;
   if (List[0].Crashed || pytestFailed(List[0]))
     return pytestFailure(List[0]);
@@ -838,14 +866,19 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
   auto Setup = setUp(S, O);
   if (!Setup)
     return Setup.takeError();
-  llvm::Expected<JobPlan> Plan =
-      O.Isolate ? planIsolatedJobs(*Setup, O, Err) : planSharedJob(*Setup, O);
+  // Isolated, the list and every test file are a pytest each: forked from
+  // servers that import pytest once. One process for all needs none.
+  PytestServers Servers(Setup->Python, serverEnvironment(*Setup), O.Root,
+                        Setup->Tmp.file("server.log"), O.Jobs);
+  llvm::Expected<JobPlan> Plan = O.Isolate
+                                     ? planIsolatedJobs(*Setup, O, Servers, Err)
+                                     : planSharedJob(*Setup, O);
   if (!Plan)
     return Plan.takeError();
   std::vector<PytestJob> &Jobs = Plan->Jobs;
   if (llvm::Error E =
           runJobs(Jobs, O.Isolate ? O.Jobs : 1, O.Root, Plan->Total, O.Quiet,
-                  /*StopOnFailure=*/true, Err))
+                  /*StopOnFailure=*/true, Err, O.Isolate ? &Servers : nullptr))
     return E;
   auto Crashed = firstCrash(Jobs, O);
   if (!Crashed)

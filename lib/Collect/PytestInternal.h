@@ -11,7 +11,10 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
+#include <memory>
+#include <optional>
 #include <string>
+#include <sys/types.h>
 #include <vector>
 
 namespace tia {
@@ -43,15 +46,73 @@ struct PytestJob {
   PluginLog Log;
 };
 
+/// A pytest fork server (tia_pytest_server.py): one Python, started in the
+/// repository root, that imports pytest and coverage.py once and runs one
+/// job at a time in a child forked from itself.
+class PytestServer {
+public:
+  /// Starts `Python -m tia_pytest_server` in \p Root with \p Env (which
+  /// must let it import tia's modules), its own output to \p Log. A server
+  /// that cannot start, or whose imports fail, accepts no job.
+  PytestServer(const std::string &Python, const std::vector<std::string> &Env,
+               const std::string &Root, const std::string &Log);
+  ~PytestServer();
+  PytestServer(const PytestServer &) = delete;
+  PytestServer &operator=(const PytestServer &) = delete;
+
+  /// Whether \p J (`Python -m pytest ...`, starting with the same PYTHON*
+  /// variables) runs here as it would on its own.
+  bool accepts(const PytestJob &J) const;
+  /// Sends \p J, after waiting for the server's imports the first time;
+  /// false when the server is gone (run the job on its own then).
+  bool start(const PytestJob &J);
+  /// The exit code of the job started, once it ended (minus the signal's
+  /// number when one ended it, or when the server died with it).
+  std::optional<int> poll();
+  bool busy() const { return Busy; }
+  bool dead() const { return Dead; }
+
+private:
+  std::optional<std::string> readLine(bool Wait);
+
+  std::string Python;
+  std::vector<std::string> Startup; ///< its PYTHON* variables, sorted
+  pid_t Pid = 0;
+  int ToServer = -1, FromServer = -1;
+  std::string Pending; ///< read, not yet a whole line
+  bool Ready = false, Busy = false, Dead = false;
+};
+
+/// The fork servers of one collect, started when a job first needs one, at
+/// most \p Limit (one per job run at once).
+class PytestServers {
+public:
+  PytestServers(std::string Python, std::vector<std::string> Env,
+                std::string Root, std::string Log, unsigned Limit)
+      : Python(std::move(Python)), Env(std::move(Env)), Root(std::move(Root)),
+        Log(std::move(Log)), Limit(std::max(1u, Limit)) {}
+  /// An idle server for \p J, started if need be; null: run it on its own.
+  PytestServer *idleFor(const PytestJob &J);
+
+private:
+  std::string Python;
+  std::vector<std::string> Env;
+  std::string Root, Log;
+  unsigned Limit;
+  std::vector<std::unique_ptr<PytestServer>> Servers;
+};
+
 /// Runs \p Jobs in \p Root, at most \p Parallel at a time, in order.
 /// Progress counts test results against \p Total ("testing", on \p Err;
 /// none when \p Quiet; \p Total 0: the first job's collected count).
 /// Stops starting jobs after one that ended with a code other than 0, 1
-/// or 5 or by a signal, when \p StopOnFailure. Fails only when a process
-/// cannot be started.
+/// or 5 or by a signal, when \p StopOnFailure. A job \p Servers (may be
+/// null) accepts runs there, any other in a process of its own. Fails only
+/// when a process cannot be started.
 llvm::Error runJobs(std::vector<PytestJob> &Jobs, unsigned Parallel,
                     const std::string &Root, unsigned Total, bool Quiet,
-                    bool StopOnFailure, llvm::raw_ostream &Err);
+                    bool StopOnFailure, llvm::raw_ostream &Err,
+                    PytestServers *Servers = nullptr);
 
 /// A test that failed under collect and passed without tia's
 /// instrumentation.

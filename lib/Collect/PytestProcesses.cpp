@@ -60,13 +60,56 @@ std::string tail(const std::string &Path, size_t N) {
   return llvm::join(Out, " | ");
 }
 
+namespace {
+
+/// Starts \p J in a process of its own, in \p Root.
+llvm::Expected<llvm::sys::ProcessInfo> spawnJob(const PytestJob &J,
+                                                const std::string &Root) {
+  std::vector<llvm::StringRef> ArgRefs(J.Args.begin(), J.Args.end());
+  std::vector<llvm::StringRef> EnvRefs(J.Env.begin(), J.Env.end());
+  std::optional<llvm::StringRef> Redirects[] = {
+      llvm::StringRef(""), llvm::StringRef(J.Out), llvm::StringRef(J.Err)};
+  // pytest runs in the repository root, where its configuration is.
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  if (std::error_code EC = llvm::sys::fs::set_current_path(Root))
+    return makeErrorf("cannot enter {0}: {1}", Root, EC.message());
+  std::string ExecError;
+  bool ExecFailed = false;
+  llvm::sys::ProcessInfo PI = llvm::sys::ExecuteNoWait(
+      J.Args.front(), ArgRefs, EnvRefs, Redirects, 0, &ExecError, &ExecFailed);
+  llvm::sys::fs::set_current_path(Cwd);
+  if (ExecFailed)
+    return makeErrorf("cannot run {0}: {1}", J.Args.front(), ExecError);
+  return PI;
+}
+
+/// A job started: in a server, or as a process of its own.
+struct Running {
+  size_t Job;
+  PytestServer *Server;
+  llvm::sys::ProcessInfo PI;
+
+  /// Its exit code once it ended (negative: a signal ended it).
+  std::optional<int> ended() {
+    if (Server)
+      return Server->poll();
+    std::string ExecError;
+    llvm::sys::ProcessInfo Done =
+        llvm::sys::Wait(PI, /*SecondsToWait=*/0, &ExecError, nullptr,
+                        /*Polling=*/true);
+    if (Done.Pid == 0)
+      return std::nullopt;
+    return Done.ReturnCode;
+  }
+};
+
+} // namespace
+
 llvm::Error runJobs(std::vector<PytestJob> &Jobs, unsigned Parallel,
                     const std::string &Root, unsigned Total, bool Quiet,
-                    bool StopOnFailure, llvm::raw_ostream &Err) {
-  struct Running {
-    size_t Job;
-    llvm::sys::ProcessInfo PI;
-  };
+                    bool StopOnFailure, llvm::raw_ostream &Err,
+                    PytestServers *Servers) {
   std::vector<Running> Live;
   std::unique_ptr<Progress> Prog;
   if (Total)
@@ -86,49 +129,47 @@ llvm::Error runJobs(std::vector<PytestJob> &Jobs, unsigned Parallel,
         Prog->step(Jobs[J].Log.Results[Shown[J]].getString("id").value_or(""));
   };
 
+  // Polled, the pause growing while nothing happens: a job ends within a
+  // few milliseconds of its last test, and a long test costs a few wake-ups.
+  auto Pause = std::chrono::milliseconds(1);
   while (true) {
     while (!Stop && Next < Jobs.size() && Live.size() < Parallel) {
       PytestJob &J = Jobs[Next];
-      std::vector<llvm::StringRef> ArgRefs(J.Args.begin(), J.Args.end());
-      std::vector<llvm::StringRef> EnvRefs(J.Env.begin(), J.Env.end());
-      std::optional<llvm::StringRef> Redirects[] = {
-          llvm::StringRef(""), llvm::StringRef(J.Out), llvm::StringRef(J.Err)};
-      // pytest runs in the repository root, where its configuration is.
-      llvm::SmallString<256> Cwd;
-      llvm::sys::fs::current_path(Cwd);
-      if (std::error_code EC = llvm::sys::fs::set_current_path(Root))
-        return makeErrorf("cannot enter {0}: {1}", Root, EC.message());
-      std::string ExecError;
-      bool ExecFailed = false;
-      llvm::sys::ProcessInfo PI =
-          llvm::sys::ExecuteNoWait(J.Args.front(), ArgRefs, EnvRefs, Redirects,
-                                   0, &ExecError, &ExecFailed);
-      llvm::sys::fs::set_current_path(Cwd);
-      if (ExecFailed)
-        return makeErrorf("cannot run {0}: {1}", J.Args.front(), ExecError);
-      Live.push_back({Next++, PI});
+      PytestServer *Server = Servers ? Servers->idleFor(J) : nullptr;
+      if (Server && Server->start(J)) {
+        Live.push_back({Next++, Server, {}});
+        continue;
+      }
+      auto PI = spawnJob(J, Root);
+      if (!PI)
+        return PI.takeError();
+      Live.push_back({Next++, nullptr, *PI});
     }
     if (Live.empty())
       break;
+    bool Changed = false;
     for (size_t I = 0; I < Live.size();) {
-      std::string ExecError;
-      llvm::sys::ProcessInfo Done =
-          llvm::sys::Wait(Live[I].PI, /*SecondsToWait=*/0, &ExecError, nullptr,
-                          /*Polling=*/true);
+      std::optional<int> Code = Live[I].ended();
       size_t J = Live[I].Job;
       Report(J);
-      if (Done.Pid == 0) {
+      if (!Code) {
         ++I;
         continue;
       }
-      Jobs[J].ReturnCode = Done.ReturnCode;
-      Jobs[J].Crashed = Done.ReturnCode < 0;
-      int Code = Done.ReturnCode;
-      if (StopOnFailure && (Code < 0 || (Code != 0 && Code != 1 && Code != 5)))
+      Jobs[J].ReturnCode = *Code;
+      Jobs[J].Crashed = *Code < 0;
+      if (StopOnFailure &&
+          (*Code < 0 || (*Code != 0 && *Code != 1 && *Code != 5)))
         Stop = true;
       Live.erase(Live.begin() + I);
+      Changed = true;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (Changed || Live.empty()) {
+      Pause = std::chrono::milliseconds(1);
+      continue;
+    }
+    std::this_thread::sleep_for(Pause);
+    Pause = std::min(Pause * 2, std::chrono::milliseconds(50));
   }
   if (Prog)
     Prog->finish();
