@@ -78,7 +78,7 @@ private:
   std::string Python;
   std::vector<std::string> Startup; ///< its PYTHON* variables, sorted
   pid_t Pid = 0;
-  int ToServer = -1, FromServer = -1;
+  int Socket = -1;     ///< tia's end
   std::string Pending; ///< read, not yet a whole line
   bool Ready = false, Busy = false, Dead = false;
 };

@@ -1,14 +1,15 @@
 //===- PytestServer.cpp - pytest jobs forked from one Python --------------===//
 //
 // The C++ side of tia_pytest_server.py: a Python started once, which
-// imports pytest and coverage.py once and forks a child per job. Pipes on
-// its fds 3 (jobs) and 4 (exit codes); tia's own ends are close-on-exec, so
-// that no other process tia starts holds them open (a server whose request
-// pipe another process holds would never see its end).
+// imports pytest and coverage.py once and forks a child per job. It talks
+// over a socket on its fd 3 (jobs in, exit codes out); tia's end is
+// close-on-exec, so that no other process tia starts holds it open (a
+// server whose socket another process holds would never see its end).
 //
 //===----------------------------------------------------------------------===//
 
 #include "PytestInternal.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
 #include <cerrno>
@@ -17,6 +18,7 @@
 #include <set>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,8 +42,8 @@ std::vector<std::string> startupVariables(const std::vector<std::string> &Env) {
   return Out;
 }
 
-/// \p Fd moved to a close-on-exec descriptor above the ones the server is
-/// given (3 and 4), so that dup2 onto them always makes a copy.
+/// \p Fd moved to a close-on-exec descriptor above the one the server is
+/// given (3), so that dup2 onto it always makes a copy.
 int highCloseOnExec(int Fd) {
   int High = ::fcntl(Fd, F_DUPFD_CLOEXEC, 10);
   ::close(Fd);
@@ -54,16 +56,13 @@ PytestServer::PytestServer(const std::string &Python,
                            const std::vector<std::string> &Env,
                            const std::string &Root, const std::string &Log)
     : Python(Python), Startup(startupVariables(Env)) {
-  int Requests[2], Replies[2];
-  if (::pipe(Requests) != 0)
+  // A socket rather than pipes: a write to a server that died fails with
+  // EPIPE (MSG_NOSIGNAL) instead of ending tia with SIGPIPE.
+  int Fds[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, Fds) != 0)
     return;
-  if (::pipe(Replies) != 0) {
-    ::close(Requests[0]);
-    ::close(Requests[1]);
-    return;
-  }
-  for (int *Fd : {&Requests[0], &Requests[1], &Replies[0], &Replies[1]})
-    *Fd = highCloseOnExec(*Fd);
+  Fds[0] = highCloseOnExec(Fds[0]);
+  Fds[1] = highCloseOnExec(Fds[1]);
 
   std::vector<std::string> Words = {Python, "-m", "tia_pytest_server"};
   std::vector<char *> Argv, Envp;
@@ -80,30 +79,24 @@ PytestServer::PytestServer(const std::string &Python,
   posix_spawn_file_actions_addopen(&Actions, 1, Log.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&Actions, 1, 2);
-  posix_spawn_file_actions_adddup2(&Actions, Requests[0], 3);
-  posix_spawn_file_actions_adddup2(&Actions, Replies[1], 4);
+  posix_spawn_file_actions_adddup2(&Actions, Fds[1], 3);
   posix_spawn_file_actions_addchdir_np(&Actions, Root.c_str());
   int RC = posix_spawn(&Pid, Python.c_str(), &Actions, nullptr, Argv.data(),
                        Envp.data());
   posix_spawn_file_actions_destroy(&Actions);
-  ::close(Requests[0]);
-  ::close(Replies[1]);
+  ::close(Fds[1]);
   if (RC != 0) {
     Pid = 0;
-    ::close(Requests[1]);
-    ::close(Replies[0]);
+    ::close(Fds[0]);
     return;
   }
-  ToServer = Requests[1];
-  FromServer = Replies[0];
-  ::fcntl(FromServer, F_SETFL, O_NONBLOCK);
+  Socket = Fds[0];
+  ::fcntl(Socket, F_SETFL, O_NONBLOCK);
 }
 
 PytestServer::~PytestServer() {
-  if (ToServer >= 0)
-    ::close(ToServer); // the server's end of input: it exits
-  if (FromServer >= 0)
-    ::close(FromServer);
+  if (Socket >= 0)
+    ::close(Socket); // the server's end of input: it exits
   if (Pid > 0) {
     if (Busy)
       ::kill(Pid, SIGKILL);
@@ -128,7 +121,7 @@ std::optional<std::string> PytestServer::readLine(bool Wait) {
       return Line;
     }
     char Buf[512];
-    ssize_t N = ::read(FromServer, Buf, sizeof(Buf));
+    ssize_t N = ::read(Socket, Buf, sizeof(Buf));
     if (N > 0) {
       Pending.append(Buf, N);
       continue;
@@ -136,7 +129,7 @@ std::optional<std::string> PytestServer::readLine(bool Wait) {
     if (N < 0 && errno == EINTR)
       continue;
     if (N < 0 && errno == EAGAIN && Wait) {
-      pollfd P = {FromServer, POLLIN, 0};
+      pollfd P = {Socket, POLLIN, 0};
       ::poll(&P, 1, -1);
       continue;
     }
@@ -171,9 +164,15 @@ bool PytestServer::start(const PytestJob &J) {
                                               {"err", J.Err}})
       << "\n";
   for (size_t Done = 0; Done < Request.size();) {
-    ssize_t N = ::write(ToServer, Request.data() + Done, Request.size() - Done);
+    ssize_t N = ::send(Socket, Request.data() + Done, Request.size() - Done,
+                       MSG_NOSIGNAL);
     if (N < 0 && errno == EINTR)
       continue;
+    if (N < 0 && errno == EAGAIN) {
+      pollfd P = {Socket, POLLOUT, 0};
+      ::poll(&P, 1, -1);
+      continue;
+    }
     if (N <= 0) {
       Dead = true;
       return false;
@@ -214,7 +213,10 @@ PytestServer *PytestServers::idleFor(const PytestJob &J) {
   for (const std::unique_ptr<PytestServer> &S : Servers)
     if (!S->busy() && S->accepts(J))
       return S.get();
-  if (Servers.size() >= Limit)
+  // A server that died (its imports failed, most likely) says the next
+  // would too: the jobs run on their own.
+  bool AnyDead = llvm::any_of(Servers, [](const auto &S) { return S->dead(); });
+  if (Servers.size() >= Limit || AnyDead)
     return nullptr;
   Servers.push_back(std::make_unique<PytestServer>(
       Python, Env, Root, Log + "." + std::to_string(Servers.size())));

@@ -13,9 +13,9 @@
 # Only modules that read nothing of the job are imported before the fork:
 # tia's plugin and everything of the project are imported by the child.
 #
-# Protocol, one JSON object per line: requests on fd 3
-# {"args": [ARG...], "env": ["NAME=VALUE"...], "out": PATH, "err": PATH};
-# replies on fd 4, {"ready": true} once the imports are done, then
+# Protocol, over the socket tia gives as fd 3, one JSON object per line:
+# requests {"args": [ARG...], "env": ["NAME=VALUE"...], "out": PATH,
+# "err": PATH}; replies {"ready": true} once the imports are done, then
 # {"exit": CODE} per job (minus the signal's number when a signal ended
 # it). End of input ends the server. tia runs the job itself when the
 # server cannot start (an import failed): it then reports the failure as
@@ -28,7 +28,7 @@ import os
 import runpy
 import sys
 
-_REQUESTS, _REPLIES = 3, 4
+_SOCKET = 3
 
 
 def _import_tools():
@@ -41,20 +41,20 @@ def _import_tools():
 
 
 def _reply(obj):
-    os.write(_REPLIES, (json.dumps(obj) + "\n").encode())
+    os.write(_SOCKET, (json.dumps(obj) + "\n").encode())
 
 
 def _serve():
     """Forks a child per request; returns the request in the child, None in
     the server at the end of its input."""
-    requests = os.fdopen(_REQUESTS, "rb")
+    requests = os.fdopen(_SOCKET, "rb")
     for line in requests:
         job = json.loads(line)
         sys.stdout.flush()
         sys.stderr.flush()
         pid = os.fork()
         if pid == 0:
-            requests.close()
+            requests.close()  # the job must not hold tia's socket
             return job
         _, status = os.waitpid(pid, 0)
         _reply({"exit": os.waitstatus_to_exitcode(status)})
@@ -69,7 +69,6 @@ def _redirect(fd, path, flags):
 
 def _become(job):
     """Turns this child into `python -m pytest ARGS` of the job."""
-    os.close(_REPLIES)
     _redirect(0, "/dev/null", os.O_RDONLY)
     _redirect(1, job["out"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
     _redirect(2, job["err"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
