@@ -663,21 +663,34 @@ EXPORT int posix_spawnp(pid_t *Pid, const char *File,
 static void lockForFork(void) { pthread_mutex_lock(&Lock); }
 static void unlockAfterFork(void) { pthread_mutex_unlock(&Lock); }
 
+/* Takes what the environment says when the process starts: whether it is
+   skipped, and its reads file. Returns whether its reads are traced. */
+static int takeStartState(void) {
+  const char *Skip = getenv(SkipSelfVariable);
+  SkippedFromStart = Skip && strcmp(Skip, "start") == 0;
+  StartFile[0] = '\0';
+  const char *File = getenv(ReadsVariable);
+  if (!File || !*File || strlen(File) >= sizeof StartFile)
+    return 0;
+  strcpy(StartFile, File);
+  return !SkippedFromStart;
+}
+
 __attribute__((constructor)) static void start(void) {
   Dl_info Info;
   if (dladdr((void *)&start, &Info) && Info.dli_fname &&
       strlen(Info.dli_fname) < sizeof TracerPath)
     strcpy(TracerPath, Info.dli_fname);
   pthread_atfork(lockForFork, unlockAfterFork, unlockAfterFork);
-  const char *Skip = getenv(SkipSelfVariable);
-  SkippedFromStart = Skip && strcmp(Skip, "start") == 0;
-  const char *File = getenv(ReadsVariable);
-  if (!File || !*File || strlen(File) >= sizeof StartFile)
-    return;
-  strcpy(StartFile, File);
-  if (SkippedFromStart)
+  if (!takeStartState())
     return;
   char Pid[32];
   snprintf(Pid, sizeof Pid, "%d", (int)getpid());
   writeLine('p', Pid);
 }
+
+/* For a process that gets its environment after it started: a child of
+   tia's pytest fork server, forked before its job's environment was set,
+   takes its start state from that environment now (it is skipped: its
+   reads are the audit hook's). */
+EXPORT void tia_reads_restart(void) { takeStartState(); }

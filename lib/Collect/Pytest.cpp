@@ -352,8 +352,10 @@ std::vector<std::string> withVariables(const std::vector<std::string> &Env,
 }
 
 /// The fork servers' environment: the jobs' common one, with the file read
-/// tracer preloaded as into every test job (it skips pytest's own process,
-/// whose reads tia's audit hook records, and follows the tests' children).
+/// tracer preloaded as into the test jobs (it skips pytest's own process,
+/// whose reads tia's audit hook records, and follows the tests' children;
+/// in the listing job, whose environment names no reads file, it traces
+/// nothing).
 std::vector<std::string> serverEnvironment(const PytestSetup &Setup) {
   std::vector<std::string> Extra;
   if (!Setup.Tracer.empty()) {
@@ -403,6 +405,9 @@ llvm::Error pytestFailure(const PytestJob &J) {
   if (!canRunPytest(J.Args.front()))
     return cannotImportPytest(J.Args.front());
   int Code = J.ReturnCode;
+  if (Code < 0)
+    return makeErrorf("pytest was ended by a signal: {0}",
+                      tail(J.Err, 3).empty() ? "no output" : tail(J.Err, 3));
   static const char *const Why[] = {"",
                                     "",
                                     "was interrupted",

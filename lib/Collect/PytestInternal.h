@@ -60,24 +60,35 @@ public:
   PytestServer(const PytestServer &) = delete;
   PytestServer &operator=(const PytestServer &) = delete;
 
-  /// Whether \p J (`Python -m pytest ...`, starting with the same PYTHON*
-  /// variables) runs here as it would on its own.
+  /// Whether \p J (`Python -m pytest ...`) runs here as on its own: it
+  /// starts with the server's PYTHON* variables (the interpreter reads them
+  /// before the fork), and its strings pass through JSON unchanged.
   bool accepts(const PytestJob &J) const;
   /// Sends \p J, after waiting for the server's imports the first time;
   /// false when the server is gone (run the job on its own then).
   bool start(const PytestJob &J);
-  /// The exit code of the job started, once it ended (minus the signal's
-  /// number when one ended it, or when the server died with it).
-  std::optional<int> poll();
+  /// How the job started ended.
+  struct End {
+    int Code;        ///< its exit code; minus the signal's number
+    bool ServerLost; ///< the server died with it: run it again on its own
+  };
+  /// The end of the job started, once it ended.
+  std::optional<End> poll();
   bool busy() const { return Busy; }
   bool dead() const { return Dead; }
 
 private:
-  std::optional<std::string> readLine(bool Wait);
+  bool spawn(const std::vector<std::string> &Env, const std::string &Root,
+             const std::string &Log);
+  /// The server's next reply; none yet (\p Wait false), or none at all
+  /// (then dead()).
+  std::optional<llvm::json::Object> readReply(bool Wait);
+  bool send(const std::string &Line);
 
   std::string Python;
   std::vector<std::string> Startup; ///< its PYTHON* variables, sorted
-  pid_t Pid = 0;
+  pid_t Pid = 0;                    ///< the server
+  pid_t JobPid = 0;    ///< the child running the job, once the server said
   int Socket = -1;     ///< tia's end
   std::string Pending; ///< read, not yet a whole line
   bool Ready = false, Busy = false, Dead = false;

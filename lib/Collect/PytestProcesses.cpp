@@ -90,8 +90,8 @@ struct Running {
   PytestServer *Server;
   llvm::sys::ProcessInfo PI;
 
-  /// Its exit code once it ended (negative: a signal ended it).
-  std::optional<int> ended() {
+  /// How it ended, once it did (a negative code: a signal ended it).
+  std::optional<PytestServer::End> ended() {
     if (Server)
       return Server->poll();
     std::string ExecError;
@@ -100,9 +100,17 @@ struct Running {
                         /*Polling=*/true);
     if (Done.Pid == 0)
       return std::nullopt;
-    return Done.ReturnCode;
+    return PytestServer::End{Done.ReturnCode, /*ServerLost=*/false};
   }
 };
+
+/// What \p J runs, for messages: its test file, or the listing.
+std::string jobSubject(const PytestJob &J) {
+  for (const std::string &Var : J.Env)
+    if (llvm::StringRef(Var).starts_with("TIA_PYTEST_ONLY="))
+      return Var.substr(16);
+  return "the listing of the tests";
+}
 
 } // namespace
 
@@ -149,20 +157,34 @@ llvm::Error runJobs(std::vector<PytestJob> &Jobs, unsigned Parallel,
       break;
     bool Changed = false;
     for (size_t I = 0; I < Live.size();) {
-      std::optional<int> Code = Live[I].ended();
+      std::optional<PytestServer::End> End = Live[I].ended();
       size_t J = Live[I].Job;
       Report(J);
-      if (!Code) {
+      if (!End) {
         ++I;
         continue;
       }
-      Jobs[J].ReturnCode = *Code;
-      Jobs[J].Crashed = *Code < 0;
-      if (StopOnFailure &&
-          (*Code < 0 || (*Code != 0 && *Code != 1 && *Code != 5)))
+      Changed = true;
+      if (End->ServerLost) {
+        // Run again from the start, in a process of its own: the results
+        // log starts over (the progress already shown stays), and what the
+        // lost run's children left can only add coverage and reads.
+        Err << "tia: warning: pytest's fork server ended while running "
+            << jobSubject(Jobs[J])
+            << "; running it again in a process of its own\n";
+        Jobs[J].Log = PluginLog();
+        auto PI = spawnJob(Jobs[J], Root);
+        if (!PI)
+          return PI.takeError();
+        Live[I++] = {J, nullptr, *PI};
+        continue;
+      }
+      int Code = End->Code;
+      Jobs[J].ReturnCode = Code;
+      Jobs[J].Crashed = Code < 0;
+      if (StopOnFailure && (Code < 0 || (Code != 0 && Code != 1 && Code != 5)))
         Stop = true;
       Live.erase(Live.begin() + I);
-      Changed = true;
     }
     if (Changed || Live.empty()) {
       Pause = std::chrono::milliseconds(1);

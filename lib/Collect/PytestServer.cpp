@@ -2,9 +2,11 @@
 //
 // The C++ side of tia_pytest_server.py: a Python started once, which
 // imports pytest and coverage.py once and forks a child per job. It talks
-// over a socket on its fd 3 (jobs in, exit codes out); tia's end is
-// close-on-exec, so that no other process tia starts holds it open (a
-// server whose socket another process holds would never see its end).
+// over a socket on its fd 3 (jobs in; "ready", each child's pid and exit
+// code out). A socket rather than pipes: a write to a server that died
+// fails with EPIPE (MSG_NOSIGNAL) instead of ending tia with SIGPIPE. tia's
+// end is close-on-exec, so that no other process tia starts holds it open
+// (a server whose socket another process holds would never see its end).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,7 +14,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include <cerrno>
+#include <chrono>
 #include <fcntl.h>
 #include <poll.h>
 #include <set>
@@ -20,6 +24,7 @@
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 namespace tia {
@@ -50,17 +55,50 @@ int highCloseOnExec(int Fd) {
   return High;
 }
 
+/// Whether \p Pid has ended (gone, or a zombie its new parent has yet to
+/// reap): it writes nothing more.
+bool ended(pid_t Pid) {
+  if (::kill(Pid, 0) != 0)
+    return true;
+  auto Stat = llvm::MemoryBuffer::getFile(
+      "/proc/" + std::to_string(Pid) + "/stat", /*IsText=*/true);
+  if (!Stat)
+    return true;
+  // "PID (COMM) STATE ...": COMM may hold spaces and parentheses.
+  llvm::StringRef Rest = (*Stat)->getBuffer().rsplit(')').second.ltrim();
+  return Rest.starts_with("Z") || Rest.starts_with("X");
+}
+
+/// Kills \p Pid, a job whose server died (so not tia's child to wait for),
+/// and waits up to a second for it to end, so that no late write of it
+/// lands in the files its rerun writes.
+void killOrphan(pid_t Pid) {
+  ::kill(Pid, SIGKILL);
+  for (int I = 0; I < 1000 && !ended(Pid); ++I)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+/// Whether every string \p J sends is UTF-8, which JSON carries unchanged.
+bool sendsAsIs(const PytestJob &J) {
+  auto UTF8 = [](const std::string &S) { return llvm::json::isUTF8(S); };
+  return llvm::all_of(J.Args, UTF8) && llvm::all_of(J.Env, UTF8) &&
+         UTF8(J.Out) && UTF8(J.Err);
+}
+
 } // namespace
 
 PytestServer::PytestServer(const std::string &Python,
                            const std::vector<std::string> &Env,
                            const std::string &Root, const std::string &Log)
     : Python(Python), Startup(startupVariables(Env)) {
-  // A socket rather than pipes: a write to a server that died fails with
-  // EPIPE (MSG_NOSIGNAL) instead of ending tia with SIGPIPE.
+  Dead = !spawn(Env, Root, Log);
+}
+
+bool PytestServer::spawn(const std::vector<std::string> &Env,
+                         const std::string &Root, const std::string &Log) {
   int Fds[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, Fds) != 0)
-    return;
+    return false;
   Fds[0] = highCloseOnExec(Fds[0]);
   Fds[1] = highCloseOnExec(Fds[1]);
 
@@ -88,13 +126,16 @@ PytestServer::PytestServer(const std::string &Python,
   if (RC != 0) {
     Pid = 0;
     ::close(Fds[0]);
-    return;
+    return false;
   }
   Socket = Fds[0];
   ::fcntl(Socket, F_SETFL, O_NONBLOCK);
+  return true;
 }
 
 PytestServer::~PytestServer() {
+  if (Busy && JobPid > 0)
+    ::kill(JobPid, SIGKILL); // tia stops early: the job's child goes too
   if (Socket >= 0)
     ::close(Socket); // the server's end of input: it exits
   if (Pid > 0) {
@@ -109,16 +150,21 @@ PytestServer::~PytestServer() {
 bool PytestServer::accepts(const PytestJob &J) const {
   return !Dead && J.Args.size() >= 3 && J.Args[0] == Python &&
          J.Args[1] == "-m" && J.Args[2] == "pytest" &&
-         startupVariables(J.Env) == Startup;
+         startupVariables(J.Env) == Startup && sendsAsIs(J);
 }
 
-std::optional<std::string> PytestServer::readLine(bool Wait) {
+std::optional<llvm::json::Object> PytestServer::readReply(bool Wait) {
   while (true) {
     size_t End = Pending.find('\n');
     if (End != std::string::npos) {
-      std::string Line = Pending.substr(0, End);
+      auto V = llvm::json::parse(llvm::StringRef(Pending).take_front(End));
       Pending.erase(0, End + 1);
-      return Line;
+      if (!V)
+        llvm::consumeError(V.takeError());
+      if (V && V->getAsObject())
+        return std::move(*V->getAsObject());
+      Dead = true; // not the server speaking
+      return std::nullopt;
     }
     char Buf[512];
     ssize_t N = ::read(Socket, Buf, sizeof(Buf));
@@ -134,18 +180,36 @@ std::optional<std::string> PytestServer::readLine(bool Wait) {
       continue;
     }
     if (N == 0 || errno != EAGAIN)
-      Dead = true; // the server ended, or its pipe broke
+      Dead = true; // the server ended, or its socket broke
     return std::nullopt;
   }
 }
 
+bool PytestServer::send(const std::string &Line) {
+  for (size_t Done = 0; Done < Line.size();) {
+    ssize_t N =
+        ::send(Socket, Line.data() + Done, Line.size() - Done, MSG_NOSIGNAL);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0 && errno == EAGAIN) {
+      pollfd P = {Socket, POLLOUT, 0};
+      ::poll(&P, 1, -1);
+      continue;
+    }
+    if (N <= 0)
+      return false;
+    Done += N;
+  }
+  return true;
+}
+
 bool PytestServer::start(const PytestJob &J) {
-  if (Dead || Busy || Pid <= 0)
+  if (Dead || Busy)
     return false;
   if (!Ready) {
     // Its imports: a Python that cannot import pytest ends here.
-    std::optional<std::string> Line = readLine(/*Wait=*/true);
-    Ready = Line && Line->find("\"ready\"") != std::string::npos;
+    std::optional<llvm::json::Object> Reply = readReply(/*Wait=*/true);
+    Ready = Reply && Reply->getBoolean("ready").value_or(false);
     if (!Ready) {
       Dead = true;
       return false;
@@ -163,50 +227,35 @@ bool PytestServer::start(const PytestJob &J) {
                                               {"out", J.Out},
                                               {"err", J.Err}})
       << "\n";
-  for (size_t Done = 0; Done < Request.size();) {
-    ssize_t N = ::send(Socket, Request.data() + Done, Request.size() - Done,
-                       MSG_NOSIGNAL);
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N < 0 && errno == EAGAIN) {
-      pollfd P = {Socket, POLLOUT, 0};
-      ::poll(&P, 1, -1);
-      continue;
-    }
-    if (N <= 0) {
-      Dead = true;
-      return false;
-    }
-    Done += N;
+  if (!send(Request)) {
+    Dead = true;
+    return false;
   }
   Busy = true;
+  JobPid = 0;
   return true;
 }
 
-std::optional<int> PytestServer::poll() {
+std::optional<PytestServer::End> PytestServer::poll() {
   if (!Busy)
     return std::nullopt;
-  std::optional<std::string> Line = readLine(/*Wait=*/false);
-  if (!Line) {
-    if (!Dead)
-      return std::nullopt;
-    Busy = false;
-    return -SIGKILL; // the server died with the job
+  while (std::optional<llvm::json::Object> Reply = readReply(/*Wait=*/false)) {
+    if (std::optional<int64_t> Child = Reply->getInteger("pid")) {
+      JobPid = static_cast<pid_t>(*Child);
+    } else if (std::optional<int64_t> Code = Reply->getInteger("exit")) {
+      Busy = false;
+      JobPid = 0;
+      return End{static_cast<int>(*Code), /*ServerLost=*/false};
+    }
   }
+  if (!Dead)
+    return std::nullopt;
+  // The server died with the job running: its child, orphaned, ends too.
+  if (JobPid > 0)
+    killOrphan(JobPid);
   Busy = false;
-  auto V = llvm::json::parse(*Line);
-  if (!V) {
-    llvm::consumeError(V.takeError());
-    Dead = true;
-    return -SIGKILL;
-  }
-  const llvm::json::Object *O = V->getAsObject();
-  std::optional<int64_t> Code = O ? O->getInteger("exit") : std::nullopt;
-  if (!Code) {
-    Dead = true;
-    return -SIGKILL;
-  }
-  return static_cast<int>(*Code);
+  JobPid = 0;
+  return End{-SIGKILL, /*ServerLost=*/true};
 }
 
 PytestServer *PytestServers::idleFor(const PytestJob &J) {

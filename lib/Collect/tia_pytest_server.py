@@ -15,17 +15,27 @@
 #
 # Protocol, over the socket tia gives as fd 3, one JSON object per line:
 # requests {"args": [ARG...], "env": ["NAME=VALUE"...], "out": PATH,
-# "err": PATH}; replies {"ready": true} once the imports are done, then
-# {"exit": CODE} per job (minus the signal's number when a signal ended
-# it). End of input ends the server. tia runs the job itself when the
-# server cannot start (an import failed): it then reports the failure as
-# it would for any pytest process.
+# "err": PATH}; replies {"ready": true} once the imports are done, then per
+# job {"pid": PID} when it is forked and {"exit": CODE} when it ended (minus
+# the signal's number when a signal ended it). End of input ends the
+# server. tia runs a job itself when the server cannot start (an import
+# failed) or died while running it. The server ignores SIGINT: Ctrl-C
+# interrupts the job, which pytest reports, not the server.
+#
+# What still tells a child from a fresh process: its parent is the server,
+# it shares the server's hash seed when PYTHONHASHSEED is not set (a fresh
+# process draws its own), objects imported before the fork are frozen out
+# of the garbage collector's view (gc.freeze), and the Python startup files
+# (.pth files, sitecustomize) ran with the server's environment, which
+# differs from the job's only in tia's own variables.
 
+import ctypes
 import gc
 import importlib
 import json
 import os
 import runpy
+import signal
 import sys
 
 _SOCKET = 3
@@ -56,9 +66,16 @@ def _serve():
         if pid == 0:
             requests.close()  # the job must not hold tia's socket
             return job
+        _reply({"pid": pid})
         _, status = os.waitpid(pid, 0)
-        _reply({"exit": os.waitstatus_to_exitcode(status)})
+        _reply({"exit": _exit_code(status)})
     return None
+
+
+def _exit_code(status):
+    if os.WIFSIGNALED(status):
+        return -os.WTERMSIG(status)
+    return os.WEXITSTATUS(status)
 
 
 def _redirect(fd, path, flags):
@@ -76,12 +93,28 @@ def _become(job):
     for entry in job["env"]:
         name, _, value = entry.partition("=")
         os.environ.setdefault(name, value)  # the first of a name counts
+    _restart_tracer()
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     importlib.invalidate_caches()
+    sys.orig_argv = [sys.executable, "-m", "pytest"] + job["args"]
     sys.argv = ["-m"] + job["args"]  # run_module sets argv[0]
     runpy.run_module("pytest", run_name="__main__", alter_sys=True)
 
 
+def _restart_tracer():
+    """The file read tracer tia preloads took its start state (where the
+    reads go of a program a test starts after clearing its environment)
+    from the server's environment: it takes the job's now."""
+    if not os.environ.get("TIA_READS_FILE"):
+        return
+    try:
+        ctypes.CDLL(None).tia_reads_restart()
+    except AttributeError:
+        pass  # not loaded: nothing to restart
+
+
 def main():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _import_tools()
     # The children share the server's memory until they write to it: keep
     # the collector from touching (and so copying) every imported object.
