@@ -11,6 +11,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,10 +29,13 @@ struct PluginLog {
   /// $TIA_PYTEST_LIST: (node id, path relative to the repository root).
   std::vector<std::pair<std::string, std::string>> Items;
   std::string Running; ///< started, not finished
+  /// Bytes of the log read so far (whole lines).
+  uint64_t Consumed = 0;
 };
 
-/// Reads the plugin's log at \p Path into \p Log (replacing it); a missing
-/// file leaves it empty.
+/// Adds to \p Log what the plugin's log at \p Path holds beyond what \p Log
+/// read of it (all of it again when the file was written anew); a missing
+/// file changes nothing.
 void readPluginLog(const std::string &Path, PluginLog &Log);
 
 /// One pytest process.

@@ -17,16 +17,26 @@ namespace tia {
 namespace collect {
 
 void readPluginLog(const std::string &Path, PluginLog &Log) {
+  // Polled while the job runs: only the lines written since the last call
+  // are parsed, and a file that did not grow is not read.
+  uint64_t Size = 0;
+  if (llvm::sys::fs::file_size(Path, Size) || Size == Log.Consumed)
+    return;
+  if (Size < Log.Consumed)
+    Log = PluginLog(); // written anew
   auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buf)
     return;
-  Log = PluginLog();
+  llvm::StringRef New = (*Buf)->getBuffer().drop_front(Log.Consumed);
+  // A line being written waits for its end.
+  New = New.take_front(New.rfind('\n') + 1);
+  Log.Consumed += New.size();
   llvm::SmallVector<llvm::StringRef, 64> Lines;
-  llvm::StringRef((*Buf)->getBuffer()).split(Lines, '\n', -1, false);
+  New.split(Lines, '\n', -1, false);
   for (llvm::StringRef Line : Lines) {
     auto V = parseJson(Line);
     if (!V) {
-      llvm::consumeError(V.takeError()); // A line being written.
+      llvm::consumeError(V.takeError()); // not the plugin's
       continue;
     }
     llvm::json::Object *O = V->getAsObject();
