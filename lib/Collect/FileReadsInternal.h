@@ -61,7 +61,8 @@ llvm::Expected<std::string> writeFileReadTracer(llvm::StringRef Dir);
 /// The variables that preload \p Tracer into a test whose own variables
 /// are \p TestEnvironment (its LD_PRELOAD stays, after the tracer; its
 /// ASAN_OPTIONS too, with the link order check off) and make it append its
-/// reads to \p ReadsFile.
+/// reads to \p ReadsFile (empty: no reads file yet, for a process that
+/// names it after it started, as tia's pytest fork server's children do).
 std::vector<std::string>
 tracerVariables(const std::string &Tracer, const std::string &ReadsFile,
                 const std::vector<std::string> &TestEnvironment);
