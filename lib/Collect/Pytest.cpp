@@ -359,9 +359,7 @@ std::vector<std::string> withVariables(const std::vector<std::string> &Env,
 std::vector<std::string> serverEnvironment(const PytestSetup &Setup) {
   std::vector<std::string> Extra;
   if (!Setup.Tracer.empty()) {
-    for (std::string &Var : tracerVariables(Setup.Tracer, "", Setup.Env))
-      if (!llvm::StringRef(Var).starts_with("TIA_READS_FILE="))
-        Extra.push_back(std::move(Var));
+    Extra = tracerVariables(Setup.Tracer, /*ReadsFile=*/"", Setup.Env);
     Extra.push_back("TIA_READS_SKIP_SELF=start");
   }
   return withVariables(Setup.Env, Extra);
@@ -405,17 +403,16 @@ llvm::Error pytestFailure(const PytestJob &J) {
   if (!canRunPytest(J.Args.front()))
     return cannotImportPytest(J.Args.front());
   int Code = J.ReturnCode;
-  if (Code < 0)
-    return makeErrorf("pytest was ended by a signal: {0}",
-                      tail(J.Err, 3).empty() ? "no output" : tail(J.Err, 3));
   static const char *const Why[] = {"",
                                     "",
                                     "was interrupted",
                                     "hit an internal error",
                                     "was called wrongly (usage error)",
                                     "collected no tests"};
-  std::string What =
-      Code < 6 ? Why[Code] : "failed with exit code " + std::to_string(Code);
+  std::string What = Code < 0 ? "was ended by a signal"
+                     : Code < 6
+                         ? Why[Code]
+                         : "failed with exit code " + std::to_string(Code);
   std::string ErrTail = tail(J.Err, 3), OutTail = tail(J.Out, 5);
   std::string Detail = !ErrTail.empty() ? ErrTail : OutTail;
   return makeErrorf("pytest {0}: {1}", What,
