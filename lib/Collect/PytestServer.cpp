@@ -57,7 +57,7 @@ int highCloseOnExec(int Fd) {
 
 /// Whether \p Pid has ended (gone, or a zombie its new parent has yet to
 /// reap): it writes nothing more.
-bool ended(pid_t Pid) {
+bool hasEnded(pid_t Pid) {
   if (::kill(Pid, 0) != 0)
     return true;
   auto Stat = llvm::MemoryBuffer::getFile(
@@ -74,7 +74,7 @@ bool ended(pid_t Pid) {
 /// lands in the files its rerun writes.
 void killOrphan(pid_t Pid) {
   ::kill(Pid, SIGKILL);
-  for (int I = 0; I < 1000 && !ended(Pid); ++I)
+  for (int I = 0; I < 1000 && !hasEnded(Pid); ++I)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }
 
