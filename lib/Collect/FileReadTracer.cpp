@@ -62,12 +62,12 @@ tracerVariables(const std::string &Tracer, const std::string &ReadsFile,
   // -fsanitize=address) refuses to start when a preloaded library comes
   // before that runtime, unless told that the order is fine.
   std::string Asan = Value("ASAN_OPTIONS");
-  std::vector<std::string> Out = {
-      "LD_PRELOAD=" + Tracer + (Preload.empty() ? "" : ":" + Preload),
-      "ASAN_OPTIONS=" + (Asan.empty() ? "" : Asan + ":") +
-          "verify_asan_link_order=0"};
+  std::vector<std::string> Out = {"LD_PRELOAD=" + Tracer +
+                                  (Preload.empty() ? "" : ":" + Preload)};
   if (!ReadsFile.empty())
     Out.push_back("TIA_READS_FILE=" + ReadsFile);
+  Out.push_back("ASAN_OPTIONS=" + (Asan.empty() ? "" : Asan + ":") +
+                "verify_asan_link_order=0");
   return Out;
 }
 

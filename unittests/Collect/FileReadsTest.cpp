@@ -85,6 +85,11 @@ TEST(FileReadsTest, TracerVariablesKeepTheTestsPreload) {
             (Strings{"LD_PRELOAD=/t/libtia-reads.so:/lib/libfake.so",
                      "TIA_READS_FILE=/t/b1/reads",
                      "ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0"}));
+  // No reads file yet: the process names it after it started (a child of
+  // the pytest fork server).
+  EXPECT_EQ(tracerVariables("/t/libtia-reads.so", "", {"A=1"}),
+            (Strings{"LD_PRELOAD=/t/libtia-reads.so",
+                     "ASAN_OPTIONS=verify_asan_link_order=0"}));
 }
 
 } // namespace
