@@ -8,16 +8,24 @@
 // the 14 ms of a program that only calls git_libgit2_init, in every tia
 // command (docs/Benchmarks.md, "libgit2 without its network set-up").
 //
-// So tia defines the two functions libgit2 calls for it, and the dynamic
-// linker binds libgit2's calls to these (the executable comes first in the
-// lookup scope). An HTTPS remote would then fail closed: its certificate
-// check finds no trusted certificate. A libgit2 built with OpenSSL or
-// without SSH never calls them, and nothing changes. A tia that reaches
-// remotes through libgit2 must drop this file.
+// So tia defines the two functions libgit2 calls for it. Linked with the
+// shared libgit2, these definitions come first in the dynamic linker's
+// lookup scope, and libgit2's calls bind to them. Linked with its static
+// archive (cmake/TiaStaticDeps.cmake), libgit2's calls are redirected with
+// the linker's --wrap to the __wrap_ definitions. An HTTPS remote would
+// then fail closed: its certificate check finds no trusted certificate. A
+// libgit2 built with OpenSSL or without SSH never calls them, and nothing
+// changes. A tia that reaches remotes through libgit2 must drop this file.
 //
 //===----------------------------------------------------------------------===//
 
 #include "GitInternal.h"
+
+#if TIA_STATIC_LIBGIT2
+#define TIA_LOCAL_ONLY(Name) __wrap_##Name
+#else
+#define TIA_LOCAL_ONLY(Name) Name
+#endif
 
 extern "C" {
 
@@ -25,7 +33,8 @@ struct mbedtls_x509_crt;
 
 /// libgit2's mbedTLS stream loads the default certificate bundle with this;
 /// no certificate is loaded.
-int mbedtls_x509_crt_parse_file(mbedtls_x509_crt *Chain, const char *Path) {
+int TIA_LOCAL_ONLY(mbedtls_x509_crt_parse_file)(mbedtls_x509_crt *Chain,
+                                                const char *Path) {
   (void)Chain;
   (void)Path;
   return 0;
@@ -33,7 +42,7 @@ int mbedtls_x509_crt_parse_file(mbedtls_x509_crt *Chain, const char *Path) {
 
 /// libgit2's SSH transport initialises libssh2 (and OpenSSL) with this at
 /// git_libgit2_init.
-int libssh2_init(int Flags) {
+int TIA_LOCAL_ONLY(libssh2_init)(int Flags) {
   (void)Flags;
   return 0;
 }
