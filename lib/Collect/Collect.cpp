@@ -3,6 +3,7 @@
 #include "CollectInternal.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/Plural.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -526,7 +527,7 @@ Collected gatherRuns(std::vector<TestRun> &Runs, const CollectOptions &O,
     Sum.Problems.push_back(
         llvm::formatv("{0} ({1} test{2} ran without their coverage being "
                       "collected)",
-                      Message, Count, Count == 1 ? "" : "s")
+                      Message, Count, pluralS(Count))
             .str());
   return Out;
 }
@@ -641,8 +642,8 @@ void warnUnlinked(const coverage::ImportSummary &Imported,
   if (Imported.Unlinked.empty())
     return;
   Err << "tia: warning: the coverage of " << Imported.Unlinked.size() << " test"
-      << (Imported.Unlinked.size() == 1 ? "" : "s")
-      << " matched no indexed element (" << Imported.Unlinked.front()
+      << pluralS(Imported.Unlinked.size()) << " matched no indexed element ("
+      << Imported.Unlinked.front()
       << (Imported.Unlinked.size() > 1 ? ", ..." : "")
       << "): check that 'tia index' ran on this build's sources\n";
 }
@@ -692,11 +693,11 @@ std::string summaryLine(const CollectSummary &Sum) {
   std::string Traced;
   if (Sum.Traced)
     Traced = llvm::formatv("; the files {0} test{1} read", Sum.Traced,
-                           Sum.Traced == 1 ? "" : "s");
+                           pluralS(Sum.Traced));
   return llvm::formatv("collected {0} test{1} ({2}) in {3:f1}s: {4} "
                        "test-element links{5}",
-                       Sum.Tests, Sum.Tests == 1 ? "" : "s", Counts,
-                       Sum.Seconds, Sum.Links, Traced)
+                       Sum.Tests, pluralS(Sum.Tests), Counts, Sum.Seconds,
+                       Sum.Links, Traced)
       .str();
 }
 

@@ -2,6 +2,7 @@
 
 #include "tia/Eval/Mutants.h"
 #include "tia/Eval/SelectionReplay.h"
+#include "tia/Support/Plural.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -335,7 +336,7 @@ std::string mutantsSummary(const MutantsReport &R) {
     Share = double(R.captured()) / R.killed();
   return llvm::formatv("{0} mutant{1}{2} in {3:f1}s: {4} killed, {5} killed "
                        "and captured ({6})",
-                       R.Mutants.size(), R.Mutants.size() == 1 ? "" : "s",
+                       R.Mutants.size(), pluralS(R.Mutants.size()),
                        NotBuilt
                            ? llvm::formatv(" ({0} not built)", NotBuilt).str()
                            : std::string(),

@@ -3,6 +3,7 @@
 #include "tia/Eval/SelectionReplay.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/CommitId.h"
+#include "tia/Support/Plural.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -463,9 +464,9 @@ void oneModeMarkdown(const ReplayReport &R, llvm::raw_ostream &OS) {
        << (M.safe() ? "yes" : "**no**") << " | " << percent(M.timeReduction())
        << " | " << percent(M.timeReductionWithoutCollection()) << " |\n";
   OS << "| **total** | " << R.Commits.size() << " commit"
-     << (R.Commits.size() == 1 ? "" : "s") << " | " << R.tests() << " ("
-     << R.testFiles() << ") | " << R.selected() << " (" << R.selectedFiles()
-     << ") | " << R.affected() << " | " << R.missed() << " | "
+     << pluralS(R.Commits.size()) << " | " << R.tests() << " (" << R.testFiles()
+     << ") | " << R.selected() << " (" << R.selectedFiles() << ") | "
+     << R.affected() << " | " << R.missed() << " | "
      << percent(R.testReduction()) << " | " << percent(R.precision()) << " | "
      << R.safeCommits() << "/" << R.Commits.size() << " | "
      << percent(R.timeReduction()) << " | "
@@ -525,8 +526,8 @@ void modesMarkdown(const ReplayReport &R, llvm::raw_ostream &OS) {
     OS << "\n";
   }
   OS << "| **total** | " << R.Commits.size() << " commit"
-     << (R.Commits.size() == 1 ? "" : "s") << " | " << R.tests() << " ("
-     << R.testFiles() << ") | " << R.affected() << " |";
+     << pluralS(R.Commits.size()) << " | " << R.tests() << " (" << R.testFiles()
+     << ") | " << R.affected() << " |";
   for (const ReplayReport *M : Modes)
     OS << " " << M->selected() << " (" << M->selectedFiles() << ") |";
   for (const ReplayReport *M : Modes)
@@ -575,7 +576,7 @@ std::string modeFigures(const ReplayReport &R) {
                        percent(R.testReduction()), percent(R.precision()),
                        percent(R.safeReduction()), R.safeCommits(),
                        R.Commits.size(), percent(R.timeReduction()), R.missed(),
-                       R.missed() == 1 ? "" : "s")
+                       pluralS(R.missed()))
       .str();
 }
 } // namespace
@@ -583,7 +584,7 @@ std::string modeFigures(const ReplayReport &R) {
 std::string replaySummary(const ReplayReport &R) {
   std::string Out =
       llvm::formatv("replayed {0} commit{1} in {2:f1}s: ", R.Commits.size(),
-                    R.Commits.size() == 1 ? "" : "s", R.Seconds)
+                    pluralS(R.Commits.size()), R.Seconds)
           .str();
   if (R.Others.empty())
     return Out + modeFigures(R);

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tia/Observe/Report.h"
+#include "tia/Support/Plural.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -38,9 +39,8 @@ std::string summaryLine(const Report &R) {
   std::string Out = llvm::formatv(
       "observed {0} run{1}: {2} failure{3}, {4} caught, {5} escaped, {6} "
       "unstable (escape rate {7:f1}%)",
-      R.Runs.size(), R.Runs.size() == 1 ? "" : "s", Failures,
-      Failures == 1 ? "" : "s", R.Caught, R.Escaped, R.Unstable,
-      100 * escapeRate(R.Caught, R.Escaped));
+      R.Runs.size(), pluralS(R.Runs.size()), Failures, pluralS(Failures),
+      R.Caught, R.Escaped, R.Unstable, 100 * escapeRate(R.Caught, R.Escaped));
   if (R.Tests)
     Out += llvm::formatv("; the selection would have run {0:f1}% of the tests",
                          100.0 * R.WouldRun / R.Tests)

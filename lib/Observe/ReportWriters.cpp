@@ -7,6 +7,7 @@
 
 #include "tia/Observe/Report.h"
 #include "tia/Support/CommitId.h"
+#include "tia/Support/Plural.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
@@ -142,15 +143,15 @@ void writeText(const Report &R, llvm::raw_ostream &OS) {
      << counts(R.Caught, R.Escaped) << ", " << R.Unstable << " unstable\n";
   for (const ModeTotals &M : R.Modes)
     if (M.Runs)
-      OS << "  " << M.Mode << " (" << M.Runs << " run"
-         << (M.Runs == 1 ? "" : "s") << "): "
+      OS << "  " << M.Mode << " (" << M.Runs << " run" << pluralS(M.Runs)
+         << "): "
          << reduction(M.WouldRun, M.Tests, M.WouldRunSeconds, M.Seconds) << "; "
          << counts(M.Caught, M.Escaped) << "\n";
   if (R.BudgetRuns)
     OS << llvm::formatv("  budget: cut {0} ({1:f3} s) in {2} run{3}, "
                         "{4} of them failed\n",
                         tests(R.BudgetCut), R.BudgetCutSeconds, R.BudgetRuns,
-                        R.BudgetRuns == 1 ? "" : "s", R.BudgetCutFailures);
+                        pluralS(R.BudgetRuns), R.BudgetCutFailures);
   else
     OS << "  budget: cut nothing\n";
 }
@@ -223,8 +224,8 @@ void writeMarkdown(const Report &R, llvm::raw_ostream &OS) {
   if (R.BudgetRuns)
     OS << llvm::formatv("\nThe budget cut {0} in {1} run{2}; {3} of them "
                         "failed.\n",
-                        tests(R.BudgetCut), R.BudgetRuns,
-                        R.BudgetRuns == 1 ? "" : "s", R.BudgetCutFailures);
+                        tests(R.BudgetCut), R.BudgetRuns, pluralS(R.BudgetRuns),
+                        R.BudgetCutFailures);
   bool Heading = false;
   for (const RunReport &Run : R.Runs)
     for (const ClassifiedFailure &F : Run.Failures) {

@@ -12,6 +12,7 @@
 #include "tia/Support/CommitId.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Hash.h"
+#include "tia/Support/Plural.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -163,9 +164,9 @@ llvm::Error runContext(const GlobalOptions &G, const ContextOptions &O,
   Out.flush();
   if (!G.Quiet)
     llvm::errs() << "tia: " << Found.size() << " function"
-                 << (Found.size() == 1 ? "" : "s") << " named '" << O.Function
-                 << "', " << Entries << " public entry point"
-                 << (Entries == 1 ? "" : "s") << "\n";
+                 << pluralS(Found.size()) << " named '" << O.Function << "', "
+                 << Entries << " public entry point" << pluralS(Entries)
+                 << "\n";
   return llvm::Error::success();
 }
 

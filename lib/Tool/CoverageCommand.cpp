@@ -2,6 +2,7 @@
 
 #include "CommandsInternal.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/Plural.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace tia {
@@ -51,8 +52,8 @@ llvm::Error runCoverageImport(const GlobalOptions &G,
   if (!G.Quiet)
     Err << llvm::formatv("imported the coverage of {0} test{1} ({2} "
                          "test-element links) from {3} file{4}{5}\n",
-                         Sum->Tests, Sum->Tests == 1 ? "" : "s", Sum->Links,
-                         O.Files.size(), O.Files.size() == 1 ? "" : "s",
+                         Sum->Tests, pluralS(Sum->Tests), Sum->Links,
+                         O.Files.size(), pluralS(O.Files.size()),
                          Sum->UnmatchedNames
                              ? llvm::formatv("; {0} covered functions matched "
                                              "no indexed element",
@@ -80,9 +81,8 @@ llvm::Error runCoverageRepair(const GlobalOptions &G, llvm::raw_ostream &Out,
   if (!G.Quiet)
     Err << llvm::formatv("rebuilt the tests of {0} element key{1} from the "
                          "coverage of {2} test{3}; {4} {5} damaged\n",
-                         R->Keys, R->Keys == 1 ? "" : "s", R->Tests,
-                         R->Tests == 1 ? "" : "s", R->DamagedKeys,
-                         R->DamagedKeys == 1 ? "was" : "were");
+                         R->Keys, pluralS(R->Keys), R->Tests, pluralS(R->Tests),
+                         R->DamagedKeys, R->DamagedKeys == 1 ? "was" : "were");
   return llvm::Error::success();
 }
 

@@ -10,6 +10,7 @@
 #include "tia/Report/Report.h"
 #include "tia/Support/CommitId.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/Plural.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <set>
@@ -271,8 +272,8 @@ llvm::Error explainTest(const Plan &P, Store &S, llvm::StringRef Id,
   if (!Recorded)
     return explainUnrecorded(P, S, Id, Out);
   Out << Id << " is not selected: recorded (it covers " << Covered.size()
-      << " element" << (Covered.size() == 1 ? "" : "s") << " in "
-      << snapshotText(P) << "), depends on nothing changed\n";
+      << " element" << pluralS(Covered.size()) << " in " << snapshotText(P)
+      << "), depends on nothing changed\n";
   listChanges(P, "not covered by it", Out);
   for (const select::Note &N : P.Changes.Notes)
     Out << "  no effect: " << N.File << ": " << N.Text << "\n";

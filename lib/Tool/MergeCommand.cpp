@@ -9,6 +9,7 @@
 #include "CommandsInternal.h"
 #include "tia/Store/Merge.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/Plural.h"
 #include "tia/Support/Progress.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -170,10 +171,9 @@ llvm::Error runMerge(const GlobalOptions &G, const MergeOptions &O,
         "merged {0} shard database{1} ({2}) into {3}: {4} file versions, {5} "
         "translation units; {6} run{7} with {8} results, the coverage of {9} "
         "test{10}{11}\n",
-        Sum->Shares, Sum->Shares == 1 ? "" : "s", sharesText(*Match), O.Output,
-        Sum->FileVersions, Sum->TranslationUnits, Sum->Runs,
-        Sum->Runs == 1 ? "" : "s", Sum->Results, Sum->CoveredTests,
-        Sum->CoveredTests == 1 ? "" : "s",
+        Sum->Shares, pluralS(Sum->Shares), sharesText(*Match), O.Output,
+        Sum->FileVersions, Sum->TranslationUnits, Sum->Runs, pluralS(Sum->Runs),
+        Sum->Results, Sum->CoveredTests, pluralS(Sum->CoveredTests),
         Sum->UncoveredTests
             ? llvm::formatv("; {0} tests of missing shards without coverage",
                             Sum->UncoveredTests)

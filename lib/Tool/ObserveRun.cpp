@@ -9,6 +9,7 @@
 
 #include "CommandsInternal.h"
 #include "tia/Observe/Record.h"
+#include "tia/Support/Plural.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace tia {
@@ -58,9 +59,9 @@ void summarise(const Observation &O, const observe::Record &R,
         return !F.Why.empty();
       });
   unsigned Failed = R.Failures.size();
-  Err << "; " << Failed << " test" << (Failed == 1 ? "" : "s") << " failed, "
-      << Missed << " of them not run by it"
-      << (Missed ? ": see 'tia observed'" : "") << "\n";
+  Err << "; " << Failed << " test" << pluralS(Failed) << " failed, " << Missed
+      << " of them not run by it" << (Missed ? ": see 'tia observed'" : "")
+      << "\n";
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include "PythonInternal.h"
 #include "tia/Predict/Predict.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/Plural.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -185,13 +186,13 @@ llvm::Error warnAboutDamagedCoverage(Store &S, const Context &Ctx,
   Err << llvm::formatv("tia: warning: {0} is damaged: the tests covering {1} "
                        "element key{2} ({3}) were read from each test's "
                        "coverage instead",
-                       Ctx.DbPath, D->Keys.size(),
-                       D->Keys.size() == 1 ? "" : "s", Names(D->Keys));
+                       Ctx.DbPath, D->Keys.size(), pluralS(D->Keys.size()),
+                       Names(D->Keys));
   if (!D->UnreadableTests.empty())
     Err << llvm::formatv(", and {0} test{1} whose coverage is unreadable "
                          "({2}) selected as covering them",
                          D->UnreadableTests.size(),
-                         D->UnreadableTests.size() == 1 ? "" : "s",
+                         pluralS(D->UnreadableTests.size()),
                          Names(D->UnreadableTests));
   Err << "; run 'tia coverage repair'\n";
   return llvm::Error::success();

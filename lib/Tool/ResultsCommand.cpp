@@ -3,6 +3,7 @@
 #include "CommandsInternal.h"
 #include "tia/Results/JUnit.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/Plural.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace tia {
@@ -18,8 +19,7 @@ std::string resultsSummary(const results::ImportSummary &Sum) {
     Counts += (Counts.empty() ? "" : ", ") + std::to_string(N) + " " +
               outcomeName(O).str();
   }
-  return llvm::formatv("{0} result{1}{2}", Sum.Results,
-                       Sum.Results == 1 ? "" : "s",
+  return llvm::formatv("{0} result{1}{2}", Sum.Results, pluralS(Sum.Results),
                        Counts.empty() ? std::string() : " (" + Counts + ")")
       .str();
 }
@@ -63,8 +63,7 @@ llvm::Error runResultsImport(const GlobalOptions &G,
     Err << "tia: warning: " << W << "\n";
   if (!G.Quiet)
     Err << "imported " << resultsSummary(*Sum) << " from " << Files.size()
-        << " file" << (Files.size() == 1 ? "" : "s") << " as run " << Sum->RunId
-        << "\n";
+        << " file" << pluralS(Files.size()) << " as run " << Sum->RunId << "\n";
   return llvm::Error::success();
 }
 

@@ -2,6 +2,7 @@
 
 #include "tia/Support/Hash.h"
 #include "tia/Support/Model.h"
+#include "tia/Support/Plural.h"
 #include "gtest/gtest.h"
 
 using namespace tia;
@@ -49,6 +50,14 @@ TEST(ModelTest, NormalizeSortsElementsAndNames) {
   normalize(F);
   EXPECT_EQ(F.Elements[0].Key, "b");
   EXPECT_EQ(F.Elements[1].Names, (std::vector<std::string>{"y", "z"}));
+}
+
+TEST(PluralTest, OnlyOneIsSingular) {
+  EXPECT_STREQ(pluralS(1), "");
+  EXPECT_STREQ(pluralS(size_t(1)), "");
+  EXPECT_STREQ(pluralS(0), "s");
+  EXPECT_STREQ(pluralS(2u), "s");
+  EXPECT_STREQ(pluralS(-1), "s");
 }
 
 } // namespace
