@@ -35,7 +35,14 @@
 
 import ast
 import dis
-import hashlib
+
+# hashlib's blake2b is this builtin type; importing hashlib would also load
+# OpenSSL (_hashlib and libcrypto), which the embedded interpreter never
+# uses, at every tia command that starts it.
+try:
+    from _blake2 import blake2b
+except ImportError:
+    from hashlib import blake2b
 
 FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -60,7 +67,7 @@ _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def _hash(parts):
-    h = hashlib.blake2b(digest_size=8)
+    h = blake2b(digest_size=8)
     for p in parts:
         h.update(p.encode("utf-8", "surrogateescape"))
         h.update(b"\0")
