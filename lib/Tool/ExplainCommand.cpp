@@ -205,9 +205,8 @@ llvm::Error explainUnrecorded(const Plan &P, Store &S, llvm::StringRef Id,
   });
   if (All != Fs.end())
     Out << "  every test runs anyway: "
-        << report::describe(P,
-                            {ReasonKind::Fallback, select::NoIndex,
-                             static_cast<size_t>(All - Fs.begin()), "", ""})
+        << report::describe(P, {ReasonKind::Fallback, select::NoIndex,
+                                static_cast<size_t>(All - Fs.begin()), "", ""})
         << "\n";
   return llvm::Error::success();
 }
