@@ -3,13 +3,14 @@
 #
 # Every tia process loads all three. As shared libraries they cost each
 # start more than LLVM's static archives do: the dynamic loader applies
-# libpython's 39,000 relocations and, through libgit2's SSH and HTTPS
-# transports, OpenSSL's 21,000 and Kerberos', touching a page for each
-# page of pointers. That was 12 of the 21 ms of CPU of `tia --version`
-# (docs/Benchmarks.md, "Start-up: Python, libgit2 and SQLite linked
-# statically"). tia's executables are not position independent, so their
-# static archives leave nothing to relocate. Debian ships the archives with
-# the -dev packages tia already needs; where one is missing, the shared
+# libpython's 39,000 relocations and, through libgit2's SSH transport,
+# OpenSSL's 21,000, writing to a page for each page of pointers. `tia
+# --version` took 25.4 ms of CPU linked that way and 15.1 ms with the
+# archives (docs/Benchmarks.md, "Python, libgit2 and SQLite linked
+# statically"). tia's executables are not position independent, so what
+# they take from static archives has nothing left to relocate. Debian
+# ships the archives with the -dev packages tia already needs (GSSAPI,
+# which has none, stays shared); where one is missing, the shared
 # libraries are linked, as TIA_STATIC_DEPS=OFF does.
 option(TIA_STATIC_DEPS "Link libpython, libgit2 and SQLite from their static archives" ON)
 
