@@ -123,7 +123,9 @@ private:
 /// Stops starting jobs after one that ended with a code other than 0, 1
 /// or 5 or by a signal, when \p StopOnFailure. A job \p Servers (may be
 /// null) accepts runs there, any other in a process of its own. Fails only
-/// when a process cannot be started.
+/// when a process cannot be started; the jobs then running in processes of
+/// their own are killed and waited for first (those in servers end with
+/// their servers).
 llvm::Error runJobs(std::vector<PytestJob> &Jobs, unsigned Parallel,
                     const std::string &Root, unsigned Total, bool Quiet,
                     bool StopOnFailure, llvm::raw_ostream &Err,

@@ -9,6 +9,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include <chrono>
+#include <csignal>
 #include <memory>
 #include <set>
 #include <thread>
@@ -114,6 +115,20 @@ struct Running {
   }
 };
 
+/// Ends the jobs of \p Live that run in processes of their own, and waits
+/// for them, so that none outlives the collect that gave up on them. A
+/// server's job ends with its server (~PytestServer).
+void stopOwnProcesses(std::vector<Running> &Live) {
+  for (Running &R : Live) {
+    if (R.Server)
+      continue;
+    ::kill(R.PI.Pid, SIGKILL);
+    std::string ExecError;
+    llvm::sys::Wait(R.PI, /*SecondsToWait=*/std::nullopt, &ExecError);
+  }
+  Live.clear();
+}
+
 /// What \p J runs, for messages: its test file, or the listing.
 std::string jobSubject(const PytestJob &J) {
   for (const std::string &Var : J.Env)
@@ -159,8 +174,10 @@ llvm::Error runJobs(std::vector<PytestJob> &Jobs, unsigned Parallel,
         continue;
       }
       auto PI = spawnJob(J, Root);
-      if (!PI)
+      if (!PI) {
+        stopOwnProcesses(Live);
         return PI.takeError();
+      }
       Live.push_back({Next++, nullptr, *PI});
     }
     if (Live.empty())
@@ -184,8 +201,11 @@ llvm::Error runJobs(std::vector<PytestJob> &Jobs, unsigned Parallel,
             << "; running it again in a process of its own\n";
         Jobs[J].Log = PluginLog();
         auto PI = spawnJob(Jobs[J], Root);
-        if (!PI)
+        if (!PI) {
+          Live.erase(Live.begin() + I);
+          stopOwnProcesses(Live);
           return PI.takeError();
+        }
         Live[I++] = {J, nullptr, *PI};
         continue;
       }
