@@ -107,6 +107,7 @@ public:
   void test_start(ut::counter_t, ut::test_unit_id) override {
     if (!state().J.open())
       return;
+    state().J.programRan();
     ut::unit_test_log.add_formatter(new MessageReader);
     ut::unit_test_log.set_threshold_level(ut::OF_CUSTOM_LOGGER,
                                           ut::log_all_errors);

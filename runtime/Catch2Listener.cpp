@@ -32,7 +32,8 @@ public:
 
   void testRunStarting(Catch::TestRunInfo const &Info) override {
     TestEventListenerBase::testRunStarting(Info);
-    J.open();
+    if (J.open())
+      J.programRan();
   }
 
   void testCaseStarting(Catch::TestCaseInfo const &Info) override {

@@ -28,7 +28,10 @@ struct TiaCoverageListener : public doctest::IReporter {
 
   void report_query(const doctest::QueryData &) override {}
 
-  void test_run_start() override { J.open(); }
+  void test_run_start() override {
+    if (J.open())
+      J.programRan();
+  }
 
   void test_run_end(const doctest::TestRunStats &) override {
     if (J.active() && !Fatal)

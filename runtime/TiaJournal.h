@@ -1,21 +1,29 @@
-//===- TiaJournal.h - the journal tia's C++ test listeners write -*- C++
-//-*-===//
+//===- TiaJournal.h - the journal of tia's C++ test listeners ---*- C++ -*-===//
 //
 // Included by the listeners tia_add_coverage compiles into a test binary
-// (Catch2Listener.cpp, DoctestListener.cpp, BoostTestListener.cpp), with
-// the binary's own flags.
+// (GTestListener.cpp, Catch2Listener.cpp, DoctestListener.cpp,
+// BoostTestListener.cpp), with the binary's own flags, so that no ABI is
+// shared with tia.
 // When `tia collect` runs the binary with TIA_COLLECT_DIR set, a listener
 // writes the coverage counters after every test case into a segment of
 // their own and resets them, and records in TIA_COLLECT_DIR/journal, one
-// flushed line each (GTestListener.cpp writes the same records):
+// flushed line each (so that tia knows which case was running when the
+// process crashed or hung):
 //   program SEGMENT               counters outside cases (added to every case)
+//   suite SUITE SEGMENT           counters of SUITE outside its cases (added
+//                                 to each of its cases; GoogleTest only)
 //   start NAME                    a case began
 //   case NAME SEGMENT             its counters
 //   end NAME OUTCOME MICROS [MESSAGE]   OUTCOME: passed failed skipped crashed
-// Case names are %-escaped (' ' is %20, '%' is %25, line breaks %0A, %0D).
-// When tia traces the files tests read (TIA_READS_FILE set), a case's reads
-// go to "case-12.reads" beside its segment "case-12[.profraw]", the rest to
-// the file tia named (runtime/FileReadTracer.c).
+// Names are %-escaped (' ' is %20, '%' is %25, line breaks %0A, %0D).
+// SEGMENT is a profile file (clang: "case-12.profraw") or a GCOV_PREFIX
+// folder (gcc: "case-12"; one for all of the program's segments and one per
+// suite, since gcov adds each dump to the data files already in a folder,
+// and tia reads fewer files). Processes a case starts write beside its
+// segment (clang: "case-12-child-PID-MODULE.profraw"; gcc: into the same
+// folder). When tia traces the files tests read (TIA_READS_FILE set), a
+// case's reads go to "case-12.reads" beside its segment, the rest to the
+// file tia named (runtime/FileReadTracer.c).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +33,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 
 #if defined(TIA_COVERAGE_CLANG)
@@ -45,7 +54,8 @@ namespace tia_runtime {
 class Journal {
 public:
   /// Opens the journal when tia runs the binary; false otherwise (then the
-  /// listener does nothing).
+  /// listener does nothing). What ran before is written by the next
+  /// programRan().
   bool open() {
     const char *Env = std::getenv("TIA_COLLECT_DIR");
     if (!Env || !*Env)
@@ -54,8 +64,6 @@ public:
     if (const char *Reads = std::getenv("TIA_READS_FILE"))
       ProgramReads = Reads;
     File = std::fopen((Dir + "/journal").c_str(), "a");
-    if (File)
-      dump("program", next("program"));
     return File != nullptr;
   }
   bool active() const { return File != nullptr; }
@@ -95,15 +103,22 @@ public:
     note("end " + escape(Name) + " skipped 0");
   }
 
-  /// What ran since the last case ended (a fixture of a suite) ran outside
-  /// the cases: program code, counted for every case.
-  void programRan() { dump("program", next("program")); }
+  /// What ran since the last segment (start-up, a fixture of a suite) ran
+  /// outside the cases: program code, counted for every case.
+  void programRan() { dump("program", programSegment()); }
+
+  /// What ran since the last segment ran in suite \p Suite outside its
+  /// cases (GoogleTest's SetUpTestSuite, TearDownTestSuite): counted for
+  /// each case of the suite.
+  void suiteRan(const std::string &Suite) {
+    dump("suite " + escape(Suite), suiteSegment(Suite));
+  }
 
   /// The run ended: what ran since the last case is program code, and so
   /// is what runs after this (static destructors), written at exit.
   void runEnded() {
-    dump("program", next("program"));
-    std::string Exit = next("program");
+    programRan();
+    std::string Exit = programSegment();
     note("program " + Exit);
     target(Exit);
   }
@@ -133,6 +148,20 @@ private:
     }
     return Out;
   }
+
+#if defined(TIA_COVERAGE_GCOV)
+  std::string programSegment() { return "program"; }
+  std::string suiteSegment(const std::string &Suite) {
+    std::string &Name = Suites[Suite];
+    if (Name.empty())
+      Name = next("suite");
+    return Name;
+  }
+  std::map<std::string, std::string> Suites;
+#else
+  std::string programSegment() { return next("program"); }
+  std::string suiteSegment(const std::string &) { return next("suite"); }
+#endif
 
   /// A fresh segment name: "case-12.profraw" (clang) or "case-12" (a
   /// GCOV_PREFIX folder for gcc).

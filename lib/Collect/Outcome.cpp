@@ -271,7 +271,7 @@ void Journal::parse(llvm::StringRef Text) {
       ProgramSegments.push_back(Rest.str());
     } else if (Kind == "suite") {
       auto [Suite, Segment] = Rest.split(' ');
-      SuiteSegments[Suite.str()].push_back(Segment.str());
+      SuiteSegments[unescapeName(Suite)].push_back(Segment.str());
     } else if (Kind == "start") {
       std::string Name = unescapeName(Rest);
       Cases[Name];

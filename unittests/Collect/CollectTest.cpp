@@ -235,6 +235,14 @@ TEST(JournalTest, SegmentsAndOutcomes) {
   EXPECT_FALSE(J.Cases["S.b"].Ended);
 }
 
+TEST(JournalTest, EscapedNames) {
+  Journal J;
+  J.parse("suite A%20suite suite-1\n"
+          "start A%20suite.100%25%0Adone\n");
+  EXPECT_EQ(J.SuiteSegments["A suite"], std::vector<std::string>{"suite-1"});
+  EXPECT_EQ(J.Started, std::vector<std::string>{"A suite.100%\ndone"});
+}
+
 TEST(ProcessTest, TimeoutKillsTheWholeGroup) {
   llvm::SmallString<128> Out;
   ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("collect", "txt", Out));
