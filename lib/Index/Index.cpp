@@ -278,6 +278,10 @@ private:
       if (R.Shard)
         if (llvm::Error E = S.putShardRecord(*R.Shard))
           return E;
+      if (R.PytestReading)
+        if (llvm::Error E = S.rememberPytestSettings(R.PytestReading->first,
+                                                     R.PytestReading->second))
+          return E;
       return *Recompute ? storeCriticalNames() : llvm::Error::success();
     });
   }

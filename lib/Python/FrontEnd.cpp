@@ -123,8 +123,48 @@ bool mayHoldPytestSettings(llvm::StringRef Name, llvm::StringRef Text) {
 
 } // namespace
 
+namespace {
+
+/// \p Text as a JSON object; none when it is not one.
+std::optional<llvm::json::Object> answerObject(llvm::StringRef Text) {
+  auto V = parseJson(Text);
+  if (!V) {
+    llvm::consumeError(V.takeError());
+    return std::nullopt;
+  }
+  if (llvm::json::Object *O = V->getAsObject())
+    return std::move(*O);
+  return std::nullopt;
+}
+
+/// The extractor's answer for pytest's configuration files \p FilesJson:
+/// remembered under \p Key, or read now (and remembered, unless it is an
+/// error, which is read again to be reported again).
+llvm::Expected<llvm::json::Object>
+pytestSettingsAnswer(const std::string &FilesJson,
+                     const PytestSettingsMemo &Memo, llvm::StringRef Key) {
+  if (Memo.Find)
+    if (std::optional<std::string> Known = Memo.Find(Key))
+      if (std::optional<llvm::json::Object> O = answerObject(*Known);
+          O && !O->get("error"))
+        return std::move(*O);
+  auto Answer = callExtractor("pytest_settings", {{CallArg::Text, FilesJson}});
+  if (!Answer)
+    return Answer.takeError();
+  std::optional<llvm::json::Object> O = answerObject(*Answer);
+  if (!O)
+    return makeError("the python extractor returned malformed pytest "
+                     "settings");
+  if (Memo.Remember && !O->get("error"))
+    Memo.Remember(Key, *Answer);
+  return std::move(*O);
+}
+
+} // namespace
+
 llvm::Expected<PytestSettings> loadPytestSettings(
-    llvm::function_ref<std::optional<std::string>(llvm::StringRef)> ReadFile) {
+    llvm::function_ref<std::optional<std::string>(llvm::StringRef)> ReadFile,
+    const PytestSettingsMemo &Memo) {
   llvm::json::Object Files;
   for (llvm::StringRef Name :
        {"pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"})
@@ -136,14 +176,15 @@ llvm::Expected<PytestSettings> loadPytestSettings(
   if (Files.empty())
     return S;
   std::string Arg = toJson(std::move(Files));
-  auto Answer = callExtractor("pytest_settings", {{CallArg::Text, Arg}});
+  // The files' texts themselves, not a hash of them: which files are tests
+  // follows from the answer.
+  TokenHasher Extractor;
+  Extractor.add(extractorSource());
+  Extractor.add(namesSource());
+  auto Answer = pytestSettingsAnswer(Arg, Memo, Extractor.hex() + " " + Arg);
   if (!Answer)
     return Answer.takeError();
-  auto V = parseJson(*Answer);
-  if (!V || !V->getAsObject())
-    return makeError("the python extractor returned malformed pytest "
-                     "settings");
-  const llvm::json::Object &O = *V->getAsObject();
+  const llvm::json::Object &O = *Answer;
   if (std::optional<llvm::StringRef> Err = O.getString("error"))
     return makeErrorf("cannot read pytest's settings from {0}: fix the file",
                       Err->split('\n').first);

@@ -69,12 +69,12 @@ llvm::Error Store::limitPageCache(unsigned KiB) {
 
 llvm::Error Store::copyIndexSettings(Store &From) {
   // The meta keys index writes about its checkout (Locations.cpp,
-  // GraphStore.cpp); values are copied as stored, so relocatable paths stay
-  // relocatable.
+  // GraphStore.cpp, PythonStore.cpp); values are copied as stored, so
+  // relocatable paths stay relocatable.
   auto S = From.DB->statement(
       "SELECT key, value FROM meta WHERE key IN ('build_dir', "
-      "'cpp_graph_version') OR key LIKE 'compiler\\_version %' ESCAPE '\\' "
-      "ORDER BY key");
+      "'cpp_graph_version', 'pytest_settings') OR key LIKE "
+      "'compiler\\_version %' ESCAPE '\\' ORDER BY key");
   if (!S)
     return S.takeError();
   return S->forEachRow([&]() -> llvm::Error {

@@ -6,9 +6,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Database.h"
+#include "Schema.h"
 #include "StoreInternal.h"
 #include "tia/Store/Store.h"
+#include "tia/Support/Json.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/JSON.h"
 
 namespace tia {
 namespace store {
@@ -141,6 +144,36 @@ llvm::Error readNameGraph(Database &DB, int64_t FileVersionId,
 }
 
 } // namespace store
+
+llvm::Expected<std::optional<std::string>>
+Store::rememberedPytestSettings(llvm::StringRef Key) {
+  auto Value = schema::readMeta(*DB, "pytest_settings");
+  if (!Value)
+    return Value.takeError();
+  if (!*Value)
+    return std::nullopt;
+  // Written by rememberPytestSettings; anything else is no memo.
+  auto V = parseJson(**Value);
+  if (!V) {
+    llvm::consumeError(V.takeError());
+    return std::nullopt;
+  }
+  const llvm::json::Object *O = V->getAsObject();
+  if (!O || O->getString("key") != Key)
+    return std::nullopt;
+  if (std::optional<llvm::StringRef> Answer = O->getString("answer"))
+    return Answer->str();
+  return std::nullopt;
+}
+
+llvm::Error Store::rememberPytestSettings(llvm::StringRef Key,
+                                          llvm::StringRef Answer) {
+  std::string Value;
+  llvm::raw_string_ostream OS(Value);
+  OS << llvm::json::Value(
+      llvm::json::Object{{"key", Key.str()}, {"answer", Answer.str()}});
+  return schema::writeMeta(*DB, "pytest_settings", OS.str());
+}
 
 llvm::Expected<std::optional<std::string>>
 Store::pythonSettings(llvm::StringRef Path, llvm::StringRef ContentHash) {

@@ -139,7 +139,7 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
     return S.takeError();
   // What static selection wants observed: the index's critical functions,
   // operator methods and registered functions.
-  auto Python = pythonOptions(*Ctx);
+  auto Python = pythonOptions(*Ctx, rememberedIn(**S));
   if (!Python)
     return Python.takeError();
   auto Plan = select::probePlan(**S, staticOptions(*Ctx, *Python));

@@ -213,7 +213,11 @@ private:
     if (!Tracked)
       return Tracked.takeError();
     R.Tracked = std::move(*Tracked);
-    auto Python = pythonOptions(Ctx);
+    python::PytestSettingsMemo Memo;
+    Memo.Remember = [this](llvm::StringRef Key, llvm::StringRef Answer) {
+      R.PytestReading.emplace(Key.str(), Answer.str());
+    };
+    auto Python = pythonOptions(Ctx, Memo);
     if (!Python)
       return Python.takeError();
     R.Python = std::move(*Python);

@@ -125,7 +125,10 @@ llvm::Expected<Planned> makePlan(const GlobalOptions &G,
   PO.Select.FrontEnd.ProjectRoot = Ctx.Root;
   if (!G.ResourceDir.empty())
     PO.Select.FrontEnd.ResourceDir = G.ResourceDir;
-  auto Python = pythonOptions(Ctx);
+  auto S = Store::open(Ctx.DbPath, Store::Mode::ReadOnly);
+  if (!S)
+    return S.takeError();
+  auto Python = pythonOptions(Ctx, rememberedIn(**S));
   if (!Python)
     return Python.takeError();
   PO.Select.Python = std::move(*Python);
@@ -153,9 +156,6 @@ llvm::Expected<Planned> makePlan(const GlobalOptions &G,
   PO.Limits.Seconds = O.TimeBudget.value_or(C.TimeBudget);
   if (!O.BuildDir.empty())
     PO.BuildDir = absolutePath(O.BuildDir, Ctx.WorkingDir);
-  auto S = Store::open(Ctx.DbPath, Store::Mode::ReadOnly);
-  if (!S)
-    return S.takeError();
   if (llvm::Error E = anchorPaths(**S, Ctx, PO.BuildDir))
     return E;
   auto P = select::plan(*Ctx.Repo, **S, PO);

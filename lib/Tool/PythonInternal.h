@@ -15,8 +15,13 @@ namespace tool {
 
 /// The Python front end's options: .tia.yaml's python section and pytest's
 /// settings from the configuration files at the repository root (read
-/// from the work tree).
-llvm::Expected<python::FrontEndOptions> pythonOptions(const Context &C);
+/// from the work tree, or as \p Memo remembers their reading).
+llvm::Expected<python::FrontEndOptions>
+pythonOptions(const Context &C, const python::PytestSettingsMemo &Memo = {});
+
+/// Finds the reading of pytest's settings that the last `tia index` into
+/// \p S remembered (a database that cannot tell: none).
+python::PytestSettingsMemo rememberedIn(Store &S);
 
 /// The settings of static selection: .tia.yaml's python section and
 /// pytest's python_functions from \p Python.

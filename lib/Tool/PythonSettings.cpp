@@ -23,17 +23,31 @@ std::optional<std::string> readText(const std::string &Abs) {
 
 } // namespace
 
-llvm::Expected<python::FrontEndOptions> pythonOptions(const Context &C) {
+llvm::Expected<python::FrontEndOptions>
+pythonOptions(const Context &C, const python::PytestSettingsMemo &Memo) {
   python::FrontEndOptions O;
   O.Docstrings = C.Config.Python.Docstrings;
   O.MaxFileSize = C.Config.Python.MaxFileSize;
-  auto Pytest = python::loadPytestSettings([&](llvm::StringRef Name) {
-    return readText(C.Root + "/" + Name.str());
-  });
+  auto Pytest = python::loadPytestSettings(
+      [&](llvm::StringRef Name) { return readText(C.Root + "/" + Name.str()); },
+      Memo);
   if (!Pytest)
     return Pytest.takeError();
   O.Pytest = std::move(*Pytest);
   return O;
+}
+
+python::PytestSettingsMemo rememberedIn(Store &S) {
+  python::PytestSettingsMemo Memo;
+  Memo.Find = [&S](llvm::StringRef Key) -> std::optional<std::string> {
+    auto Known = S.rememberedPytestSettings(Key);
+    if (!Known) {
+      llvm::consumeError(Known.takeError()); // read the files instead
+      return std::nullopt;
+    }
+    return *Known;
+  };
+  return Memo;
 }
 
 select::StaticOptions staticOptions(const Context &C,

@@ -176,4 +176,54 @@ TEST(PytestSettingsTest, FirstFileWithASection) {
             std::string::npos);
 }
 
+TEST(PytestSettingsTest, RememberedReadings) {
+  std::string Ini = "[pytest]\npython_files = check_*.py\n";
+  auto Read = [&](llvm::StringRef Name) -> std::optional<std::string> {
+    if (Name == "pytest.ini")
+      return Ini;
+    return std::nullopt;
+  };
+  std::map<std::string, std::string> Memo;
+  PytestSettingsMemo M;
+  M.Find = [&](llvm::StringRef Key) -> std::optional<std::string> {
+    auto It = Memo.find(Key.str());
+    if (It == Memo.end())
+      return std::nullopt;
+    return It->second;
+  };
+  M.Remember = [&](llvm::StringRef Key, llvm::StringRef Answer) {
+    Memo[Key.str()] = Answer.str();
+  };
+  ASSERT_VALUE(Read1, loadPytestSettings(Read, M));
+  EXPECT_EQ(Read1->PythonFiles, std::vector<std::string>{"check_*.py"});
+  ASSERT_EQ(Memo.size(), 1u);
+  // The key holds the file's text.
+  std::string Key = Memo.begin()->first;
+  EXPECT_NE(Key.find("check_*.py"), std::string::npos);
+
+  // A remembered reading stands for the same files (this one, written
+  // here, was never the extractor's)...
+  Memo[Key] = R"({"file": "pytest.ini", "python_files": ["memo_*.py"]})";
+  ASSERT_VALUE(Remembered, loadPytestSettings(Read, M));
+  EXPECT_EQ(Remembered->PythonFiles, std::vector<std::string>{"memo_*.py"});
+  // ...and not for others: the file changed, it is read again.
+  Ini = "[pytest]\npython_files = probe_*.py\n";
+  ASSERT_VALUE(Changed, loadPytestSettings(Read, M));
+  EXPECT_EQ(Changed->PythonFiles, std::vector<std::string>{"probe_*.py"});
+  EXPECT_EQ(Memo.size(), 2u);
+
+  // A remembered reading that is not one is read again.
+  for (auto &[K, Answer] : Memo)
+    Answer = "not json";
+  ASSERT_VALUE(Reread, loadPytestSettings(Read, M));
+  EXPECT_EQ(Reread->PythonFiles, std::vector<std::string>{"probe_*.py"});
+
+  // An error is not remembered: it is read, and reported, each time.
+  Memo.clear();
+  Ini = "not an ini file\n";
+  EXPECT_NE(errorText(loadPytestSettings(Read, M)).find("pytest.ini"),
+            std::string::npos);
+  EXPECT_TRUE(Memo.empty());
+}
+
 } // namespace

@@ -942,6 +942,21 @@ TEST(SchemaTest, Version11DatabaseGainsFileReadsAndStaysReadable) {
   EXPECT_EQ(S->columnInt64(0), 1);
 }
 
+TEST(StoreTest, RemembersOnePytestSettingsReading) {
+  auto S = openMemory();
+  ASSERT_VALUE(None, S->rememberedPytestSettings("k1"));
+  EXPECT_FALSE(None->has_value());
+  ASSERT_OK(S->rememberPytestSettings("k1", R"({"file": "pytest.ini"})"));
+  ASSERT_VALUE(Got, S->rememberedPytestSettings("k1"));
+  EXPECT_EQ(Got->value_or(""), R"({"file": "pytest.ini"})");
+  // The reading of other files is none, and a new reading replaces it.
+  ASSERT_VALUE(Other, S->rememberedPytestSettings("k2"));
+  EXPECT_FALSE(Other->has_value());
+  ASSERT_OK(S->rememberPytestSettings("k2", "{}"));
+  ASSERT_VALUE(Replaced, S->rememberedPytestSettings("k1"));
+  EXPECT_FALSE(Replaced->has_value());
+}
+
 TEST(StoreTest, ShardRecordsRoundTripAndClear) {
   auto S = openMemory();
   ASSERT_VALUE(None, S->shardRecords());

@@ -21,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tia {
@@ -69,6 +70,10 @@ struct IndexRequest {
   std::vector<std::string> PythonFiles;
   std::vector<std::string> Tracked;
   python::FrontEndOptions Python;
+  /// The reading of pytest's configuration files made for Python, (key,
+  /// answer), to remember for the commands after (PytestSettingsMemo);
+  /// none when pytest's settings were not read.
+  std::optional<std::pair<std::string, std::string>> PytestReading;
   select::StaticOptions Static;
   std::string Commit; ///< HEAD; empty: none
   bool Dirty = false; ///< the work tree differs from HEAD

@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,8 +67,19 @@ std::string moduleName(llvm::StringRef Path,
 /// ([tool:pytest]) that \p ReadFile finds (it returns a repository-relative
 /// file's text, std::nullopt when absent) and that holds pytest's section.
 /// Fails with "cannot read pytest's settings from FILE[:LINE]: REASON".
+///
+/// Reading them starts the embedded Python (60 ms of a command that needs
+/// nothing else of it), so a reading can be remembered: \p Memo's Find
+/// returns the extractor's answer remembered for a key (the files' names
+/// and texts, and a hash of the extractor), Remember keeps one that was
+/// read. A remembered answer that does not parse is read again.
+struct PytestSettingsMemo {
+  std::function<std::optional<std::string>(llvm::StringRef Key)> Find;
+  std::function<void(llvm::StringRef Key, llvm::StringRef Answer)> Remember;
+};
 llvm::Expected<PytestSettings> loadPytestSettings(
-    llvm::function_ref<std::optional<std::string>(llvm::StringRef)> ReadFile);
+    llvm::function_ref<std::optional<std::string>(llvm::StringRef)> ReadFile,
+    const PytestSettingsMemo &Memo = {});
 
 /// The fingerprint of \p Options and \p Module together with the
 /// extractor's own source: FileIndex::Python->Settings of an index made

@@ -362,6 +362,16 @@ public:
   llvm::Expected<std::optional<FileIndex>>
   getFileIndex(llvm::StringRef Path, llvm::StringRef ContentHash);
 
+  /// The Python extractor's reading of pytest's configuration files that
+  /// `tia index` remembered (meta pytest_settings), when it was made from
+  /// \p Key (python::PytestSettingsMemo); none otherwise.
+  llvm::Expected<std::optional<std::string>>
+  rememberedPytestSettings(llvm::StringRef Key);
+  /// Remembers \p Answer, the reading of pytest's settings from \p Key, in
+  /// place of the one before.
+  llvm::Error rememberPytestSettings(llvm::StringRef Key,
+                                     llvm::StringRef Answer);
+
   /// The settings fingerprint a Python version of (\p Path, \p ContentHash)
   /// was stored with; std::nullopt when no Python index of it is stored.
   llvm::Expected<std::optional<std::string>>
@@ -457,8 +467,9 @@ public:
   /// does not read through: fails with "PATH is damaged: WHAT".
   llvm::Error checkIntact();
   /// Copies from \p From what its index recorded of the checkout it was
-  /// made in: the build directory, the compilers' versions and the C++
-  /// reference graph's version, as stored (relocatable).
+  /// made in: the build directory, the compilers' versions, the C++
+  /// reference graph's version and the reading of pytest's settings, as
+  /// stored (relocatable).
   llvm::Error copyIndexSettings(Store &From);
   /// Limits the pages SQLite keeps in memory to \p KiB (64 MiB by default,
   /// for imports): a database read once, such as a merge's input, needs
