@@ -12,6 +12,9 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tia_obj_root, "test")
 
 # tia first, then FileCheck, not, count and split-file from the LLVM tools.
+# --param tia_tools_dir=DIR puts another folder's tia first (the profile of
+# utils/bench/bench-suite-profile.sh wraps it there).
+config.tia_tools_dir = lit_config.params.get("tia_tools_dir", config.tia_tools_dir)
 config.environment["PATH"] = os.pathsep.join(
     [config.tia_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 
