@@ -236,8 +236,9 @@ Store::getPythonGraph(llvm::StringRef Path, llvm::StringRef ContentHash) {
     return Imports.takeError();
   Imports->bindInt64(0, Id);
   if (llvm::Error E = Imports->forEachRow([&] {
-        Info.Imports.push_back({Imports->columnText(1), Imports->columnText(2),
-                                static_cast<unsigned>(Imports->columnInt64(0))});
+        Info.Imports.push_back(
+            {Imports->columnText(1), Imports->columnText(2),
+             static_cast<unsigned>(Imports->columnInt64(0))});
       }))
     return E;
   if (llvm::Error E = store::readNameGraph(*DB, Id, Info))
