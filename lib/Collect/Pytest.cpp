@@ -10,6 +10,7 @@
 #include "CollectInternal.h"
 #include "FileReadsInternal.h"
 #include "PytestInternal.h"
+#include "tia/Collect/Process.h"
 #include "tia/Store/CoveragePyData.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
@@ -396,11 +397,18 @@ bool pytestFailed(const PytestJob &J) {
   return J.ReturnCode != 1 || !J.Log.HaveCollected;
 }
 
-/// Why \p J failed: its Python cannot import pytest and pytest-cov (asked
-/// only now, so that a run that works starts no extra Python), or pytest's
-/// exit code with the end of its output.
-llvm::Error pytestFailure(const PytestJob &J) {
-  if (!canRunPytest(J.Args.front()))
+/// What pytest did when runJobs killed it with no test running.
+std::string stalledText(double TimeoutSeconds) {
+  return "was killed after " + secondsText(TimeoutSeconds) +
+         " in which no test started or ended";
+}
+
+/// Why \p J failed: killed after \p TimeoutSeconds (Stalled), its Python
+/// cannot import pytest and pytest-cov (asked only now, so that a run that
+/// works starts no extra Python), or pytest's exit code with the end of its
+/// output.
+llvm::Error pytestFailure(const PytestJob &J, double TimeoutSeconds) {
+  if (!J.Stalled && !canRunPytest(J.Args.front()))
     return cannotImportPytest(J.Args.front());
   int Code = J.ReturnCode;
   static const char *const Why[] = {"",
@@ -409,7 +417,8 @@ llvm::Error pytestFailure(const PytestJob &J) {
                                     "hit an internal error",
                                     "was called wrongly (usage error)",
                                     "collected no tests"};
-  std::string What = Code < 0 ? "was ended by a signal"
+  std::string What = J.Stalled  ? stalledText(TimeoutSeconds)
+                     : Code < 0 ? "was ended by a signal"
                      : Code < 6
                          ? Why[Code]
                          : "failed with exit code " + std::to_string(Code);
@@ -507,11 +516,14 @@ llvm::Expected<JobPlan> planIsolatedJobs(const PytestSetup &Setup,
   std::vector<PytestJob> List = {makeJob(Setup, O, "list",
                                          {"--collect-only", "-q", "--no-cov"},
                                          {"TIA_PYTEST_LIST=1"})};
-  if (llvm::Error E = runJobs(List, 1, O.Root, 0, /*Quiet=*/true,
-                              /*StopOnFailure=*/true, Err, &Servers))
+  JobsOptions Run;
+  Run.StopOnFailure = true;
+  Run.TimeoutSeconds = O.TimeoutSeconds;
+  Run.Servers = &Servers;
+  if (llvm::Error E = runJobs(List, O.Root, Run, Err))
     return E;
   if (List[0].Crashed || pytestFailed(List[0]))
-    return pytestFailure(List[0]);
+    return pytestFailure(List[0], O.TimeoutSeconds);
   JobPlan Plan;
   std::set<std::string> Seen;
   for (auto &[Item, Path] : List[0].Log.Items)
@@ -544,10 +556,11 @@ JobPlan planSharedJob(const PytestSetup &Setup, const PytestOptions &O) {
   return Plan;
 }
 
-/// Where pytest crashed first: the test running then ("-": none known)
-/// and the end of its error output.
+/// Where pytest crashed first, or was killed with no test running: what
+/// happened ("crashed", stalledText), the test running then ("-": none
+/// known) and the end of its error output.
 struct Crash {
-  std::string In, Tail;
+  std::string What, In, Tail;
 };
 
 /// The first crash among \p Jobs; fails when a job could not run its tests
@@ -560,11 +573,12 @@ firstCrash(const std::vector<PytestJob> &Jobs, const PytestOptions &O) {
     if (J.Crashed) {
       if (!First)
         First =
-            Crash{J.Log.Running.empty() ? "-" : J.Log.Running, tail(J.Err, 3)};
+            Crash{J.Stalled ? stalledText(O.TimeoutSeconds) : "crashed",
+                  J.Log.Running.empty() ? "-" : J.Log.Running, tail(J.Err, 3)};
       continue;
     }
     if (pytestFailed(J) && !(O.Isolate && J.ReturnCode == 5))
-      return pytestFailure(J);
+      return pytestFailure(J, O.TimeoutSeconds);
   }
   return First;
 }
@@ -719,8 +733,23 @@ void noteFailure(const llvm::json::Object &R, const std::string &Scope,
   G.Failures.push_back({Scope, "failed", R.getString("id").value_or("").str()});
 }
 
-/// Reads every job's results, and lists the data files of the jobs that
-/// did not crash (the test running in one that did is recorded crashed).
+/// Adds test \p NodeId, which runJobs killed after \p TimeoutSeconds:
+/// what it ran before is no coverage of it.
+void addTimedOut(const std::string &NodeId, double TimeoutSeconds, Gathered &G,
+                 PytestSummary &Sum) {
+  TestResult T;
+  T.TestId = "pytest:" + NodeId;
+  T.Result = Outcome::TimedOut;
+  T.Seconds = TimeoutSeconds;
+  T.Message = "killed after " + secondsText(TimeoutSeconds);
+  G.Import.Untrusted.insert(T.TestId);
+  G.Results.push_back(std::move(T));
+  ++Sum.TimedOut;
+}
+
+/// Reads every job's results (with the tests killed after the timeout),
+/// and lists the data files of the jobs that did not crash (the test
+/// running in one that did is recorded crashed).
 Gathered gatherJobs(const std::vector<PytestJob> &Jobs,
                     const PytestSetup &Setup, const PytestOptions &O,
                     const std::vector<std::string> &TestFiles,
@@ -735,6 +764,8 @@ Gathered gatherJobs(const std::vector<PytestJob> &Jobs,
     const PytestJob &J = Jobs[JI];
     for (const llvm::json::Object &R : J.Log.Results)
       addResult(R, Setup.Python, O, G, Sum);
+    for (const std::string &NodeId : J.TimedOut)
+      addTimedOut(NodeId, O.TimeoutSeconds, G, Sum);
     if (J.Crashed && !J.Log.Running.empty()) {
       TestResult T;
       T.TestId = "pytest:" + J.Log.Running;
@@ -828,7 +859,7 @@ llvm::Error checkFailures(const PytestSetup &Setup, const PytestOptions &O,
       makeJob(Setup, O, "recheck-coverage", {},
               {"COVERAGE_FILE=" + Setup.Tmp.file("recheck-coverage.coverage")});
   auto Broken = recheckFailures(std::move(Plain), std::move(Covered), Failed,
-                                O.Root, Err);
+                                O.Root, O.TimeoutSeconds, Err);
   if (!Broken)
     return Broken.takeError();
   for (const BrokenByCollect &B : *Broken) {
@@ -878,9 +909,14 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
   if (!Plan)
     return Plan.takeError();
   std::vector<PytestJob> &Jobs = Plan->Jobs;
-  if (llvm::Error E =
-          runJobs(Jobs, O.Isolate ? O.Jobs : 1, O.Root, Plan->Total, O.Quiet,
-                  /*StopOnFailure=*/true, Err, O.Isolate ? &Servers : nullptr))
+  JobsOptions Run;
+  Run.Parallel = O.Isolate ? O.Jobs : 1;
+  Run.Total = Plan->Total;
+  Run.Quiet = O.Quiet;
+  Run.StopOnFailure = true;
+  Run.TimeoutSeconds = O.TimeoutSeconds;
+  Run.Servers = O.Isolate ? &Servers : nullptr;
+  if (llvm::Error E = runJobs(Jobs, O.Root, Run, Err))
     return E;
   auto Crashed = firstCrash(Jobs, O);
   if (!Crashed)
@@ -917,8 +953,9 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
           storePytest(S, G, O, Plan->Shares, Crashed->has_value(), Sum))
     return E;
   if (const std::optional<Crash> &C = *Crashed)
-    return makeErrorf("pytest crashed{0}: the outcomes so far are recorded, "
-                      "no coverage{1}",
+    return makeErrorf("pytest {0}{1}: the outcomes so far are recorded, "
+                      "no coverage{2}",
+                      C->What,
                       C->In == "-" ? std::string() : " while running " + C->In,
                       C->Tail.empty() ? std::string() : " (" + C->Tail + ")");
   Sum.Seconds =

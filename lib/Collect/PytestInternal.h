@@ -48,6 +48,12 @@ struct PytestJob {
   int ReturnCode = 0;
   bool Crashed = false; ///< ended by a signal
   PluginLog Log;
+  /// The tests runJobs killed the job in, after the timeout, in order;
+  /// each run of the job after one deselects them all.
+  std::vector<std::string> TimedOut;
+  /// Killed after the timeout with no test running (importing, collecting):
+  /// Crashed too.
+  bool Stalled = false;
 };
 
 /// A pytest fork server (tia_pytest_server.py): one Python, started in the
@@ -78,6 +84,9 @@ public:
   };
   /// The end of the job started, once it ended.
   std::optional<End> poll();
+  /// Kills the job's child, once the server said which it is (false
+  /// before); poll() then tells its end.
+  bool killJob();
   bool busy() const { return Busy; }
   bool dead() const { return Dead; }
 
@@ -117,19 +126,31 @@ private:
   std::vector<std::unique_ptr<PytestServer>> Servers;
 };
 
-/// Runs \p Jobs in \p Root, at most \p Parallel at a time, in order.
-/// Progress counts test results against \p Total ("testing", on \p Err;
-/// none when \p Quiet; \p Total 0: the first job's collected count).
-/// Stops starting jobs after one that ended with a code other than 0, 1
-/// or 5 or by a signal, when \p StopOnFailure. A job \p Servers (may be
-/// null) accepts runs there, any other in a process of its own. Fails only
-/// when a process cannot be started; the jobs then running in processes of
-/// their own are killed and waited for first (those in servers end with
-/// their servers).
-llvm::Error runJobs(std::vector<PytestJob> &Jobs, unsigned Parallel,
-                    const std::string &Root, unsigned Total, bool Quiet,
-                    bool StopOnFailure, llvm::raw_ostream &Err,
-                    PytestServers *Servers = nullptr);
+/// How runJobs runs its jobs.
+struct JobsOptions {
+  unsigned Parallel = 1; ///< jobs at once
+  /// Progress counts test results against this ("testing", none when
+  /// Quiet); 0: the first job's collected count.
+  unsigned Total = 0;
+  bool Quiet = true;
+  /// Stop starting jobs after one that ended with a code other than 0, 1
+  /// or 5 or by a signal.
+  bool StopOnFailure = false;
+  /// Seconds a job may go without a test starting or ending; 0: no limit.
+  /// A job past it is killed: when a test was running, the job runs again
+  /// with that test deselected (PytestJob::TimedOut), else it is Stalled.
+  double TimeoutSeconds = 0;
+  /// Where the jobs they accept run; the others (or all, when null) run in
+  /// processes of their own.
+  PytestServers *Servers = nullptr;
+};
+
+/// Runs \p Jobs in \p Root as \p O says, in order, with progress on \p Err.
+/// Fails only when a process cannot be started; the jobs then running in
+/// processes of their own are killed and waited for first (those in
+/// servers end with their servers).
+llvm::Error runJobs(std::vector<PytestJob> &Jobs, const std::string &Root,
+                    const JobsOptions &O, llvm::raw_ostream &Err);
 
 /// A test that failed under collect and passed without tia's
 /// instrumentation.
@@ -143,12 +164,14 @@ struct BrokenByCollect {
 /// with \p Plain (pytest with tia's plugin and no instrumentation), then
 /// those that passed with \p CoverageOnly (coverage, no probes), to tell
 /// which part of collect broke them; the node ids are added to each job's
-/// arguments. Returns the tests that passed without instrumentation. Fails
-/// only when a process cannot be started.
+/// arguments, each test getting \p TimeoutSeconds as in runJobs. Returns
+/// the tests that passed without instrumentation. Fails only when a
+/// process cannot be started.
 llvm::Expected<std::vector<BrokenByCollect>>
 recheckFailures(PytestJob Plain, PytestJob CoverageOnly,
                 const std::vector<std::pair<std::string, std::string>> &Failed,
-                const std::string &Root, llvm::raw_ostream &Err);
+                const std::string &Root, double TimeoutSeconds,
+                llvm::raw_ostream &Err);
 
 /// The last \p N lines of \p Path, joined with " | ", for error messages.
 std::string tail(const std::string &Path, size_t N);

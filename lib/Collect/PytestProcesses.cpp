@@ -95,11 +95,18 @@ llvm::Expected<llvm::sys::ProcessInfo> spawnJob(const PytestJob &J,
   return PI;
 }
 
+using Clock = std::chrono::steady_clock;
+
 /// A job started: in a server, or as a process of its own.
 struct Running {
   size_t Job;
   PytestServer *Server;
   llvm::sys::ProcessInfo PI;
+  /// When a test last started or ended (at first: when the job started),
+  /// and how much of the results log had been read then.
+  Clock::time_point Progressed = Clock::now();
+  uint64_t LogRead = 0;
+  bool Killed = false; ///< past the timeout
 
   /// How it ended, once it did (a negative code: a signal ended it).
   std::optional<PytestServer::End> ended() {
@@ -112,6 +119,15 @@ struct Running {
     if (Done.Pid == 0)
       return std::nullopt;
     return PytestServer::End{Done.ReturnCode, /*ServerLost=*/false};
+  }
+
+  /// Kills the job; false while its server has yet to say which process
+  /// runs it.
+  bool kill() {
+    if (Server)
+      return Server->killJob();
+    ::kill(PI.Pid, SIGKILL);
+    return true;
   }
 };
 
@@ -137,107 +153,190 @@ std::string jobSubject(const PytestJob &J) {
   return "the listing of the tests";
 }
 
-} // namespace
+/// runJobs: starts the jobs in order, at most O.Parallel at a time, and
+/// polls them until all ended.
+class JobRunner {
+public:
+  JobRunner(std::vector<PytestJob> &Jobs, const std::string &Root,
+            const JobsOptions &O, llvm::raw_ostream &Err)
+      : Jobs(Jobs), Root(Root), O(O), Err(Err), Shown(Jobs.size(), 0) {
+    if (O.Total)
+      Prog = std::make_unique<Progress>("testing", O.Total, Err, O.Quiet);
+  }
 
-llvm::Error runJobs(std::vector<PytestJob> &Jobs, unsigned Parallel,
-                    const std::string &Root, unsigned Total, bool Quiet,
-                    bool StopOnFailure, llvm::raw_ostream &Err,
-                    PytestServers *Servers) {
+  llvm::Error run() {
+    // Polled, the pause growing while nothing happens: a job ends within a
+    // few milliseconds of its last test, and a long test costs a few
+    // wake-ups.
+    auto Pause = std::chrono::milliseconds(1);
+    while (true) {
+      if (llvm::Error E = startMore())
+        return giveUp(std::move(E));
+      if (Live.empty())
+        break;
+      bool Changed = false;
+      for (size_t I = 0; I < Live.size();) {
+        std::optional<PytestServer::End> End = Live[I].ended();
+        report(Live[I]);
+        if (!End) {
+          killIfOverdue(Live[I++]);
+          continue;
+        }
+        Changed = true;
+        llvm::Expected<bool> Again = runsAgain(Live[I], *End);
+        if (!Again) {
+          Live.erase(Live.begin() + I);
+          return giveUp(Again.takeError());
+        }
+        if (*Again)
+          ++I;
+        else
+          Live.erase(Live.begin() + I);
+      }
+      if (Changed || Live.empty()) {
+        Pause = std::chrono::milliseconds(1);
+        continue;
+      }
+      std::this_thread::sleep_for(Pause);
+      Pause = std::min(Pause * 2, std::chrono::milliseconds(50));
+    }
+    if (Prog)
+      Prog->finish();
+    return llvm::Error::success();
+  }
+
+private:
+  llvm::Error startMore() {
+    while (!Stop && Next < Jobs.size() && Live.size() < O.Parallel) {
+      auto R = start(Next);
+      if (!R)
+        return R.takeError();
+      Live.push_back(*R);
+      ++Next;
+    }
+    return llvm::Error::success();
+  }
+
+  /// Starts job \p J in an idle server that accepts it, else (or with
+  /// \p OwnProcess) in a process of its own.
+  llvm::Expected<Running> start(size_t J, bool OwnProcess = false) {
+    PytestServer *Server =
+        O.Servers && !OwnProcess ? O.Servers->idleFor(Jobs[J]) : nullptr;
+    if (Server && Server->start(Jobs[J]))
+      return Running{J, Server, {}};
+    auto PI = spawnJob(Jobs[J], Root);
+    if (!PI)
+      return PI.takeError();
+    return Running{J, nullptr, *PI};
+  }
+
+  llvm::Error giveUp(llvm::Error E) {
+    stopOwnProcesses(Live);
+    return E;
+  }
+
+  /// Reads what \p R's tests did since the last call: progress, and the
+  /// time of the last test that started or ended.
+  void report(Running &R) {
+    PytestJob &J = Jobs[R.Job];
+    readPluginLog(J.ResultsLog, J.Log);
+    if (J.Log.Consumed != R.LogRead) {
+      R.LogRead = J.Log.Consumed;
+      R.Progressed = Clock::now();
+    }
+    if (!Prog && J.Log.HaveCollected)
+      Prog =
+          std::make_unique<Progress>("testing", J.Log.Collected, Err, O.Quiet);
+    if (Prog)
+      for (size_t &N = Shown[R.Job]; N < J.Log.Results.size(); ++N)
+        Prog->step(J.Log.Results[N].getString("id").value_or(""));
+  }
+
+  void killIfOverdue(Running &R) {
+    if (O.TimeoutSeconds <= 0 || R.Killed ||
+        Clock::now() - R.Progressed <
+            std::chrono::duration<double>(O.TimeoutSeconds))
+      return;
+    R.Killed = R.kill();
+  }
+
+  /// Takes \p R's end \p E. True when the job runs again (in \p R): its
+  /// server died, or it was killed in a test, which the new run deselects.
+  llvm::Expected<bool> runsAgain(Running &R, PytestServer::End E) {
+    PytestJob &J = Jobs[R.Job];
+    if (E.ServerLost) {
+      // Run again from the start, in a process of its own: the results
+      // log starts over (the progress already shown stays), and what the
+      // lost run's children left can only add coverage and reads.
+      Err << "tia: warning: pytest's fork server ended while running "
+          << jobSubject(J) << "; running it again in a process of its own\n";
+      return restart(R, /*OwnProcess=*/true);
+    }
+    if (R.Killed && !J.Log.Running.empty() &&
+        !llvm::is_contained(J.TimedOut, J.Log.Running)) {
+      // The tests before it run again (the killed run saved no coverage),
+      // the progress counts it once. (A test that --deselect did not
+      // leave out ends the job as a stall.)
+      J.TimedOut.push_back(J.Log.Running);
+      if (Prog)
+        Prog->step(J.Log.Running);
+      J.Args.push_back("--deselect");
+      J.Args.push_back(J.Log.Running);
+      return restart(R, /*OwnProcess=*/false);
+    }
+    J.ReturnCode = E.Code;
+    J.Crashed = E.Code < 0;
+    J.Stalled = R.Killed;
+    if (O.StopOnFailure &&
+        (E.Code < 0 || (E.Code != 0 && E.Code != 1 && E.Code != 5)))
+      Stop = true;
+    return false;
+  }
+
+  llvm::Expected<bool> restart(Running &R, bool OwnProcess) {
+    // The log starts over: removed, so that the old one is not read again
+    // as the new run's before the new run rewrites it.
+    llvm::sys::fs::remove(Jobs[R.Job].ResultsLog);
+    Jobs[R.Job].Log = PluginLog();
+    auto Again = start(R.Job, OwnProcess);
+    if (!Again)
+      return Again.takeError();
+    R = *Again;
+    return true;
+  }
+
+  std::vector<PytestJob> &Jobs;
+  const std::string &Root;
+  const JobsOptions &O;
+  llvm::raw_ostream &Err;
   std::vector<Running> Live;
   std::unique_ptr<Progress> Prog;
-  if (Total)
-    Prog = std::make_unique<Progress>("testing", Total, Err, Quiet);
-  std::vector<size_t> Shown(Jobs.size(), 0);
-  size_t Next = 0;
+  std::vector<size_t> Shown; ///< results of each job shown as progress
+  size_t Next = 0;           ///< the next job to start
   bool Stop = false;
-  Parallel = std::max(1u, Parallel);
+};
 
-  auto Report = [&](size_t J) {
-    readPluginLog(Jobs[J].ResultsLog, Jobs[J].Log);
-    if (!Prog && Jobs[J].Log.HaveCollected)
-      Prog = std::make_unique<Progress>("testing", Jobs[J].Log.Collected, Err,
-                                        Quiet);
-    if (Prog)
-      for (; Shown[J] < Jobs[J].Log.Results.size(); ++Shown[J])
-        Prog->step(Jobs[J].Log.Results[Shown[J]].getString("id").value_or(""));
-  };
+} // namespace
 
-  // Polled, the pause growing while nothing happens: a job ends within a
-  // few milliseconds of its last test, and a long test costs a few wake-ups.
-  auto Pause = std::chrono::milliseconds(1);
-  while (true) {
-    while (!Stop && Next < Jobs.size() && Live.size() < Parallel) {
-      PytestJob &J = Jobs[Next];
-      PytestServer *Server = Servers ? Servers->idleFor(J) : nullptr;
-      if (Server && Server->start(J)) {
-        Live.push_back({Next++, Server, {}});
-        continue;
-      }
-      auto PI = spawnJob(J, Root);
-      if (!PI) {
-        stopOwnProcesses(Live);
-        return PI.takeError();
-      }
-      Live.push_back({Next++, nullptr, *PI});
-    }
-    if (Live.empty())
-      break;
-    bool Changed = false;
-    for (size_t I = 0; I < Live.size();) {
-      std::optional<PytestServer::End> End = Live[I].ended();
-      size_t J = Live[I].Job;
-      Report(J);
-      if (!End) {
-        ++I;
-        continue;
-      }
-      Changed = true;
-      if (End->ServerLost) {
-        // Run again from the start, in a process of its own: the results
-        // log starts over (the progress already shown stays), and what the
-        // lost run's children left can only add coverage and reads.
-        Err << "tia: warning: pytest's fork server ended while running "
-            << jobSubject(Jobs[J])
-            << "; running it again in a process of its own\n";
-        Jobs[J].Log = PluginLog();
-        auto PI = spawnJob(Jobs[J], Root);
-        if (!PI) {
-          Live.erase(Live.begin() + I);
-          stopOwnProcesses(Live);
-          return PI.takeError();
-        }
-        Live[I++] = {J, nullptr, *PI};
-        continue;
-      }
-      int Code = End->Code;
-      Jobs[J].ReturnCode = Code;
-      Jobs[J].Crashed = Code < 0;
-      if (StopOnFailure && (Code < 0 || (Code != 0 && Code != 1 && Code != 5)))
-        Stop = true;
-      Live.erase(Live.begin() + I);
-    }
-    if (Changed || Live.empty()) {
-      Pause = std::chrono::milliseconds(1);
-      continue;
-    }
-    std::this_thread::sleep_for(Pause);
-    Pause = std::min(Pause * 2, std::chrono::milliseconds(50));
-  }
-  if (Prog)
-    Prog->finish();
-  return llvm::Error::success();
+llvm::Error runJobs(std::vector<PytestJob> &Jobs, const std::string &Root,
+                    const JobsOptions &O, llvm::raw_ostream &Err) {
+  JobsOptions Checked = O;
+  Checked.Parallel = std::max(1u, O.Parallel);
+  return JobRunner(Jobs, Root, Checked, Err).run();
 }
 
 /// The node ids among \p NodeIds that \p J (run with them) saw pass.
 static llvm::Expected<std::set<std::string>>
 passingIn(PytestJob J, const std::vector<std::string> &NodeIds,
-          const std::string &Root, llvm::raw_ostream &Err) {
+          const std::string &Root, double TimeoutSeconds,
+          llvm::raw_ostream &Err) {
   // The node ids go before the user's arguments' end: pytest takes them
   // anywhere.
   J.Args.insert(J.Args.end(), NodeIds.begin(), NodeIds.end());
   std::vector<PytestJob> Jobs = {std::move(J)};
-  if (llvm::Error E = runJobs(Jobs, 1, Root, 0, /*Quiet=*/true,
-                              /*StopOnFailure=*/false, Err))
+  JobsOptions O;
+  O.TimeoutSeconds = TimeoutSeconds;
+  if (llvm::Error E = runJobs(Jobs, Root, O, Err))
     return E;
   std::set<std::string> Passed;
   for (const llvm::json::Object &R : Jobs[0].Log.Results)
@@ -249,17 +348,19 @@ passingIn(PytestJob J, const std::vector<std::string> &NodeIds,
 llvm::Expected<std::vector<BrokenByCollect>>
 recheckFailures(PytestJob Plain, PytestJob CoverageOnly,
                 const std::vector<std::pair<std::string, std::string>> &Failed,
-                const std::string &Root, llvm::raw_ostream &Err) {
+                const std::string &Root, double TimeoutSeconds,
+                llvm::raw_ostream &Err) {
   std::vector<std::string> Ids;
   for (auto &[Id, Message] : Failed)
     Ids.push_back(Id);
-  auto WithoutTia = passingIn(std::move(Plain), Ids, Root, Err);
+  auto WithoutTia = passingIn(std::move(Plain), Ids, Root, TimeoutSeconds, Err);
   if (!WithoutTia)
     return WithoutTia.takeError();
   if (WithoutTia->empty())
     return std::vector<BrokenByCollect>();
   std::vector<std::string> Broken(WithoutTia->begin(), WithoutTia->end());
-  auto WithCoverage = passingIn(std::move(CoverageOnly), Broken, Root, Err);
+  auto WithCoverage =
+      passingIn(std::move(CoverageOnly), Broken, Root, TimeoutSeconds, Err);
   if (!WithCoverage)
     return WithCoverage.takeError();
   std::vector<BrokenByCollect> Out;

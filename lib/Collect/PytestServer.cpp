@@ -258,6 +258,14 @@ std::optional<PytestServer::End> PytestServer::poll() {
   return End{-SIGKILL, /*ServerLost=*/true};
 }
 
+bool PytestServer::killJob() {
+  // poll() reads the pid when it comes; reading here could take the end.
+  if (!Busy || JobPid <= 0)
+    return false;
+  ::kill(JobPid, SIGKILL); // the server replies with its end
+  return true;
+}
+
 PytestServer *PytestServers::idleFor(const PytestJob &J) {
   for (const std::unique_ptr<PytestServer> &S : Servers)
     if (!S->busy() && S->accepts(J))

@@ -124,6 +124,7 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
 
   P.Isolate = O.Isolate;
   P.Jobs = O.Jobs;
+  P.TimeoutSeconds = O.TimeoutSeconds;
   if (llvm::Error E = traceIn(*Ctx, O.TraceFiles, P.TraceFiles, P.TrackedFiles))
     return E;
   P.Shard = O.Shard;
@@ -153,18 +154,23 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
     Err << "tia: warning: context '" << Context
         << "' names no known test: run 'tia index' first\n";
   if (!G.Quiet) {
-    unsigned Total = Sum->Passed + Sum->Failed + Sum->Errors + Sum->Skipped;
+    unsigned Total =
+        Sum->Passed + Sum->Failed + Sum->Errors + Sum->Skipped + Sum->TimedOut;
     std::string Broken;
     if (Sum->Broken)
       Broken = llvm::formatv("; {0} broken by collection, not recorded",
                              Sum->Broken);
+    std::string TimedOut;
+    if (Sum->TimedOut)
+      TimedOut = llvm::formatv(", {0} timed out", Sum->TimedOut);
     // "1 test", "2 tests".
     auto Count = [](size_t N, llvm::StringRef One, llvm::StringRef Many) {
       return llvm::formatv("{0} {1}", N, N == 1 ? One : Many).str();
     };
     Err << llvm::formatv(
-        "collected {0} in {1:f1}s with {2}: {3} passed, {4} failed, {5}, {6} "
-        "skipped; {7} ({8} through imports); {9} {10}, {11} probed, {12}{13}\n",
+        "collected {0} in {1:f1}s with {2}: {3} passed, {4} failed, {5}{14}, "
+        "{6} skipped; {7} ({8} through imports); {9} {10}, {11} probed, "
+        "{12}{13}\n",
         Count(Total, "pytest test", "pytest tests"), Sum->Seconds, Sum->Python,
         Sum->Passed, Sum->Failed, Count(Sum->Errors, "error", "errors"),
         Sum->Skipped,
@@ -173,7 +179,8 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
         Count(Sum->TestFiles, "test file", "test files"),
         Sum->Isolated ? "each in its own process" : "in one process",
         Count(Sum->Probed, "function", "functions"),
-        Count(Sum->Accesses, "runtime access", "runtime accesses"), Broken);
+        Count(Sum->Accesses, "runtime access", "runtime accesses"), Broken,
+        TimedOut);
   }
   return llvm::Error::success();
 }
@@ -207,7 +214,8 @@ llvm::cl::alias JobsShort("j", llvm::cl::desc("Alias for --jobs"),
 llvm::cl::opt<double> Timeout(
     "timeout",
     llvm::cl::desc("Seconds a test may run before it is killed (default: its "
-                   "ctest TIMEOUT, else 1500)"),
+                   "ctest TIMEOUT, else 1500; with --pytest, 1500, and a "
+                   "test file runs again without the test killed)"),
     llvm::cl::value_desc("seconds"), llvm::cl::init(0),
     llvm::cl::cat(tiaCategory()), llvm::cl::sub(CollectSubcommand));
 llvm::cl::list<std::string>
@@ -298,6 +306,8 @@ llvm::cl::list<std::string> Args(llvm::cl::Positional,
 } // namespace
 
 int collectMain(const GlobalOptions &G) {
+  if (Timeout < 0)
+    return usageError("--timeout must be a number of seconds above 0");
   if (Pytest) {
     if (!BuildDir.empty() || !Only.empty() || ProcessPerTest || SplitCases ||
         !Gcov.empty() || !CTest.empty())
@@ -312,6 +322,8 @@ int collectMain(const GlobalOptions &G) {
                         "process of its own: it cannot go with "
                         "--no-isolation");
     CollectPytestOptions O;
+    if (Timeout > 0)
+      O.TimeoutSeconds = Timeout;
     if (std::optional<int> Bad =
             parseShardOptions(Shard, BalanceFrom, O.Shard, O.BalanceFrom))
       return *Bad;
@@ -334,8 +346,6 @@ int collectMain(const GlobalOptions &G) {
     return *Bad;
   O.BuildDir = BuildDir;
   O.Jobs = Jobs;
-  if (Timeout < 0)
-    return usageError("--timeout must be a number of seconds above 0");
   O.TimeoutSeconds = Timeout;
   O.Only.assign(Only.begin(), Only.end());
   // "--only A B C": the ids after --only are positional to llvm::cl.

@@ -36,8 +36,9 @@ TEST(PytestJobsTest, SpawnFailureStopsTheJobsRunning) {
       PytestJob{{"/nonexistent/python"}, {}, "", "/dev/null", "/dev/null"}};
   std::string Messages;
   llvm::raw_string_ostream Err(Messages);
-  llvm::Error E = runJobs(Jobs, /*Parallel=*/2, std::string(Dir), 0,
-                          /*Quiet=*/true, /*StopOnFailure=*/false, Err);
+  JobsOptions O;
+  O.Parallel = 2;
+  llvm::Error E = runJobs(Jobs, std::string(Dir), O, Err);
   ASSERT_TRUE(static_cast<bool>(E));
   EXPECT_NE(llvm::toString(std::move(E)).find("/nonexistent/python"),
             std::string::npos);
@@ -51,6 +52,92 @@ TEST(PytestJobsTest, SpawnFailureStopsTheJobsRunning) {
   if (Alive)
     ::kill(First, SIGKILL);
   llvm::sys::fs::remove_directories(Dir);
+}
+
+/// A folder of its own for a test's job, removed at the end.
+class PytestTimeoutTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("tia-jobs", Dir));
+    ASSERT_FALSE(llvm::sys::fs::make_absolute(Dir)); // jobs run inside it
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
+
+  /// A job whose shell \p Script plays pytest with tia's plugin: $LOG is
+  /// the results log, "$1" the test a run again deselects.
+  PytestJob fakePytest(const std::string &Script) {
+    PytestJob J = shellJob("LOG=" + std::string(Dir) + "/log.jsonl; " + Script);
+    J.ResultsLog = (Dir + "/log.jsonl").str();
+    return J;
+  }
+
+  /// Runs \p J with a timeout of \p Seconds.
+  void run(PytestJob &J, double Seconds) {
+    std::vector<PytestJob> Jobs = {J};
+    JobsOptions O;
+    O.TimeoutSeconds = Seconds;
+    std::string Messages;
+    llvm::raw_string_ostream Err(Messages);
+    ASSERT_FALSE(static_cast<bool>(runJobs(Jobs, std::string(Dir), O, Err)));
+    J = std::move(Jobs[0]);
+  }
+
+  llvm::SmallString<128> Dir;
+};
+
+std::vector<std::string> resultIds(const PytestJob &J) {
+  std::vector<std::string> Ids;
+  for (const llvm::json::Object &R : J.Log.Results)
+    Ids.push_back(R.getString("id").value_or("").str());
+  return Ids;
+}
+
+// A test that runs past the timeout is killed, and its file runs again
+// without it: the tests after it still run.
+TEST_F(PytestTimeoutTest, AHungTestIsKilledAndTheFileRunsAgainWithoutIt) {
+  PytestJob J = fakePytest(
+      R"(if [ "$0 $1" = "--deselect t.py::hangs" ]; then )"
+      R"(printf '{"start": "t.py::ok"}\n{"id": "t.py::ok"}\n' > $LOG; )"
+      R"(exit 0; fi; )"
+      R"(printf '{"start": "t.py::hangs"}\n' > $LOG; exec sleep 30)");
+  run(J, 0.3);
+  EXPECT_EQ(J.TimedOut, std::vector<std::string>{"t.py::hangs"});
+  EXPECT_EQ(resultIds(J), std::vector<std::string>{"t.py::ok"});
+  EXPECT_EQ(J.ReturnCode, 0);
+  EXPECT_FALSE(J.Crashed);
+  EXPECT_FALSE(J.Stalled);
+}
+
+// A job that keeps starting and ending tests is not killed, however long
+// it runs in all.
+TEST_F(PytestTimeoutTest, TestsThatEndInTimeAreNotKilled) {
+  PytestJob J =
+      fakePytest(R"(for i in 1 2 3 4 5 6; do printf '{"start": "t.py::t%s"}\n)"
+                 R"({"id": "t.py::t%s"}\n' $i $i >> $LOG; sleep 0.15; done)");
+  run(J, 0.5);
+  EXPECT_TRUE(J.TimedOut.empty());
+  EXPECT_EQ(resultIds(J).size(), 6u);
+  EXPECT_FALSE(J.Crashed);
+}
+
+// Killed with no test running (importing, collecting): nothing to
+// deselect, so the job ends, stalled.
+TEST_F(PytestTimeoutTest, AJobStuckOutsideTestsIsStalled) {
+  PytestJob J = fakePytest("exec sleep 30");
+  run(J, 0.3);
+  EXPECT_TRUE(J.TimedOut.empty());
+  EXPECT_TRUE(J.Stalled);
+  EXPECT_TRUE(J.Crashed);
+}
+
+// A test that hangs again although deselected (an id --deselect does not
+// match) ends the job instead of running it forever.
+TEST_F(PytestTimeoutTest, ATestThatHangsAgainEndsTheJob) {
+  PytestJob J = fakePytest(
+      R"(printf '{"start": "t.py::hangs"}\n' > $LOG; exec sleep 30)");
+  run(J, 0.3);
+  EXPECT_EQ(J.TimedOut, std::vector<std::string>{"t.py::hangs"});
+  EXPECT_TRUE(J.Stalled);
 }
 
 } // namespace

@@ -48,6 +48,11 @@ struct PytestOptions {
   bool Isolate = true;
   /// Test files run at once when isolated (0 or 1: one after the other).
   unsigned Jobs = 1;
+  /// Seconds a test may run (and pytest may import and collect) before its
+  /// pytest is killed; 0: no limit. A test killed is recorded timed-out,
+  /// and its file runs again without it, so that the others keep their
+  /// coverage.
+  double TimeoutSeconds = 1500;
   /// What to record for static selection; no runtime evidence without.
   std::optional<ProbePlan> Plan;
   /// Record the files each test reads and the directories it lists
@@ -67,7 +72,8 @@ struct PytestOptions {
 
 struct PytestSummary {
   std::string Python; ///< the interpreter that ran
-  unsigned Passed = 0, Failed = 0, Errors = 0, Skipped = 0, Crashed = 0;
+  unsigned Passed = 0, Failed = 0, Errors = 0, Skipped = 0, Crashed = 0,
+           TimedOut = 0;
   coverage::ImportSummary Coverage;
   double Seconds = 0;
   /// Test files run, and whether each had its own process.
@@ -87,8 +93,9 @@ struct PytestSummary {
 /// errors. Fails, writing nothing, when no suitable Python is found, when
 /// pytest cannot run the tests (usage error, internal error, interrupted,
 /// no tests collected: the error carries the end of its output), or when
-/// the coverage cannot be imported. When pytest crashes, the outcomes so
-/// far (the running test as crashed) are stored and the error says so.
+/// the coverage cannot be imported. When pytest crashes, or imports or
+/// collects for longer than the timeout, the outcomes so far (the running
+/// test as crashed) are stored and the error says so.
 /// With a Plan, the runtime evidence is stored with the coverage
 /// (Store::putRuntimeEvidence): isolated per test file, else shared.
 /// Each test that failed or erred is run once more without tia's

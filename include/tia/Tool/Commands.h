@@ -74,6 +74,8 @@ struct CollectPytestOptions {
   bool Isolate = true;
   /// Test files run at once.
   unsigned Jobs = 1;
+  /// --timeout: seconds a test may run before its pytest is killed.
+  double TimeoutSeconds = 1500;
   /// Record the files each test reads (--no-file-trace: not).
   bool TraceFiles = true;
   /// --shard K/N: only share K of the test files.
