@@ -63,9 +63,12 @@ class PytestServer {
 public:
   /// Starts `Python -m tia_pytest_server` in \p Root with \p Env (which
   /// must let it import tia's modules), its own output to \p Log. A server
-  /// that cannot start, or whose imports fail, accepts no job.
+  /// that cannot start, or whose imports fail or take longer than
+  /// \p ReadyMillis (a few tenths of a second as a rule, seconds on a
+  /// loaded machine), accepts no job.
   PytestServer(const std::string &Python, const std::vector<std::string> &Env,
-               const std::string &Root, const std::string &Log);
+               const std::string &Root, const std::string &Log,
+               int ReadyMillis = 120 * 1000);
   ~PytestServer();
   PytestServer(const PytestServer &) = delete;
   PytestServer &operator=(const PytestServer &) = delete;
@@ -93,12 +96,15 @@ public:
 private:
   bool spawn(const std::vector<std::string> &Env, const std::string &Root,
              const std::string &Log);
-  /// The server's next reply; none yet (\p Wait false), or none at all
-  /// (then dead()).
-  std::optional<llvm::json::Object> readReply(bool Wait);
+  /// The server's next reply, waiting up to \p WaitMillis when given;
+  /// none (yet), or none at all (then dead()).
+  std::optional<llvm::json::Object> readReply(std::optional<int> WaitMillis);
+  /// Marks the server dead, and kills and reaps it.
+  void giveUp();
   bool send(const std::string &Line);
 
   std::string Python;
+  int ReadyMillis;
   std::vector<std::string> Startup; ///< its PYTHON* variables, sorted
   pid_t Pid = 0;                    ///< the server
   pid_t JobPid = 0;    ///< the child running the job, once the server said

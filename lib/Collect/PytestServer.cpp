@@ -89,8 +89,9 @@ bool sendsAsIs(const PytestJob &J) {
 
 PytestServer::PytestServer(const std::string &Python,
                            const std::vector<std::string> &Env,
-                           const std::string &Root, const std::string &Log)
-    : Python(Python), Startup(startupVariables(Env)) {
+                           const std::string &Root, const std::string &Log,
+                           int ReadyMillis)
+    : Python(Python), ReadyMillis(ReadyMillis), Startup(startupVariables(Env)) {
   Dead = !spawn(Env, Root, Log);
 }
 
@@ -147,13 +148,27 @@ PytestServer::~PytestServer() {
   }
 }
 
+void PytestServer::giveUp() {
+  Dead = true;
+  if (Pid > 0) {
+    ::kill(Pid, SIGKILL);
+    int Status;
+    while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR)
+      ;
+    Pid = 0;
+  }
+}
+
 bool PytestServer::accepts(const PytestJob &J) const {
   return !Dead && J.Args.size() >= 3 && J.Args[0] == Python &&
          J.Args[1] == "-m" && J.Args[2] == "pytest" &&
          startupVariables(J.Env) == Startup && sendsAsIs(J);
 }
 
-std::optional<llvm::json::Object> PytestServer::readReply(bool Wait) {
+std::optional<llvm::json::Object>
+PytestServer::readReply(std::optional<int> WaitMillis) {
+  auto Deadline = std::chrono::steady_clock::now() +
+                  std::chrono::milliseconds(WaitMillis.value_or(0));
   while (true) {
     size_t End = Pending.find('\n');
     if (End != std::string::npos) {
@@ -174,9 +189,13 @@ std::optional<llvm::json::Object> PytestServer::readReply(bool Wait) {
     }
     if (N < 0 && errno == EINTR)
       continue;
-    if (N < 0 && errno == EAGAIN && Wait) {
+    if (N < 0 && errno == EAGAIN && WaitMillis) {
+      auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          Deadline - std::chrono::steady_clock::now());
+      if (Left.count() <= 0)
+        return std::nullopt; // nothing whole in time
       pollfd P = {Socket, POLLIN, 0};
-      ::poll(&P, 1, -1);
+      ::poll(&P, 1, static_cast<int>(Left.count()));
       continue;
     }
     if (N == 0 || errno != EAGAIN)
@@ -207,11 +226,13 @@ bool PytestServer::start(const PytestJob &J) {
   if (Dead || Busy)
     return false;
   if (!Ready) {
-    // Its imports: a Python that cannot import pytest ends here.
-    std::optional<llvm::json::Object> Reply = readReply(/*Wait=*/true);
+    // Its imports: a Python that cannot import pytest ends here, and one
+    // whose imports hang is given up (its jobs run on their own, where
+    // collect's timeout applies).
+    std::optional<llvm::json::Object> Reply = readReply(ReadyMillis);
     Ready = Reply && Reply->getBoolean("ready").value_or(false);
     if (!Ready) {
-      Dead = true;
+      giveUp();
       return false;
     }
   }
@@ -239,7 +260,7 @@ bool PytestServer::start(const PytestJob &J) {
 std::optional<PytestServer::End> PytestServer::poll() {
   if (!Busy)
     return std::nullopt;
-  while (std::optional<llvm::json::Object> Reply = readReply(/*Wait=*/false)) {
+  while (std::optional<llvm::json::Object> Reply = readReply(std::nullopt)) {
     if (std::optional<int64_t> Child = Reply->getInteger("pid")) {
       JobPid = static_cast<pid_t>(*Child);
     } else if (std::optional<int64_t> Code = Reply->getInteger("exit")) {

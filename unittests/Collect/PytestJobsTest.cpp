@@ -6,6 +6,7 @@
 #include "llvm/Support/Path.h"
 #include "gtest/gtest.h"
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 
 using namespace tia::collect;
@@ -138,6 +139,29 @@ TEST_F(PytestTimeoutTest, ATestThatHangsAgainEndsTheJob) {
   run(J, 0.3);
   EXPECT_EQ(J.TimedOut, std::vector<std::string>{"t.py::hangs"});
   EXPECT_TRUE(J.Stalled);
+}
+
+// A fork server whose imports never end is given up after its time: the
+// job runs in a process of its own instead of waiting for it forever.
+TEST_F(PytestTimeoutTest, AServerThatNeverGetsReadyTakesNoJob) {
+  std::string Python = (Dir + "/python").str();
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream Script(Python, EC);
+    ASSERT_FALSE(EC);
+    Script << "#!/bin/sh\nexec sleep 30\n";
+  }
+  llvm::sys::fs::setPermissions(Python, llvm::sys::fs::all_exe |
+                                            llvm::sys::fs::owner_all);
+  PytestServer Server(Python, {}, std::string(Dir), (Dir + "/server.log").str(),
+                      /*ReadyMillis=*/200);
+  PytestJob J;
+  J.Args = {Python, "-m", "pytest"};
+  ASSERT_TRUE(Server.accepts(J));
+  auto Start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(Server.start(J));
+  EXPECT_LT(std::chrono::steady_clock::now() - Start, std::chrono::seconds(10));
+  EXPECT_TRUE(Server.dead());
 }
 
 } // namespace
