@@ -8,7 +8,9 @@
 
 #include "tia/Collect/Process.h"
 #include "tia/Collect/Collect.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Signals.h"
 #include <atomic>
@@ -117,6 +119,40 @@ buildEnvironment(const std::vector<std::string> &Drop,
     for (const std::string &Entry : List)
       Put(Entry);
   return Out;
+}
+
+/// The children of \p Pid, from each of its threads' children file.
+static std::vector<pid_t> childrenOf(pid_t Pid) {
+  std::vector<pid_t> Out;
+  std::string Tasks = "/proc/" + std::to_string(Pid) + "/task";
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Tasks, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    // A file of /proc says its size is 0: read as a stream.
+    auto Text = llvm::MemoryBuffer::getFileAsStream(It->path() + "/children");
+    if (!Text)
+      continue;
+    llvm::SmallVector<llvm::StringRef, 8> Pids;
+    (*Text)->getBuffer().split(Pids, ' ', -1, false);
+    for (llvm::StringRef P : Pids) {
+      pid_t Child;
+      if (!P.trim().getAsInteger(10, Child))
+        Out.push_back(Child);
+    }
+  }
+  return Out;
+}
+
+void killProcessTree(pid_t Pid) {
+  // Stopped first, top down, so that none starts another process while
+  // the tree is read; a stopped process still dies of SIGKILL.
+  std::vector<pid_t> Tree = {Pid};
+  for (size_t I = 0; I < Tree.size(); ++I) {
+    ::kill(Tree[I], SIGSTOP);
+    llvm::append_range(Tree, childrenOf(Tree[I]));
+  }
+  for (pid_t P : Tree)
+    ::kill(P, SIGKILL);
 }
 
 ProcessEnd runProcess(const ProcessSpec &Spec, double TimeoutSeconds,

@@ -1,6 +1,7 @@
 //===- PytestProcesses.cpp - running pytest processes ---------------------===//
 
 #include "PytestInternal.h"
+#include "tia/Collect/Process.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Json.h"
 #include "tia/Support/Progress.h"
@@ -126,7 +127,7 @@ struct Running {
   bool kill() {
     if (Server)
       return Server->killJob();
-    ::kill(PI.Pid, SIGKILL);
+    killProcessTree(PI.Pid);
     return true;
   }
 };
@@ -138,7 +139,7 @@ void stopOwnProcesses(std::vector<Running> &Live) {
   for (Running &R : Live) {
     if (R.Server)
       continue;
-    ::kill(R.PI.Pid, SIGKILL);
+    killProcessTree(R.PI.Pid);
     std::string ExecError;
     llvm::sys::Wait(R.PI, /*SecondsToWait=*/std::nullopt, &ExecError);
   }

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PytestInternal.h"
+#include "tia/Collect/Process.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
@@ -60,8 +61,9 @@ int highCloseOnExec(int Fd) {
 bool hasEnded(pid_t Pid) {
   if (::kill(Pid, 0) != 0)
     return true;
-  auto Stat = llvm::MemoryBuffer::getFile(
-      "/proc/" + std::to_string(Pid) + "/stat", /*IsText=*/true);
+  // A file of /proc says its size is 0: read as a stream.
+  auto Stat = llvm::MemoryBuffer::getFileAsStream(
+      "/proc/" + std::to_string(Pid) + "/stat");
   if (!Stat)
     return true;
   // "PID (COMM) STATE ...": COMM may hold spaces and parentheses.
@@ -73,7 +75,7 @@ bool hasEnded(pid_t Pid) {
 /// and waits up to a second for it to end, so that no late write of it
 /// lands in the files its rerun writes.
 void killOrphan(pid_t Pid) {
-  ::kill(Pid, SIGKILL);
+  killProcessTree(Pid);
   for (int I = 0; I < 1000 && !hasEnded(Pid); ++I)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }
@@ -136,7 +138,7 @@ bool PytestServer::spawn(const std::vector<std::string> &Env,
 
 PytestServer::~PytestServer() {
   if (Busy && JobPid > 0)
-    ::kill(JobPid, SIGKILL); // tia stops early: the job's child goes too
+    killProcessTree(JobPid); // tia stops early: the job's child goes too
   if (Socket >= 0)
     ::close(Socket); // the server's end of input: it exits
   if (Pid > 0) {
@@ -283,7 +285,7 @@ bool PytestServer::killJob() {
   // poll() reads the pid when it comes; reading here could take the end.
   if (!Busy || JobPid <= 0)
     return false;
-  ::kill(JobPid, SIGKILL); // the server replies with its end
+  killProcessTree(JobPid); // the server replies with its end
   return true;
 }
 

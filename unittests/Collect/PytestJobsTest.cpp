@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <thread>
 
 using namespace tia::collect;
 
@@ -139,6 +140,37 @@ TEST_F(PytestTimeoutTest, ATestThatHangsAgainEndsTheJob) {
   run(J, 0.3);
   EXPECT_EQ(J.TimedOut, std::vector<std::string>{"t.py::hangs"});
   EXPECT_TRUE(J.Stalled);
+}
+
+/// Whether \p Pid ended (gone, or a zombie) within two seconds.
+bool endsSoon(pid_t Pid) {
+  for (int I = 0; I < 200; ++I) {
+    auto Stat = llvm::MemoryBuffer::getFileAsStream(
+        "/proc/" + std::to_string(Pid) + "/stat");
+    if (!Stat ||
+        (*Stat)->getBuffer().rsplit(')').second.ltrim().starts_with("Z"))
+      return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+// The timeout kills what the hung test started too: a test waiting for a
+// hung child would otherwise leave that child running after the collect.
+TEST_F(PytestTimeoutTest, TheKilledTestsChildrenGoWithIt) {
+  std::string ChildPid = (Dir + "/child").str();
+  PytestJob J =
+      fakePytest(R"(printf '{"start": "t.py::waits"}\n' > $LOG; sleep 30 & )"
+                 R"(echo $! > )" +
+                 ChildPid + R"(; wait)");
+  run(J, 0.5);
+  auto Pid = llvm::MemoryBuffer::getFile(ChildPid);
+  ASSERT_TRUE(static_cast<bool>(Pid));
+  pid_t Child = std::stoi((*Pid)->getBuffer().trim().str());
+  bool Ended = endsSoon(Child);
+  EXPECT_TRUE(Ended);
+  if (!Ended)
+    ::kill(Child, SIGKILL);
 }
 
 // A fork server whose imports never end is given up after its time: the

@@ -12,6 +12,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include <string>
+#include <sys/types.h>
 #include <vector>
 
 namespace tia {
@@ -42,6 +43,12 @@ struct ProcessEnd {
 /// running group. Thread-safe.
 ProcessEnd runProcess(const ProcessSpec &Spec, double TimeoutSeconds,
                       llvm::function_ref<bool()> Progressed = nullptr);
+
+/// Kills \p Pid and the processes below it (its children, theirs, ...,
+/// found in /proc), for a process that runs in tia's own group: a test's
+/// hung child goes with it. A process that left the tree (a daemon, an
+/// orphan) is not found.
+void killProcessTree(pid_t Pid);
 
 /// tia's environment without the variables named in \p Drop, then \p Add
 /// ("NAME=VALUE", later ones replacing earlier ones of the same name).
