@@ -207,6 +207,8 @@ public:
   }
 
 private:
+  /// Starts the next jobs while slots are free (none after a failure,
+  /// with StopOnFailure).
   llvm::Error startMore() {
     while (!Stop && Next < Jobs.size() && Live.size() < O.Parallel) {
       auto R = start(Next);
@@ -231,6 +233,7 @@ private:
     return Running{J, nullptr, *PI};
   }
 
+  /// Fails with \p E, leaving no job of its own running.
   llvm::Error giveUp(llvm::Error E) {
     stopOwnProcesses(Live);
     return E;
@@ -253,6 +256,8 @@ private:
         Prog->step(J.Log.Results[N].getString("id").value_or(""));
   }
 
+  /// Kills \p R once the timeout passed with no test starting or ending;
+  /// its end then comes as any other.
   void killIfOverdue(Running &R) {
     if (O.TimeoutSeconds <= 0 || R.Killed ||
         Clock::now() - R.Progressed <
@@ -294,6 +299,7 @@ private:
     return false;
   }
 
+  /// Starts \p R's job anew, in \p R.
   llvm::Expected<bool> restart(Running &R, bool OwnProcess) {
     // The log starts over: removed, so that the old one is not read again
     // as the new run's before the new run rewrites it.
