@@ -381,3 +381,30 @@ TEST(PredictTest, MetadataRoundTripsAndRejectsOtherLayouts) {
 }
 
 } // namespace
+
+namespace {
+
+predict::Row rowTaking(const std::string &Test, float Seconds) {
+  predict::Row R;
+  R.Fixed.fill(NAN);
+  R.Fixed[predict::CDuration] = Seconds;
+  R.Test = Test;
+  return R;
+}
+
+} // namespace
+
+// Durations order the tests in steps: a few milliseconds of a loaded
+// machine do not reorder quick tests (their names do), seconds do.
+TEST(PredictTest, HeuristicOrderTakesDurationsInSteps) {
+  std::vector<predict::Row> Rows = {
+      rowTaking("a_slow", 3.0), rowTaking("b_quick", 0.004),
+      rowTaking("c_quicker", 0.001), rowTaking("d_never_run", NAN),
+      rowTaking("e_mid", 0.5)};
+  std::vector<size_t> Order = predict::heuristicOrder(Rows);
+  std::vector<std::string> Names;
+  for (size_t I : Order)
+    Names.push_back(Rows[I].Test);
+  EXPECT_EQ(Names, (std::vector<std::string>{"b_quick", "c_quicker", "e_mid",
+                                             "a_slow", "d_never_run"}));
+}
