@@ -500,19 +500,72 @@ static size_t countOf(char *const *Env) {
   return Count;
 }
 
-/* The room the two variables withTracer() sets may need. */
+/* The coverage tools' variables: a child started with an environment of
+   its own gets the values tia set for the running test back, so that its
+   profile goes to tia's scratch folder, never to its working directory
+   (clang's default.profraw) or beside the objects (gcov's .gcda files). */
+static const char *const CarriedVariables[] = {
+    "LLVM_PROFILE_FILE", "GCOV_PREFIX", "GCOV_PREFIX_STRIP"};
+enum { CarriedCount = sizeof CarriedVariables / sizeof *CarriedVariables };
+/* Their values when the process started: what a cleared environment had. */
+static char StartCarried[CarriedCount][PATH_MAX];
+
+static const char *carriedValue(int I) {
+  const char *Value = getenv(CarriedVariables[I]);
+  if (Value && *Value)
+    return Value;
+  return StartCarried[I][0] ? StartCarried[I] : NULL;
+}
+
+static int isCarried(const char *Entry) {
+  for (int I = 0; I < CarriedCount; ++I)
+    if (isVariable(Entry, CarriedVariables[I]))
+      return 1;
+  return 0;
+}
+
+/* True when \p Entry is a carried variable that has a value here (and so
+   is replaced). */
+static int hasCarriedValue(const char *Entry) {
+  for (int I = 0; I < CarriedCount; ++I)
+    if (isVariable(Entry, CarriedVariables[I]))
+      return carriedValue(I) != NULL;
+  return 0;
+}
+
+/* True when \p Env sets each carried variable that has a value here to that
+   value. */
+static int hasCarried(char *const *Env) {
+  for (int I = 0; I < CarriedCount; ++I) {
+    const char *Value = carriedValue(I);
+    if (!Value)
+      continue;
+    int Found = 0;
+    size_t Length = strlen(CarriedVariables[I]);
+    for (size_t J = 0; Env[J] && !Found; ++J)
+      Found = isVariable(Env[J], CarriedVariables[I]) &&
+              strcmp(Env[J] + Length + 1, Value) == 0;
+    if (!Found)
+      return 0;
+  }
+  return 1;
+}
+
+/* The room the variables withTracer() sets may need. */
 static size_t variablesSize(char *const *Env) {
   size_t Preload = 0;
   for (size_t I = 0; Env && Env[I]; ++I)
     if (isVariable(Env[I], "LD_PRELOAD"))
       Preload = strlen(Env[I]);
-  return sizeof ReadsVariable + PATH_MAX + sizeof TracerPath + Preload + 16;
+  return sizeof ReadsVariable + PATH_MAX + sizeof TracerPath + Preload + 16 +
+         CarriedCount * (PATH_MAX + 32);
 }
 
-/* \p Env, or \p Copy (room for its entries and 3 more) holding it with
-   LD_PRELOAD naming the tracer and TIA_READS_FILE the current reads file,
-   both written to \p Variables (variablesSize()). No allocation: the
-   caller may be the child of a vfork. */
+/* \p Env, or \p Copy (room for its entries and CarriedCount + 3 more)
+   holding it with LD_PRELOAD naming the tracer, TIA_READS_FILE the current
+   reads file and the carried variables their values here, all written to
+   \p Variables (variablesSize()). No allocation: the caller may be the
+   child of a vfork. */
 static char **withTracer(char *const *Env, char **Copy, char *Variables) {
   const char *File = readsFile();
   if (!File || !TracerPath[0] || !Env)
@@ -528,32 +581,54 @@ static char **withTracer(char *const *Env, char **Copy, char *Variables) {
       HasSkip = 1;
   }
   int HasTracer = Preload && strstr(Preload, TracerPath);
-  if (HasFile && HasTracer && !HasSkip)
+  if (HasFile && HasTracer && !HasSkip && hasCarried(Env))
     return (char **)Env;
   size_t N = 0;
   for (size_t I = 0; Env[I]; ++I)
     if (!isVariable(Env[I], "LD_PRELOAD") &&
         !isVariable(Env[I], ReadsVariable) &&
-        !isVariable(Env[I], SkipSelfVariable))
+        !isVariable(Env[I], SkipSelfVariable) &&
+        !(isCarried(Env[I]) && hasCarriedValue(Env[I])))
       Copy[N++] = Env[I];
-  char *FileVariable = Variables;
-  char *PreloadVariable =
-      FileVariable + sprintf(FileVariable, "%s=%s", ReadsVariable, File) + 1;
+  char *Next = Variables;
+  Copy[N++] = Next;
+  Next += sprintf(Next, "%s=%s", ReadsVariable, File) + 1;
+  for (int I = 0; I < CarriedCount; ++I) {
+    const char *Value = carriedValue(I);
+    if (!Value)
+      continue;
+    Copy[N++] = Next;
+    Next += sprintf(Next, "%s=%s", CarriedVariables[I], Value) + 1;
+  }
   if (HasTracer)
-    sprintf(PreloadVariable, "LD_PRELOAD=%s", Preload);
+    sprintf(Next, "LD_PRELOAD=%s", Preload);
   else if (Preload && *Preload)
-    sprintf(PreloadVariable, "LD_PRELOAD=%s:%s", TracerPath, Preload);
+    sprintf(Next, "LD_PRELOAD=%s:%s", TracerPath, Preload);
   else
-    sprintf(PreloadVariable, "LD_PRELOAD=%s", TracerPath);
-  Copy[N++] = FileVariable;
-  Copy[N++] = PreloadVariable;
+    sprintf(Next, "LD_PRELOAD=%s", TracerPath);
+  Copy[N++] = Next;
   Copy[N] = NULL;
   return Copy;
 }
 
+/* Records that a program of \p Path (made absolute) is about to run: a
+   line "x PATH". The program itself says so again when it loads this
+   library; a statically linked one never does. Recorded in a process
+   skipped otherwise too (pytest's own, whose reads are the audit hook's):
+   what it starts is its test's. */
+static void noteExec(const char *Path) {
+  if (Busy || !readsFile() || !Path || !strchr(Path, '/'))
+    return;
+  Busy = 1;
+  char Absolute[PATH_MAX];
+  if (absolutePath(AT_FDCWD, Path, Absolute, sizeof Absolute))
+    writeLine('x', Absolute);
+  Busy = 0;
+}
+
 /* Runs \p Call with Traced, \p Env with the tracer, on the stack. */
 #define WITH_TRACER(Env, Call)                                                 \
-  char *Copy[countOf(Env) + 3];                                                \
+  char *Copy[countOf(Env) + CarriedCount + 3];                                \
   char Variables[variablesSize(Env)];                                          \
   char **Traced = withTracer(Env, Copy, Variables);                            \
   return Call;
@@ -567,11 +642,13 @@ typedef int (*SpawnFn)(pid_t *, const char *,
 
 EXPORT int execve(const char *Path, char *const Argv[], char *const Env[]) {
   NEXT(ExecveFn, "execve");
+  noteExec(Path);
   WITH_TRACER(Env, Real(Path, Argv, Traced));
 }
 
 EXPORT int execvpe(const char *File, char *const Argv[], char *const Env[]) {
   NEXT(ExecveFn, "execvpe");
+  noteExec(File);
   WITH_TRACER(Env, Real(File, Argv, Traced));
 }
 
@@ -644,6 +721,7 @@ EXPORT int posix_spawn(pid_t *Pid, const char *Path,
                        const posix_spawnattr_t *Attributes, char *const Argv[],
                        char *const Env[]) {
   NEXT(SpawnFn, "posix_spawn");
+  noteExec(Path);
   WITH_TRACER(Env, Real(Pid, Path, Actions, Attributes, Argv, Traced));
 }
 
@@ -652,6 +730,7 @@ EXPORT int posix_spawnp(pid_t *Pid, const char *File,
                         const posix_spawnattr_t *Attributes, char *const Argv[],
                         char *const Env[]) {
   NEXT(SpawnFn, "posix_spawnp");
+  noteExec(File);
   WITH_TRACER(Env, Real(Pid, File, Actions, Attributes, Argv, Traced));
 }
 
@@ -669,6 +748,12 @@ static int takeStartState(void) {
   const char *Skip = getenv(SkipSelfVariable);
   SkippedFromStart = Skip && strcmp(Skip, "start") == 0;
   StartFile[0] = '\0';
+  for (int I = 0; I < CarriedCount; ++I) {
+    const char *Value = getenv(CarriedVariables[I]);
+    StartCarried[I][0] = '\0';
+    if (Value && strlen(Value) < sizeof StartCarried[I])
+      strcpy(StartCarried[I], Value);
+  }
   const char *File = getenv(ReadsVariable);
   if (!File || !*File || strlen(File) >= sizeof StartFile)
     return 0;
@@ -687,6 +772,14 @@ __attribute__((constructor)) static void start(void) {
   char Pid[32];
   snprintf(Pid, sizeof Pid, "%d", (int)getpid());
   writeLine('p', Pid);
+  /* The program this process runs, for the tests that start programs of
+     the build (docs/Collection.md, "Across languages and processes"). */
+  char Exe[PATH_MAX];
+  ssize_t N = readlink("/proc/self/exe", Exe, sizeof Exe - 1);
+  if (N > 0) {
+    Exe[N] = 0;
+    writeLine('x', Exe);
+  }
 }
 
 /* For a process that gets its environment after it started: a child of

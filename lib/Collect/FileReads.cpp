@@ -78,6 +78,7 @@ std::string unescapePath(llvm::StringRef Text) {
 void RawReads::add(const llvm::json::Object &Record) {
   addStrings(Record.getArray("read"), Read);
   addStrings(Record.getArray("listed"), Listed);
+  addStrings(Record.getArray("executed"), Executed);
   if (Record.getBoolean("incomplete").value_or(false))
     Incomplete = true;
 }
@@ -106,6 +107,9 @@ unsigned RawReads::addTrace(llvm::StringRef Text) {
       break;
     case 'l':
       Listed.insert(Path);
+      break;
+    case 'x':
+      Executed.insert(Path);
       break;
     }
   }

@@ -22,6 +22,9 @@ namespace collect {
 /// What the tracers saw of one test, paths absolute.
 struct RawReads {
   std::set<std::string> Read, Listed;
+  /// The programs the test's processes ran ("x PATH" lines: an exec, or a
+  /// process that loaded the tracer), absolute.
+  std::set<std::string> Executed;
   /// Some read may have been missed (a process that could not be traced,
   /// a crash, a failure cutting the test short).
   bool Incomplete = false;
@@ -30,7 +33,8 @@ struct RawReads {
   void add(const llvm::json::Object &Record);
 
   /// Adds what runtime/FileReadTracer.c wrote to a reads file (lines
-  /// "r PATH", "l PATH", "w PATH", "p PID", in the order they happened): a
+  /// "r PATH", "l PATH", "w PATH", "x PATH", "p PID", in the order they
+  /// happened): a
   /// path written before it was read is not read. Returns the number of
   /// processes that announced themselves ("p" lines).
   unsigned addTrace(llvm::StringRef Text);

@@ -9,6 +9,7 @@
 #include "tia/Collect/Pytest.h"
 #include "CollectInternal.h"
 #include "FileReadsInternal.h"
+#include "NativeInternal.h"
 #include "PytestInternal.h"
 #include "tia/Collect/Process.h"
 #include "tia/Store/CoveragePyData.h"
@@ -37,6 +38,7 @@ namespace {
 #include "ChildSource.inc"
 #include "EvidenceSource.inc"
 #include "FilesSource.inc"
+#include "NativeSource.inc"
 #include "PytestPluginSource.inc"
 #include "PytestServerSource.inc"
 #include "SiteCustomizeSource.inc"
@@ -243,10 +245,15 @@ struct PytestSetup {
   std::string Tracer;
   std::vector<std::string> Args;
   std::vector<std::string> Env;
+  /// The build's programs and libraries (NativeInternal.h), and the plan
+  /// and folder of their per-test profiles.
+  std::vector<BuildObject> Objects;
+  std::string NativePlan, ProfileDir;
 };
 
 /// The caller's environment, with the plugin importable from \p PluginDir
-/// and coverage.py's data file left to each job.
+/// and coverage.py's data file left to each job, as are the profiles of
+/// C and C++ code (profileVariables).
 std::vector<std::string> pytestEnvironment(const std::string &PluginDir,
                                            const std::string &Root) {
   std::vector<std::string> Env;
@@ -259,7 +266,8 @@ std::vector<std::string> pytestEnvironment(const std::string &PluginDir,
         PythonPath += ":" + Old.str();
       continue;
     }
-    if (Var.starts_with("COVERAGE_FILE=") || Var.starts_with("TIA_PYTEST_"))
+    if (Var.starts_with("COVERAGE_FILE=") || Var.starts_with("TIA_PYTEST_") ||
+        Var.starts_with("LLVM_PROFILE_FILE=") || Var.starts_with("GCOV_PREFIX"))
       continue;
     Env.push_back(Var.str());
   }
@@ -280,6 +288,34 @@ llvm::Error writeChildTracing(const TempDir &Dir, const std::string &Root) {
     return E;
   return writeFile(Dir.file("coveragerc"),
                    "[run]\nparallel = True\nsource =\n    " + Root + "\n");
+}
+
+/// Where the C and C++ code run in and under pytest writes its profiles:
+/// clang's and gcov's data in \p Folder, never in the working tree.
+std::vector<std::string> profileVariables(const std::string &Folder) {
+  return {"LLVM_PROFILE_FILE=" + Folder + "/%p-%m.profraw",
+          "GCOV_PREFIX=" + Folder, "GCOV_PREFIX_STRIP=0"};
+}
+
+/// Finds the build's programs and libraries (under the repository and the
+/// build directories) and writes tia_native.py and its plan.
+llvm::Error setUpNative(PytestSetup &Setup, const PytestOptions &O) {
+  const TempDir &Dir = Setup.Tmp;
+  Setup.ProfileDir = Dir.file("native");
+  if (std::error_code EC = llvm::sys::fs::create_directories(Setup.ProfileDir))
+    return makeErrorf("cannot make {0}: {1}", Setup.ProfileDir, EC.message());
+  std::vector<std::string> Dirs = {O.Root};
+  for (const std::string &B : O.BuildDirs)
+    if (!llvm::StringRef(B).starts_with(O.Root + "/"))
+      Dirs.push_back(B);
+  Setup.Objects = findBuildObjects(Dirs);
+  if (Setup.Objects.empty())
+    return llvm::Error::success();
+  if (llvm::Error E = writeFile(Dir.file("tia_native.py"), embedded(NativeSource)))
+    return E;
+  Setup.NativePlan = Dir.file("native.json");
+  return writeFile(Setup.NativePlan,
+                   nativePlanJson(Setup.ProfileDir, Setup.Objects));
 }
 
 /// Chooses the Python and writes the plugin, the evidence recorder, the
@@ -323,6 +359,8 @@ llvm::Expected<PytestSetup> setUp(Store &S, const PytestOptions &O) {
             Setup.PlanFile, planJson(*O.Plan, O.Root, O.Isolate, *Indexed)))
       return E;
   }
+  if (llvm::Error E = setUpNative(Setup, O))
+    return E;
   Setup.Args = {*Python,
                 "-m",
                 "pytest",
@@ -332,6 +370,8 @@ llvm::Expected<PytestSetup> setUp(Store &S, const PytestOptions &O) {
                 "--cov-context=test",
                 "--cov-report="};
   Setup.Env = pytestEnvironment(Dir.path(), O.Root);
+  llvm::append_range(Setup.Env,
+                     profileVariables(Setup.ProfileDir + "/unowned"));
   return Setup;
 }
 
@@ -440,6 +480,8 @@ std::vector<std::string> recordingEnv(const PytestSetup &Setup,
     Env.push_back("TIA_PYTEST_PROBES=" + Setup.PlanFile);
   if (Setup.TraceFiles)
     Env.push_back("TIA_PYTEST_FILES=1");
+  if (!Setup.NativePlan.empty())
+    Env.push_back("TIA_PYTEST_NATIVE=" + Setup.NativePlan);
   if (!Setup.Tracer.empty()) {
     // The processes the tests start that are not Python (a shell, a
     // compiled tool) are traced by the preloaded tracer, into one file per
@@ -594,6 +636,13 @@ struct Gathered {
   std::vector<RuntimeEvidence::Access> Failures;
   /// What each test read, by test id (with $TIA_PYTEST_FILES).
   std::map<std::string, RawReads> Reads;
+  /// Where each test's native profiles are, by test id (with
+  /// $TIA_PYTEST_NATIVE), for the tests whose coverage is trusted.
+  std::map<std::string, NativeRecord> Native;
+  /// The build objects each of those tests crossed into, and the sources
+  /// of those it has no coverage of.
+  std::vector<TestBoundaries> Boundaries;
+  std::map<std::string, std::vector<std::string>> BoundarySources;
 };
 
 void countOutcome(PytestSummary &Sum, Outcome R) {
@@ -630,6 +679,18 @@ fixtureLocations(const llvm::json::Object &R, llvm::StringRef Root) {
   return Out;
 }
 
+/// The plugin's record of a test's native code (tia_native.py's record()).
+NativeRecord nativeRecordOf(const llvm::json::Object &R) {
+  NativeRecord N;
+  N.Folder = R.getString("folder").value_or("").str();
+  N.Outside = R.getString("outside").value_or("").str();
+  if (const llvm::json::Array *Loaded = R.getArray("loaded"))
+    for (const llvm::json::Value &V : *Loaded)
+      if (auto S = V.getAsString())
+        N.Loaded.push_back(S->str());
+  return N;
+}
+
 /// Adds the outcome, the rerun command and the fixtures of one result line
 /// \p R of the plugin's log.
 void addResult(const llvm::json::Object &R, const std::string &Python,
@@ -661,6 +722,10 @@ void addResult(const llvm::json::Object &R, const std::string &Python,
 
   auto &Locations = G.Import.ExtraLocations[Id];
   llvm::append_range(Locations, fixtureLocations(R, O.Root));
+
+  if (const llvm::json::Object *Native = R.getObject("native"))
+    if (!G.Import.Untrusted.count(Id))
+      G.Native[Id] = nativeRecordOf(*Native);
 
   if (const llvm::json::Object *Files = R.getObject("files")) {
     RawReads &Reads = G.Reads[Id];
@@ -802,6 +867,43 @@ llvm::Error storeReads(Store &S, const Gathered &G, const PytestOptions &O) {
   return llvm::Error::success();
 }
 
+/// Reads the C and C++ functions each trusted test ran into the import,
+/// and the build objects it crossed into, with the sources of those it has
+/// no coverage of.
+llvm::Error readNative(Store &S, const PytestSetup &Setup,
+                       const PytestOptions &O, Gathered &G) {
+  if (Setup.Objects.empty())
+    return llvm::Error::success();
+  NativeCoverage Native(Setup.Objects, Setup.ProfileDir, O.Root);
+  for (const auto &[Id, Record] : G.Native) {
+    auto Hits = Native.hitsOf(Record);
+    if (!Hits)
+      return Hits.takeError();
+    if (!Hits->empty())
+      G.Import.NativeHits[Id] = std::move(*Hits);
+    auto Reads = G.Reads.find(Id);
+    TestBoundaries B{Id, Native.boundariesOf(
+                             Record, Reads == G.Reads.end()
+                                         ? std::set<std::string>()
+                                         : Reads->second.Executed)};
+    for (const Boundary &X : B.Objects)
+      if (!X.Covered && !G.BoundarySources.count(X.Object))
+        G.BoundarySources[X.Object] = Native.sourcesOf(S, X.Object);
+    G.Boundaries.push_back(std::move(B));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error storeBoundaries(Store &S, const Gathered &G) {
+  for (const TestBoundaries &B : G.Boundaries)
+    if (llvm::Error E = S.putBoundaries(B))
+      return E;
+  for (const auto &[Object, Sources] : G.BoundarySources)
+    if (llvm::Error E = S.putBoundarySources(Object, Sources))
+      return E;
+  return llvm::Error::success();
+}
+
 /// Writes the coverage, the runtime evidence and the files each test read
 /// (unless pytest crashed),
 /// the tests' commands, and a "collect" run with the outcomes, in one
@@ -821,6 +923,9 @@ llvm::Error storePytest(Store &S, const Gathered &G, const PytestOptions &O,
     }
     if (!Crashed && O.TraceFiles)
       if (llvm::Error E = storeReads(S, G, O))
+        return E;
+    if (!Crashed)
+      if (llvm::Error E = storeBoundaries(S, G))
         return E;
     for (const TestInfo &I : G.Infos)
       if (llvm::Error E = S.putTestInfo(I))
@@ -948,6 +1053,9 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
                       Setup->Python);
   if (O.Isolate && !O.JunitXml.empty())
     if (llvm::Error E = mergeJunit(G.JunitParts, O.JunitXml))
+      return E;
+  if (!*Crashed)
+    if (llvm::Error E = readNative(S, *Setup, O, G))
       return E;
   if (llvm::Error E =
           storePytest(S, G, O, Plan->Shares, Crashed->has_value(), Sum))

@@ -169,9 +169,11 @@ def record(key):
     """What \\p key read: {"read": [...], "listed": [...], "incomplete": b}."""
     read = set(_reads.get(key, ()))
     listed = set(_listed.get(key, ()))
+    executed = set()
     if _native_dir is not None:
-        _add_native(key, read, listed)
+        _add_native(key, read, listed, executed)
     return {"read": sorted(read), "listed": sorted(listed),
+            "executed": sorted(executed),
             "incomplete": key in _incomplete}
 
 
@@ -180,10 +182,10 @@ def _unescape(path):
         .replace("%25", "%")
 
 
-def _add_native(key, read, listed):
+def _add_native(key, read, listed, executed):
     """Adds what the tracer saw the processes started under \\p key read
     (lines "r PATH", "w PATH", "l PATH" in order; a file written first is
-    theirs)."""
+    theirs) and the programs they ran ("x PATH")."""
     try:
         with open(_native_file(key), encoding="utf-8",
                   errors="surrogateescape") as f:
@@ -201,6 +203,8 @@ def _add_native(key, read, listed):
             read.add(path)
         elif line[0] == "l":
             listed.add(path)
+        elif line[0] == "x":
+            executed.add(path)
 
 
 def forget(key, native=False):

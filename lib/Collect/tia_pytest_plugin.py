@@ -18,7 +18,9 @@
 # first test that needs them) and those read outside every test
 # (collection, imports), which every test of the process shares. The
 # variables meant for this process are taken out of the environment the
-# tests' child processes inherit.
+# tests' child processes inherit. With $TIA_PYTEST_NATIVE the C and C++
+# code each test runs in the build's extension modules and programs goes to
+# a profile folder of its own (tia_native.py), which its result names.
 
 import json
 import os
@@ -35,6 +37,10 @@ _list = os.environ.pop("TIA_PYTEST_LIST", "")
 _child = None
 _evidence = None
 _files = None
+_native = None
+if os.environ.get("TIA_PYTEST_NATIVE"):
+    import tia_native as _native
+    _native.install(os.environ.pop("TIA_PYTEST_NATIVE"))
 if os.environ.get("TIA_PYTEST_FILES"):
     import tia_files as _files
     _files.install()
@@ -72,6 +78,8 @@ def pytest_configure(config):
 
 def pytest_unconfigure(config):
     global _out
+    if _native is not None:
+        _native.finish()
     if _evidence is not None and _evidence_file:
         _evidence.write(_evidence_file)
     if _out is not None:
@@ -111,7 +119,11 @@ def pytest_runtest_protocol(item, nextitem):
         _child.enter(item.nodeid, scope)
     if _files is not None:
         _files.enter(item.nodeid)
+    if _native is not None:
+        _native.enter(item.nodeid)
     yield
+    if _native is not None:
+        _native.enter(None)
     if _files is not None:
         _files.enter(None)
     if _evidence is not None:
@@ -213,14 +225,17 @@ def pytest_fixture_setup(fixturedef, request):
 def _files_of(nodeid):
     """What test \\p nodeid read, with its broader fixtures and what ran
     outside every test."""
-    out = {"read": set(), "listed": set(), "incomplete": False}
+    out = {"read": set(), "listed": set(), "executed": set(),
+           "incomplete": False}
     for key in [nodeid, None] + _broad_fixtures.pop(nodeid, []):
         r = _files.record(key)
         out["read"].update(r["read"])
         out["listed"].update(r["listed"])
+        out["executed"].update(r["executed"])
         out["incomplete"] = out["incomplete"] or r["incomplete"]
     _files.forget(nodeid, native=True)
     return {"read": sorted(out["read"]), "listed": sorted(out["listed"]),
+            "executed": sorted(out["executed"]),
             "incomplete": out["incomplete"]}
 
 
@@ -235,4 +250,6 @@ def pytest_runtest_logfinish(nodeid, location):
               "fixtures": _fixtures.pop(nodeid, [])}
     if _files is not None:
         result["files"] = _files_of(nodeid)
+    if _native is not None:
+        result["native"] = _native.record(nodeid)
     _write(result)

@@ -249,6 +249,11 @@ public:
     if (llvm::Error E = addExtraLocations())
       return E;
     applyImportTimeRule();
+    auto Native = addFunctionHits(S, Options.ProjectRoot, Options.NativeHits,
+                                  Keys);
+    if (!Native)
+      return Native.takeError();
+    Summary.NativeLinks = *Native;
     // Only after the import-time rule, which reads every test's data: a
     // module's definition-time lines are what any test that imported it
     // ran.

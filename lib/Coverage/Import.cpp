@@ -206,6 +206,31 @@ llvm::Expected<std::vector<TestCoverage>> readReport(llvm::StringRef File,
 
 } // namespace
 
+llvm::Expected<unsigned>
+addFunctionHits(Store &S, llvm::StringRef Root,
+                const std::map<std::string, std::vector<FunctionHit>> &Hits,
+                std::map<std::string, std::set<std::string>> &Keys) {
+  if (Hits.empty())
+    return 0;
+  ElementMatcher Matcher(S, Root);
+  if (llvm::Error E = Matcher.init())
+    return E;
+  unsigned Added = 0;
+  for (const auto &[Test, Functions] : Hits) {
+    auto It = Keys.find(Test);
+    if (It == Keys.end())
+      continue;
+    for (const FunctionHit &H : Functions) {
+      auto Found = Matcher.byFunction(H);
+      if (!Found)
+        return Found.takeError();
+      for (std::string &Key : *Found)
+        Added += It->second.insert(std::move(Key)).second;
+    }
+  }
+  return Added;
+}
+
 llvm::Expected<ImportSummary>
 importReports(Store &S, const std::vector<TestCoverage> &Reports,
               const ImportOptions &Options) {

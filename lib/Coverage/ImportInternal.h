@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace tia {
 class Store;
@@ -23,6 +24,15 @@ namespace coverage {
 llvm::Error storeCoverage(Store &S,
                           const std::map<std::string, std::set<std::string>> &Keys,
                           llvm::StringRef Commit, ImportSummary &Summary);
+
+/// Adds to \p Keys the elements each test's function hits in \p Hits name
+/// (only for the tests \p Keys already holds: those that ran), matched by
+/// name, else by file and line, as importReports does. Returns the number
+/// of links added.
+llvm::Expected<unsigned>
+addFunctionHits(Store &S, llvm::StringRef Root,
+                const std::map<std::string, std::vector<FunctionHit>> &Hits,
+                std::map<std::string, std::set<std::string>> &Keys);
 
 /// The files of the store's latest index revision, with their indexes read
 /// on first use.

@@ -2,6 +2,7 @@
 
 #include "tia/Coverage/Profiles.h"
 #include "tia/Support/Error.h"
+#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/ProfileData/Coverage/CoverageMapping.h"
 #include "llvm/ProfileData/Coverage/CoverageMappingReader.h"
@@ -9,6 +10,7 @@
 #include "llvm/ProfileData/InstrProfWriter.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include <set>
 
 namespace tia {
 namespace coverage {
@@ -16,6 +18,136 @@ namespace coverage {
 llvm::StringRef coverageFlagsHint() {
   return "-fprofile-instr-generate -fcoverage-mapping (clang) or --coverage "
          "(gcc), for compiling and linking";
+}
+
+namespace {
+
+/// \p Path read as an object file, kept with its bytes.
+struct OpenedObject {
+  std::unique_ptr<llvm::MemoryBuffer> Buffer;
+  std::unique_ptr<llvm::object::ObjectFile> Object;
+};
+
+llvm::Expected<OpenedObject> openObject(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return makeErrorf("cannot read {0}: {1}", Path, Buf.getError().message());
+  auto Obj = llvm::object::ObjectFile::createObjectFile(**Buf);
+  if (!Obj)
+    return makeErrorf("cannot read {0}: {1}", Path,
+                      llvm::toString(Obj.takeError()));
+  return OpenedObject{std::move(*Buf), std::move(*Obj)};
+}
+
+/// The virtual address of the loadable segment at file offset 0: what the
+/// dynamic loader maps at the object's load address.
+uint64_t firstSegmentAddress(const llvm::object::ELF64LEObjectFile &Elf) {
+  auto Headers = Elf.getELFFile().program_headers();
+  if (!Headers) {
+    llvm::consumeError(Headers.takeError()); // Read as if at 0.
+    return 0;
+  }
+  for (const auto &H : *Headers)
+    if (H.p_type == llvm::ELF::PT_LOAD && H.p_offset == 0)
+      return H.p_vaddr;
+  return 0;
+}
+
+} // namespace
+
+llvm::Expected<std::optional<ProfileRuntime>>
+findProfileRuntime(llvm::StringRef Path) {
+  auto O = openObject(Path);
+  if (!O)
+    return O.takeError();
+  const auto *Elf =
+      llvm::dyn_cast<llvm::object::ELF64LEObjectFile>(O->Object.get());
+  if (!Elf)
+    return std::nullopt;
+  uint64_t Base = firstSegmentAddress(*Elf);
+  ProfileRuntime R;
+  std::pair<llvm::StringRef, uint64_t *> Wanted[] = {
+      {"__llvm_profile_set_filename", &R.SetFilename},
+      {"__llvm_profile_write_file", &R.WriteFile},
+      {"__llvm_profile_reset_counters", &R.ResetCounters}};
+  for (const llvm::object::SymbolRef &Sym : Elf->symbols()) {
+    llvm::Expected<llvm::StringRef> Name = Sym.getName();
+    if (!Name) {
+      llvm::consumeError(Name.takeError()); // Not one of ours.
+      continue;
+    }
+    for (auto &[Want, Slot] : Wanted) {
+      if (*Name != Want)
+        continue;
+      llvm::Expected<uint64_t> Address = Sym.getAddress();
+      if (!Address)
+        llvm::consumeError(Address.takeError()); // Counts as missing.
+      else if (*Address >= Base)
+        *Slot = *Address - Base;
+    }
+  }
+  for (auto &[Want, Slot] : Wanted)
+    if (*Slot == 0)
+      return std::nullopt;
+  return R;
+}
+
+llvm::Expected<std::vector<std::string>>
+coverageMappingFiles(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return makeErrorf("cannot read {0}: {1}", Path, Buf.getError().message());
+  llvm::SmallVector<std::unique_ptr<llvm::MemoryBuffer>, 1> Kept;
+  auto Readers = llvm::coverage::BinaryCoverageReader::create(
+      (*Buf)->getMemBufferRef(), /*Arch=*/"", Kept);
+  if (!Readers) {
+    llvm::consumeError(Readers.takeError()); // Replaced by a clearer one.
+    return makeErrorf("{0} has no coverage mapping", Path);
+  }
+  std::set<std::string> Files;
+  for (auto &Reader : *Readers)
+    for (auto &&Record : *Reader) {
+      if (!Record) {
+        llvm::consumeError(Record.takeError()); // The others still tell.
+        continue;
+      }
+      for (llvm::StringRef F : Record->Filenames)
+        Files.insert(F.str());
+    }
+  return std::vector<std::string>(Files.begin(), Files.end());
+}
+
+llvm::Expected<std::vector<std::string>>
+definedFunctions(llvm::StringRef Path) {
+  auto O = openObject(Path);
+  if (!O)
+    return O.takeError();
+  std::set<std::string> Names;
+  auto Collect = [&](auto Symbols) {
+    for (const llvm::object::SymbolRef &Sym : Symbols) {
+      llvm::Expected<llvm::object::SymbolRef::Type> Type = Sym.getType();
+      llvm::Expected<uint32_t> Flags = Sym.getFlags();
+      llvm::Expected<llvm::StringRef> Name = Sym.getName();
+      if (!Type || !Flags || !Name) {
+        // A symbol that cannot be read names no function we can use.
+        llvm::consumeError(Type.takeError());
+        llvm::consumeError(Flags.takeError());
+        llvm::consumeError(Name.takeError());
+        continue;
+      }
+      if (*Type == llvm::object::SymbolRef::ST_Function &&
+          !(*Flags & llvm::object::SymbolRef::SF_Undefined) && !Name->empty())
+        Names.insert(Name->str());
+    }
+  };
+  Collect(O->Object->symbols());
+  if (Names.empty())
+    if (const auto *Elf =
+            llvm::dyn_cast<llvm::object::ELFObjectFileBase>(O->Object.get()))
+      Collect(Elf->getDynamicSymbolIterators());
+  return std::vector<std::string>(Names.begin(), Names.end());
 }
 
 void splitProfileName(llvm::StringRef Raw, FunctionHit &Hit) {

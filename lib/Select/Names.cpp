@@ -40,6 +40,8 @@ llvm::StringRef fallbackName(FallbackKind K) {
     return "registry";
   case FallbackKind::DataFile:
     return "data-file";
+  case FallbackKind::Boundary:
+    return "boundary";
   }
   return "non-source-file";
 }
@@ -88,6 +90,8 @@ llvm::StringRef ruleName(Rule R) {
     return "reaches";
   case Rule::Reads:
     return "reads";
+  case Rule::Boundary:
+    return "boundary";
   }
   return "covers";
 }

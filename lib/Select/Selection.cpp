@@ -10,6 +10,7 @@
 
 #include "tia/Select/Selection.h"
 #include "CppStatic.h"
+#include "Boundaries.h"
 #include "DataFiles.h"
 #include "Examine.h"
 #include "Modes.h"
@@ -334,7 +335,17 @@ private:
                       quotePath(llvm::sys::path::filename(Shown)) + " affects");
       return llvm::Error::success();
     }
-    return examine(Sel, S, R, Im, C, OldVersions, NewVersions, Scans, OwnTests);
+    size_t NotesBefore = Sel.Notes.size();
+    if (llvm::Error E = examine(Sel, S, R, Im, C, OldVersions, NewVersions,
+                                Scans, OwnTests))
+      return E;
+    if (!(isCppSource(C.OldPath) || isCppSource(C.NewPath)))
+      return llvm::Error::success();
+    // A comment-only change runs no differently behind a boundary either.
+    for (size_t I = NotesBefore; I < Sel.Notes.size(); ++I)
+      if (Sel.Notes[I].Kind == NoteKind::CommentOnly)
+        return llvm::Error::success();
+    return detail::selectBehindBoundaries(S, Sel, C, ByTest);
   }
 
   /// Classes that did not exist before: no unchanged code holds an object of

@@ -365,6 +365,33 @@ llvm::Expected<ShareRun> shareRun(Store &In, const ShardRecord &R) {
 }
 
 /// Copies, for each test \p SR ran, its coverage recorded at \p Commit, its
+
+/// Copies the boundaries \p In recorded for \p Tests, with the sources of
+/// the objects they name.
+llvm::Error copyBoundaries(Store &In, Store &Out,
+                           const std::set<std::string> &Tests) {
+  auto All = In.boundaries();
+  if (!All)
+    return All.takeError();
+  std::set<std::string> Objects;
+  for (const TestBoundaries &B : *All) {
+    if (!Tests.count(B.TestId))
+      continue;
+    if (llvm::Error E = Out.putBoundaries(B))
+      return E;
+    for (const Boundary &O : B.Objects)
+      Objects.insert(O.Object);
+  }
+  for (const std::string &Object : Objects) {
+    auto Sources = In.boundarySources(Object);
+    if (!Sources)
+      return Sources.takeError();
+    if (llvm::Error E = Out.putBoundarySources(Object, *Sources))
+      return E;
+  }
+  return llvm::Error::success();
+}
+
 /// info and the files it read at that commit.
 llvm::Error copyTestsRun(Store &Out, Store &In, const ShareRun &SR,
                          llvm::StringRef Commit, MergeSummary &Sum) {
@@ -386,7 +413,7 @@ llvm::Error copyTestsRun(Store &Out, Store &In, const ShareRun &SR,
     if (SR.Tests.count(R.TestId) && R.Commit == Commit)
       if (llvm::Error E = Out.putFileReads(R))
         return E;
-  return llvm::Error::success();
+  return copyBoundaries(In, Out, SR.Tests);
 }
 
 /// Adds to \p United the Python runtime evidence \p In recorded at

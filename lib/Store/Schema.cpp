@@ -465,6 +465,31 @@ CREATE INDEX test_coverage_counts ON test_coverage(test_id, covered);
 // only when they were traced at the commit of its coverage, so reads an
 // older tia left behind when it collected again are not believed.
 // Version 13 moves the coverage into tables older tias do not know.
+/// Version 14: the build objects each test crossed into (docs/Collection.md,
+/// "Across languages and processes"): the extension modules and shared
+/// libraries a pytest test's process loaded and the programs of the build
+/// it ran, each with whether per-test coverage of it was recorded and, when
+/// not, why. boundary_sources holds the source files each object is built
+/// from ("*": not known, every C and C++ file): a change to one selects the
+/// tests that crossed into the object without coverage.
+llvm::Error addBoundaries(Database &DB) {
+  return DB.exec(R"sql(
+CREATE TABLE test_boundaries(
+  test_id INTEGER NOT NULL REFERENCES tests(id) ON DELETE CASCADE,
+  object TEXT NOT NULL,
+  program INTEGER NOT NULL,
+  covered INTEGER NOT NULL,
+  problem TEXT NOT NULL,
+  PRIMARY KEY(test_id, object)) WITHOUT ROWID;
+CREATE INDEX test_boundaries_by_object ON test_boundaries(object, covered);
+
+CREATE TABLE boundary_sources(
+  object TEXT NOT NULL,
+  path TEXT NOT NULL,
+  PRIMARY KEY(path, object)) WITHOUT ROWID;
+)sql");
+}
+
 const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/1, createVersion1},
     {/*CompatibleVersion=*/1, addTestInfoAndResults},
@@ -479,6 +504,7 @@ const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/1, addParseTimes},
     {/*CompatibleVersion=*/1, addFileReads},
     {/*CompatibleVersion=*/13, compactCoverage},
+    {/*CompatibleVersion=*/1, addBoundaries},
 };
 
 /// Turns what SQLite says about a file it cannot read as a database (or a

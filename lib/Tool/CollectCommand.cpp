@@ -46,6 +46,25 @@ llvm::Error traceIn(const Context &C, bool Wanted, bool &Trace,
   return llvm::Error::success();
 }
 
+/// The build whose extension modules and programs the Python tests use:
+/// -p, else the one the index recorded; empty when neither is known (the
+/// objects below the repository root are found all the same).
+llvm::Expected<std::string> pytestBuildDir(const Context &C, Store &S,
+                                           llvm::StringRef Given) {
+  if (!Given.empty()) {
+    std::string Dir = absolutePath(Given, C.WorkingDir);
+    if (!llvm::sys::fs::is_directory(Dir))
+      return makeErrorf("no build directory at {0}: pass the folder your "
+                        "extension modules and programs are built in",
+                        Dir);
+    return Dir;
+  }
+  auto Recorded = S.recordedBuildDir();
+  if (!Recorded)
+    return Recorded.takeError();
+  return Recorded->value_or("");
+}
+
 } // namespace
 
 llvm::Error runCollect(const GlobalOptions &G, const CollectCommandOptions &O,
@@ -138,6 +157,11 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
   auto S = openForUpdate(*Ctx);
   if (!S)
     return S.takeError();
+  auto Build = pytestBuildDir(*Ctx, **S, O.BuildDir);
+  if (!Build)
+    return Build.takeError();
+  if (!Build->empty())
+    P.BuildDirs.push_back(*Build);
   // What static selection wants observed: the index's critical functions,
   // operator methods and registered functions.
   auto Python = pythonOptions(*Ctx, rememberedIn(**S));
@@ -198,7 +222,9 @@ namespace {
 llvm::cl::opt<std::string> BuildDir(
     "p",
     llvm::cl::desc("Build directory of the tests, where ctest runs (default: "
-                   "./build, then .)"),
+                   "./build, then .); with --pytest, the build whose "
+                   "extension modules and programs the tests use (default: "
+                   "the one 'tia index' recorded)"),
     llvm::cl::value_desc("build-dir"), llvm::cl::init(""),
     llvm::cl::cat(tiaCategory()), llvm::cl::sub(CollectSubcommand));
 llvm::cl::opt<unsigned>
@@ -309,9 +335,9 @@ int collectMain(const GlobalOptions &G) {
   if (Timeout < 0)
     return usageError("--timeout must be a number of seconds above 0");
   if (Pytest) {
-    if (!BuildDir.empty() || !Only.empty() || ProcessPerTest || SplitCases ||
-        !Gcov.empty() || !CTest.empty())
-      return usageError("--pytest runs the Python tests: -p, --only, "
+    if (!Only.empty() || ProcessPerTest || SplitCases || !Gcov.empty() ||
+        !CTest.empty())
+      return usageError("--pytest runs the Python tests: --only, "
                         "--process-per-test, --split-cases, --gcov and "
                         "--ctest are for the tests of a CMake build");
     if (Jobs > 1 && NoIsolation)
@@ -322,6 +348,7 @@ int collectMain(const GlobalOptions &G) {
                         "process of its own: it cannot go with "
                         "--no-isolation");
     CollectPytestOptions O;
+    O.BuildDir = BuildDir;
     if (Timeout > 0)
       O.TimeoutSeconds = Timeout;
     if (std::optional<int> Bad =

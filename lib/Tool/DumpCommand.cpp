@@ -187,6 +187,37 @@ llvm::Error dumpFiles(Store &S, llvm::raw_ostream &Out) {
   return llvm::Error::success();
 }
 
+/// Each test that crossed into a build object, with the objects, and the
+/// recorded sources of those it has no coverage of.
+llvm::Error dumpBoundaries(Store &S, llvm::raw_ostream &Out) {
+  auto All = S.boundaries();
+  if (!All)
+    return All.takeError();
+  std::set<std::string> Uncovered;
+  for (const TestBoundaries &B : *All) {
+    Out << B.TestId << "\n";
+    for (const Boundary &O : B.Objects) {
+      Out << "  " << (O.Program ? "runs " : "loads ") << O.Object;
+      if (O.Covered)
+        Out << " (covered)\n";
+      else
+        Out << " (no coverage: " << O.Problem << ")\n";
+      if (!O.Covered)
+        Uncovered.insert(O.Object);
+    }
+  }
+  for (const std::string &Object : Uncovered) {
+    auto Sources = S.boundarySources(Object);
+    if (!Sources)
+      return Sources.takeError();
+    Out << "sources of " << Object << ":";
+    for (const std::string &Path : *Sources)
+      Out << " " << Path;
+    Out << "\n";
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
 
 llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
@@ -220,6 +251,8 @@ llvm::Error runDump(const GlobalOptions &G, const DumpOptions &O,
     return dumpObservations(**S, Out);
   case DumpWhat::Files:
     return dumpFiles(**S, Out);
+  case DumpWhat::Boundaries:
+    return dumpBoundaries(**S, Out);
   }
   return llvm::Error::success();
 }
@@ -232,14 +265,15 @@ llvm::cl::SubCommand
     DumpSubcommand("dump",
                    "'tia dump elements|references|tests|coverage|"
                    "results|definitions|names|evidence|flaky|observations|"
-                   "files': "
+                   "files|boundaries': "
                    "print what the database holds, sorted and stable");
 
 namespace {
 llvm::cl::list<std::string>
     Args(llvm::cl::Positional,
          llvm::cl::desc("elements|references|tests|coverage|results|"
-                        "definitions|names|evidence|flaky|observations|files"),
+                        "definitions|names|evidence|flaky|observations|files|"
+                        "boundaries"),
          llvm::cl::cat(tiaCategory()), llvm::cl::sub(DumpSubcommand));
 llvm::cl::opt<std::string>
     File("file", llvm::cl::desc("Only this file (repository-relative)"),
@@ -257,7 +291,7 @@ int dumpMain(const GlobalOptions &G) {
   if (Args.size() != 1)
     return usageError("'tia dump' needs one of: elements, references, "
                       "tests, coverage, results, definitions, names, "
-                      "evidence, flaky, observations, files");
+                      "evidence, flaky, observations, files, boundaries");
   if (Args[0] == "elements")
     O.What = DumpWhat::Elements;
   else if (Args[0] == "tests")
@@ -280,11 +314,13 @@ int dumpMain(const GlobalOptions &G) {
     O.What = DumpWhat::Observations;
   else if (Args[0] == "files")
     O.What = DumpWhat::Files;
+  else if (Args[0] == "boundaries")
+    O.What = DumpWhat::Boundaries;
   else
     return usageError("unknown dump '" + Args[0] +
                       "': use elements, references, tests, coverage, "
-                      "results, definitions, names, evidence, flaky or "
-                      "observations");
+                      "results, definitions, names, evidence, flaky, "
+                      "observations, files or boundaries");
   O.File = File;
   O.Hashes = Hashes;
   return exitCode(runDump(G, O, llvm::outs(), llvm::errs()));

@@ -33,6 +33,11 @@ struct PytestOptions {
   std::string Python;
   /// Absolute repository root: pytest runs there and measures it.
   std::string Root;
+  /// The build directories whose extension modules, shared libraries and
+  /// programs the tests may use, besides those below Root: their C and C++
+  /// code counts for the tests that run it (docs/Collection.md, "Across
+  /// languages and processes").
+  std::vector<std::string> BuildDirs;
   /// Passed to pytest after tia's own arguments.
   std::vector<std::string> PytestArgs;
   /// Also write a JUnit XML report there (pytest's --junitxml).

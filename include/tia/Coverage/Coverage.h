@@ -87,6 +87,10 @@ struct ImportOptions {
   /// from; their coverage may stop half-way, so it is not stored and each
   /// keeps the coverage it had (docs/Safety.md).
   std::set<std::string> Untrusted;
+  /// coverage.py only: the C and C++ functions each test ran in the build's
+  /// extension modules and programs (clang profiles or gcov data read by
+  /// `tia collect --pytest`), matched as importReports matches them.
+  std::map<std::string, std::vector<FunctionHit>> NativeHits;
 };
 
 struct ImportSummary {
@@ -102,6 +106,8 @@ struct ImportSummary {
   std::vector<std::string> UnknownContexts;
   /// coverage.py: links made by the import-time rule.
   unsigned ImportTimeLinks = 0;
+  /// coverage.py: links to C and C++ elements (ImportOptions::NativeHits).
+  unsigned NativeLinks = 0;
 };
 
 /// Reads every file in \p Files, maps the hits onto the elements of the

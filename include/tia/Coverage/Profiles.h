@@ -15,7 +15,9 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,6 +78,32 @@ private:
   std::vector<std::string> Paths;
   std::vector<std::unique_ptr<llvm::MemoryBuffer>> Buffers;
 };
+
+/// Where clang's profile runtime lies in an instrumented shared object:
+/// the addresses of __llvm_profile_set_filename, __llvm_profile_write_file
+/// and __llvm_profile_reset_counters, relative to the address the object's
+/// file offset 0 is loaded at. The runtime's functions are hidden (dlsym
+/// cannot find them), so they are read from the symbol table.
+struct ProfileRuntime {
+  uint64_t SetFilename = 0, WriteFile = 0, ResetCounters = 0;
+};
+
+/// The profile runtime of the shared object \p Path; std::nullopt when its
+/// symbol table does not name all three (stripped, or not clang's). Fails
+/// when it cannot be read as an ELF object.
+llvm::Expected<std::optional<ProfileRuntime>>
+findProfileRuntime(llvm::StringRef Path);
+
+/// The source files the coverage mapping of \p Path names, as the compile
+/// commands spelled them (absolute, or relative to where they ran). Fails
+/// when it has no mapping.
+llvm::Expected<std::vector<std::string>>
+coverageMappingFiles(llvm::StringRef Path);
+
+/// The names of the functions \p Path defines, from its symbol table (or,
+/// stripped, its dynamic one): mangled C++ names and C names.
+llvm::Expected<std::vector<std::string>>
+definedFunctions(llvm::StringRef Path);
 
 /// Splits a profile's function name into the mangled name and, for local
 /// symbols, the file clang put before it ("src/a.cpp:_ZL1fv" or, from newer

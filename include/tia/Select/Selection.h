@@ -51,12 +51,15 @@ enum class FallbackKind {
                      ///< it registers may run from anywhere
   DataFile,          ///< a file no front end reads, which tests read when
                      ///< traced: scoped to them (docs/Safety.md)
+  Boundary,          ///< C or C++ source of a build object that tests
+                     ///< crossed into without per-test coverage: scoped to
+                     ///< them (docs/Safety.md, "Across languages")
 };
 
 /// Returns a short stable name: "non-source-file", "binary-file",
 /// "not-indexed", "incomplete", "outside-elements", "compile-time",
 /// "include-resolution", "trigger", "stale-coverage", "full-suite-marker",
-/// "requested", "no-coverage", "registry", "data-file".
+/// "requested", "no-coverage", "registry", "data-file", "boundary".
 llvm::StringRef fallbackName(FallbackKind K);
 
 /// How far a fallback reaches.
@@ -147,11 +150,14 @@ enum class Rule {
                    ///< reference graph (static selection, docs/Safety.md)
   Reads,           ///< the test read the changed data file (or listed its
                    ///< folder) when traced, or its reads are not known
+  Boundary,        ///< the test crossed into a build object made from the
+                   ///< changed file without per-test coverage of it
 };
 
 /// Returns "covers", "same-name", "override", "declaration", "type-use",
 /// "variable-use", "initializer", "macro-use", "macro-name", "region",
-/// "constexpr-caller", "fallback", "name-use", "reaches", "reads".
+/// "constexpr-caller", "fallback", "name-use", "reaches", "reads",
+/// "boundary".
 llvm::StringRef ruleName(Rule R);
 
 /// The index that points at nothing (an element or fallback index that

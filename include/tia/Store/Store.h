@@ -231,6 +231,33 @@ struct FileReads {
   std::vector<std::string> Directories; ///< directories it listed, sorted
 };
 
+/// A build object a test crossed into: an extension module or shared
+/// library its process loaded, or a program of the build it ran
+/// (docs/Collection.md, "Across languages and processes").
+struct Boundary {
+  std::string Object; ///< repository-relative when inside it, else absolute
+  bool Program = false;
+  /// Per-test coverage of the object was recorded: the coverage map holds
+  /// what the test ran in it.
+  bool Covered = false;
+  /// Why not, when not covered ("not built for coverage").
+  std::string Problem;
+};
+
+/// The boundaries one test crossed, as `tia collect --pytest` saw them.
+struct TestBoundaries {
+  std::string TestId;
+  std::vector<Boundary> Objects; ///< sorted by Object
+};
+
+/// A test selected because it crossed into an object without coverage.
+struct BoundaryReader {
+  std::string TestId;
+  std::string Object;
+  bool Program = false;
+  std::string Problem;
+};
+
 /// A reference into an element, as the latest index saw it.
 struct ReferenceFrom {
   /// Key of the referencing element; "cpp:file:PATH" for the code of a file
@@ -275,7 +302,7 @@ public:
   };
 
   /// Schema version this tia writes, and the oldest version it can read.
-  static constexpr int SchemaVersion = 13;
+  static constexpr int SchemaVersion = 14;
 
   /// Coverage snapshots kept: recording coverage at a new commit drops the
   /// oldest beyond this many, with the coverage only they referred to.
@@ -540,6 +567,25 @@ public:
   llvm::Expected<std::vector<std::string>> testsWithoutTrustedReads();
   /// True when at least one test has a trusted record.
   llvm::Expected<bool> hasTrustedReads();
+
+  // --- Build objects tests crossed into (BoundaryStore.cpp) ---
+
+  /// Replaces the boundaries recorded for test \p B.TestId (adding the test
+  /// if unknown) with \p B.
+  llvm::Error putBoundaries(const TestBoundaries &B);
+  /// Replaces the source files object \p Object is built from
+  /// (repository-relative; "*" for every C and C++ file).
+  llvm::Error putBoundarySources(llvm::StringRef Object,
+                                 const std::vector<std::string> &Sources);
+  /// Every test's boundaries, sorted by test id and object.
+  llvm::Expected<std::vector<TestBoundaries>> boundaries();
+  /// The source files of \p Object as recorded, sorted.
+  llvm::Expected<std::vector<std::string>>
+  boundarySources(llvm::StringRef Object);
+  /// The tests that crossed, without coverage, into an object built from
+  /// \p Path (or from files not known), sorted by test and object.
+  llvm::Expected<std::vector<BoundaryReader>>
+  testsBehindBoundary(llvm::StringRef Path);
 
   // --- Coverage snapshots ---
 

@@ -82,6 +82,9 @@ struct CollectPytestOptions {
   std::optional<shard::ShardSpec> Shard;
   /// --balance-from: the database whose test durations balance the shares.
   std::string BalanceFrom;
+  /// -p: the build whose extension modules and programs the tests use;
+  /// empty: the one the index recorded, if any.
+  std::string BuildDir;
 };
 
 struct CollectCommandOptions {
@@ -194,7 +197,8 @@ enum class DumpWhat {
   Evidence,
   Flaky,
   Observations,
-  Files
+  Files,
+  Boundaries
 };
 
 struct DumpOptions {

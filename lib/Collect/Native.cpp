@@ -1,0 +1,246 @@
+//===- Native.cpp - C and C++ code a pytest test runs ---------------------===//
+//
+// A Python test reaches C and C++ in two ways: an extension module (and the
+// shared libraries it loads) inside pytest's process, and a program of the
+// build it starts. Both write clang profiles or gcov data into the test's
+// own folder (tia_native.py, the file read tracer); this file reads them
+// against the build's objects, and records for each test the objects it
+// crossed into, so that selection falls back to an object's sources when
+// its coverage could not be recorded.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NativeInternal.h"
+#include "tia/Support/Error.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+namespace tia {
+namespace collect {
+
+namespace {
+
+/// True when the file at \p Path starts like an ELF object.
+bool isElf(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFileSlice(Path, 4, 0);
+  return Buf && (*Buf)->getBuffer() == "\x7f"
+                                       "ELF";
+}
+
+/// A shared library by its name ("x.so", "x.so.1", "x.cpython-311-...so").
+bool looksLikeLibrary(llvm::StringRef Name) {
+  return Name.ends_with(".so") || Name.contains(".so.");
+}
+
+std::optional<BuildObject> probeObject(const std::string &Path) {
+  llvm::StringRef Name = llvm::sys::path::filename(Path);
+  bool Library = looksLikeLibrary(Name);
+  if (!Library && !llvm::sys::fs::can_execute(Path))
+    return std::nullopt;
+  if (!isElf(Path))
+    return std::nullopt;
+  auto Probe = coverage::probeBinary(Path);
+  if (!Probe) {
+    llvm::consumeError(Probe.takeError()); // Not an object after all.
+    return std::nullopt;
+  }
+  BuildObject O;
+  O.Kind = Probe->Kind;
+  O.Library = Library;
+  llvm::SmallString<256> Real;
+  O.Path = llvm::sys::fs::real_path(Path, Real) ? Path : std::string(Real);
+  if (Library && O.Kind == coverage::Instrumentation::Clang) {
+    auto Runtime = coverage::findProfileRuntime(O.Path);
+    if (Runtime)
+      O.Runtime = *Runtime;
+    else
+      llvm::consumeError(Runtime.takeError()); // Unreachable: a boundary.
+  }
+  return O;
+}
+
+llvm::StringRef problemOf(coverage::Instrumentation Kind) {
+  switch (Kind) {
+  case coverage::Instrumentation::None:
+    return "not built for coverage";
+  case coverage::Instrumentation::ClangNoMapping:
+    return "built with -fprofile-instr-generate but without "
+           "-fcoverage-mapping";
+  default:
+    return "";
+  }
+}
+
+} // namespace
+
+std::vector<BuildObject>
+findBuildObjects(const std::vector<std::string> &Dirs) {
+  std::map<std::string, BuildObject> Found;
+  for (const std::string &Dir : Dirs) {
+    std::error_code EC;
+    for (llvm::sys::fs::recursive_directory_iterator It(Dir, EC), End;
+         It != End && !EC; It.increment(EC)) {
+      llvm::StringRef Name = llvm::sys::path::filename(It->path());
+      if (It->type() == llvm::sys::fs::file_type::directory_file) {
+        if (Name == "CMakeFiles" || Name.starts_with("."))
+          It.no_push();
+        continue;
+      }
+      if (It->type() != llvm::sys::fs::file_type::regular_file)
+        continue;
+      if (std::optional<BuildObject> O = probeObject(It->path()))
+        Found.emplace(O->Path, std::move(*O));
+    }
+  }
+  std::vector<BuildObject> Out;
+  for (auto &[Path, O] : Found)
+    Out.push_back(std::move(O));
+  return Out;
+}
+
+std::string nativePlanJson(const std::string &ProfileDir,
+                           const std::vector<BuildObject> &Objects) {
+  llvm::json::Object ByPath;
+  for (const BuildObject &O : Objects) {
+    llvm::json::Object Entry{{"library", O.Library}};
+    if (O.Runtime)
+      Entry["runtime"] =
+          llvm::json::Object{{"set_filename", O.Runtime->SetFilename},
+                             {"write_file", O.Runtime->WriteFile},
+                             {"reset_counters", O.Runtime->ResetCounters}};
+    ByPath[O.Path] = std::move(Entry);
+  }
+  llvm::json::Object Plan{{"dir", ProfileDir}, {"objects", std::move(ByPath)}};
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  OS << llvm::json::Value(std::move(Plan));
+  return Text;
+}
+
+NativeCoverage::NativeCoverage(std::vector<BuildObject> Objects,
+                               std::string ProfileDir, std::string Root)
+    : Objects(std::move(Objects)), ProfileDir(std::move(ProfileDir)),
+      Root(std::move(Root)), Gcov("gcov", this->ProfileDir) {
+  std::vector<std::string> Instrumented;
+  for (const BuildObject &O : this->Objects)
+    if (O.Kind == coverage::Instrumentation::Clang)
+      Instrumented.push_back(O.Path);
+  Build.Path = "the build's programs and libraries";
+  Build.Probe.Kind = coverage::Instrumentation::Clang;
+  if (Instrumented.empty()) {
+    Build.Problem = "none of them is built with clang's coverage";
+    return;
+  }
+  auto C = coverage::ClangCoverage::open(Instrumented);
+  if (C)
+    Build.Clang = std::move(*C);
+  else
+    Build.Problem = llvm::toString(C.takeError());
+}
+
+llvm::Expected<std::vector<coverage::FunctionHit>>
+NativeCoverage::hitsOf(const NativeRecord &R) {
+  std::vector<std::string> Locations;
+  for (const std::string &Folder : {R.Folder, R.Outside})
+    if (!Folder.empty())
+      Locations.push_back(ProfileDir + "/" + Folder);
+  auto Hits = Gcov.read(Build, Locations);
+  if (!Hits)
+    return Hits.takeError();
+  return Hits->value_or(std::vector<coverage::FunctionHit>());
+}
+
+const BuildObject *NativeCoverage::find(llvm::StringRef Path) const {
+  auto It = llvm::partition_point(
+      Objects, [&](const BuildObject &O) { return O.Path < Path; });
+  return It != Objects.end() && It->Path == Path ? &*It : nullptr;
+}
+
+std::string NativeCoverage::relative(llvm::StringRef Path) const {
+  llvm::StringRef R = Path;
+  if (R.consume_front(Root) && R.consume_front("/"))
+    return R.str();
+  return "";
+}
+
+std::string NativeCoverage::shown(const std::string &Path) const {
+  std::string Rel = relative(Path);
+  return Rel.empty() ? Path : Rel;
+}
+
+Boundary NativeCoverage::boundaryOf(const BuildObject &O, bool Program) const {
+  Boundary B;
+  B.Object = shown(O.Path);
+  B.Program = Program;
+  B.Problem = problemOf(O.Kind).str();
+  if (O.Kind == coverage::Instrumentation::Clang && !Build.Clang)
+    B.Problem = "its coverage mapping could not be read: " + Build.Problem;
+  else if (!Program && O.Kind == coverage::Instrumentation::Clang && !O.Runtime)
+    B.Problem = "its profile runtime cannot be reached at test boundaries "
+                "(no symbol table: stripped?)";
+  B.Covered = B.Problem.empty();
+  return B;
+}
+
+std::vector<Boundary>
+NativeCoverage::boundariesOf(const NativeRecord &R,
+                             const std::set<std::string> &Executed) {
+  std::map<std::string, Boundary> Out;
+  for (const std::string &Path : R.Loaded)
+    if (const BuildObject *O = find(Path))
+      Out.emplace(O->Path, boundaryOf(*O, /*Program=*/false));
+  for (const std::string &Path : Executed) {
+    llvm::SmallString<256> Real;
+    std::string P =
+        llvm::sys::fs::real_path(Path, Real) ? Path : std::string(Real);
+    if (const BuildObject *O = find(P))
+      if (!O->Library)
+        Out.emplace(O->Path, boundaryOf(*O, /*Program=*/true));
+  }
+  std::vector<Boundary> List;
+  for (auto &[Path, B] : Out)
+    List.push_back(std::move(B));
+  llvm::sort(List, [](const Boundary &A, const Boundary &B) {
+    return A.Object < B.Object;
+  });
+  return List;
+}
+
+std::vector<std::string> NativeCoverage::sourcesOf(Store &S,
+                                                   const std::string &Object) {
+  std::string Path =
+      llvm::sys::path::is_absolute(Object) ? Object : Root + "/" + Object;
+  std::set<std::string> Files;
+  auto Mapped = coverage::coverageMappingFiles(Path);
+  if (Mapped) {
+    for (const std::string &F : *Mapped) {
+      std::string Rel = relative(F);
+      if (!Rel.empty())
+        Files.insert(Rel);
+    }
+  } else {
+    llvm::consumeError(Mapped.takeError()); // Not instrumented: symbols.
+    auto Names = coverage::definedFunctions(Path);
+    if (!Names)
+      llvm::consumeError(Names.takeError()); // Not known: every file.
+    else
+      for (const std::string &Name : *Names) {
+        auto Keys = S.keysForName(Name);
+        if (!Keys) {
+          llvm::consumeError(Keys.takeError()); // That name tells nothing.
+          continue;
+        }
+        for (const KeyInFile &K : *Keys)
+          Files.insert(K.File);
+      }
+  }
+  if (Files.empty())
+    return {"*"};
+  return std::vector<std::string>(Files.begin(), Files.end());
+}
+
+} // namespace collect
+} // namespace tia

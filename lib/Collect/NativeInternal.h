@@ -1,0 +1,92 @@
+//===- NativeInternal.h - C and C++ code a pytest test runs -----*- C++ -*-===//
+//
+// Private to lib/Collect: the build objects (shared libraries, extension
+// modules, programs) a Python test can cross into, the plan tia's plugin
+// reads to split their coverage at test boundaries (tia_native.py), and
+// what a test's profiles and boundaries come to (docs/Collection.md,
+// "Across languages and processes").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIA_LIB_COLLECT_NATIVEINTERNAL_H
+#define TIA_LIB_COLLECT_NATIVEINTERNAL_H
+
+#include "CollectInternal.h"
+#include "tia/Coverage/Profiles.h"
+#include "tia/Store/Store.h"
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace tia {
+namespace collect {
+
+/// An ELF shared library or program found in the build.
+struct BuildObject {
+  std::string Path; ///< absolute, symbolic links resolved
+  coverage::Instrumentation Kind = coverage::Instrumentation::None;
+  bool Library = false;
+  /// Clang's profile runtime in a library, when its symbol table names it.
+  std::optional<coverage::ProfileRuntime> Runtime;
+};
+
+/// The ELF shared libraries and executables below \p Dirs (folders named
+/// CMakeFiles and hidden ones skipped), sorted by path, each once.
+std::vector<BuildObject> findBuildObjects(const std::vector<std::string> &Dirs);
+
+/// The plan tia_native.py reads: \p ProfileDir, and the objects by path.
+std::string nativePlanJson(const std::string &ProfileDir,
+                           const std::vector<BuildObject> &Objects);
+
+/// What the plugin says of one test's native code (its result's "native").
+struct NativeRecord {
+  std::string Folder, Outside; ///< below the profile folder
+  std::vector<std::string> Loaded;
+};
+
+/// Reads the profiles the tests left against the build's objects, and
+/// tells which objects each test crossed into and whether it has coverage
+/// of them.
+class NativeCoverage {
+public:
+  NativeCoverage(std::vector<BuildObject> Objects, std::string ProfileDir,
+                 std::string Root);
+
+  /// The C and C++ functions a test ran: its folder's profiles and those of
+  /// its process outside every test. Fails on a profile that cannot be
+  /// read.
+  llvm::Expected<std::vector<coverage::FunctionHit>>
+  hitsOf(const NativeRecord &R);
+
+  /// The build objects a test loaded (\p R) or ran (\p Executed, absolute
+  /// paths of every program its processes ran), each with its coverage.
+  std::vector<Boundary> boundariesOf(const NativeRecord &R,
+                                     const std::set<std::string> &Executed);
+
+  /// The files object \p Object (as a Boundary names it) is built from,
+  /// repository-relative: its coverage mapping's files, else those of the
+  /// indexed functions its symbol table defines; {"*"} when none is known.
+  std::vector<std::string> sourcesOf(Store &S, const std::string &Object);
+
+private:
+  const BuildObject *find(llvm::StringRef Path) const;
+  std::string shown(const std::string &Path) const;
+  std::string relative(llvm::StringRef Path) const;
+  Boundary boundaryOf(const BuildObject &O, bool Program) const;
+
+  std::vector<BuildObject> Objects;
+  std::string ProfileDir, Root;
+  /// Every clang-instrumented object's mapping, read once (no Clang when
+  /// there is none, or they could not be read: then its Problem says why).
+  Binary Build;
+  /// Reads the profiles, and gcov's data with gcov.
+  CoverageReader Gcov;
+};
+
+} // namespace collect
+} // namespace tia
+
+#endif // TIA_LIB_COLLECT_NATIVEINTERNAL_H

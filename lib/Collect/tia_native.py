@@ -1,0 +1,129 @@
+# The C and C++ code each test runs, compiled into tia and loaded by
+# tia_pytest_plugin.py when $TIA_PYTEST_NATIVE names tia's plan: a JSON file
+# {"dir": FOLDER, "objects": {PATH: {"kind": ..., "runtime": ...}}} listing
+# the shared libraries and programs of the build (real paths).
+#
+# Programs a test starts write their profiles where LLVM_PROFILE_FILE and
+# GCOV_PREFIX point, which enter() sets to a folder of the test's own; the
+# preloaded file read tracer puts them back into a child started with an
+# environment of its own.
+#
+# An extension module (or a library it loads) runs inside pytest's process,
+# with a profile runtime of its own in each clang-instrumented shared
+# object. Its functions are hidden, so tia found them in the object's
+# symbol table ("runtime": offsets from the load address of
+# __llvm_profile_set_filename, _write_file and _reset_counters); at each
+# test boundary this module writes each loaded object's counters since the
+# last boundary into the folder of the test that ran them, then zeroes
+# them. What runs outside every test (collection, imports) goes to the
+# process's "outside" folder, which counts for every test of the process.
+# gcov's runtime writes once, at exit: its data counts for every test of
+# the process too.
+
+import ctypes
+import hashlib
+import json
+import os
+
+_dir = None
+_objects = {}
+_key = None
+_sequence = 0
+_names = []  # the file names handed to the runtimes, kept alive
+
+
+def install(plan_file):
+    global _dir, _objects
+    with open(plan_file, encoding="utf-8") as f:
+        plan = json.load(f)
+    _dir = plan["dir"]
+    _objects = plan["objects"]
+    _point(None)
+
+
+def folder(key):
+    """The folder of \\p key's profiles (None: outside every test)."""
+    if key is None:
+        return "outside-%d" % os.getpid()
+    return hashlib.sha1(key.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _point(key):
+    path = os.path.join(_dir, folder(key))
+    os.makedirs(path, exist_ok=True)
+    os.environ["LLVM_PROFILE_FILE"] = os.path.join(path, "%p-%m.profraw")
+    os.environ["GCOV_PREFIX"] = path
+    os.environ["GCOV_PREFIX_STRIP"] = "0"
+
+
+def loaded():
+    """The build's objects mapped into this process, with the address each
+    is loaded at (where its file offset 0 lies)."""
+    out = {}
+    try:
+        with open("/proc/self/maps", encoding="utf-8",
+                  errors="surrogateescape") as f:
+            for line in f:
+                parts = line.split(None, 5)
+                if len(parts) < 6:
+                    continue
+                path = parts[5].strip()
+                if path not in _objects:
+                    continue
+                start = int(parts[0].split("-")[0], 16)
+                if int(parts[2], 16) == 0 and path not in out:
+                    out[path] = start
+    except OSError:
+        pass
+    return out
+
+
+def _flush(key):
+    """Writes what each loaded object's runtime counted since the last
+    boundary into \\p key's folder, and zeroes its counters."""
+    global _sequence
+    where = os.path.join(_dir, folder(key))
+    for path, base in loaded().items():
+        runtime = _objects[path].get("runtime")
+        if not runtime:
+            continue
+        _sequence += 1
+        name = os.path.join(where, "inproc-%d-%d.profraw" %
+                            (os.getpid(), _sequence)).encode()
+        buffer = ctypes.create_string_buffer(name)
+        _names.append(buffer)
+        set_name = ctypes.CFUNCTYPE(None, ctypes.c_char_p)(
+            base + runtime["set_filename"])
+        write = ctypes.CFUNCTYPE(ctypes.c_int)(base + runtime["write_file"])
+        reset = ctypes.CFUNCTYPE(None)(base + runtime["reset_counters"])
+        set_name(buffer.value)
+        write()
+        reset()
+        # What runs after the last boundary (at exit) is nobody's test's.
+        tail = os.path.join(_dir, folder(None), "exit-%d-%d.profraw" %
+                            (os.getpid(), _sequence)).encode()
+        keep = ctypes.create_string_buffer(tail)
+        _names.append(keep)
+        set_name(keep.value)
+
+
+def enter(key):
+    """What runs from now on is \\p key's (None: outside every test)."""
+    global _key
+    if _dir is None:
+        return
+    _flush(_key)
+    _key = key
+    _point(key)
+
+
+def finish():
+    """The end of the process's tests: what ran since is outside them."""
+    enter(None)
+    _flush(None)
+
+
+def record(key):
+    """What tia needs to read test \\p key's native coverage."""
+    return {"folder": folder(key), "outside": folder(None),
+            "loaded": sorted(loaded())}

@@ -1,0 +1,2 @@
+def test_pure():
+    assert "a" * 2 == "aa"
