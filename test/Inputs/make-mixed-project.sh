@@ -1,44 +1,18 @@
 #!/usr/bin/env bash
-# Makes a small mixed project in DIR, a git repository: a C++ library
-# (geom.cpp), a pybind11 module over it (_geom), a CPython C module
-# (_cgeom), a program (geomcli) and pytest tests that use all three, built
-# into DIR/build with MODE: "clang" (source-based coverage), "plain" (no
-# coverage) or "gcov" (gcc --coverage), and its compilation database.
-# Usage: make-mixed-project.sh DIR MODE
+# The math project of make-project.sh with tests of every runner: its real
+# per-test coverage is also recorded under GoogleTest and pytest ids, as a
+# project that runs the same checks three ways would have it.
+#
+#   make-mixed-project.sh DIR
+#
+# Tests: ctest:test_add, ctest:test_mul, ctest:test_square,
+# gtest:math_test:Math.Add, gtest:math_test:Math.Square,
+# pytest:tests/test_math.py::test_add.
 set -euo pipefail
 dir=$1
-mode=$2
-src=$(cd "$(dirname "$0")/mixed" && pwd)
-clang=${TIA_TEST_CLANG:-clang-19}
-clangxx=$(dirname "$(command -v "$clang")")/clang++
-[ -x "$clangxx" ] || clangxx=clang++-19
-rm -rf "$dir"
-mkdir -p "$dir/build"
-cp -r "$src"/. "$dir"
-cd "$dir"
-py=$("${TIA_TEST_PYTHON:-python3}" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
-ext=$("${TIA_TEST_PYTHON:-python3}" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
-case $mode in
-clang) cc=$clang; cxx=$clangxx; cov="-fprofile-instr-generate -fcoverage-mapping" ;;
-plain) cc=$clang; cxx=$clangxx; cov="" ;;
-gcov) cc=gcc; cxx=g++; cov="--coverage" ;;
-esac
-flags="-O0 -g -fPIC $cov"
-compile() { # LANG-COMPILER SOURCE OBJECT EXTRA...
-  local c=$1 s=$2 o=$3; shift 3
-  "$c" $flags "$@" -c "$dir/$s" -o "$dir/build/$o"
-  printf '{"directory": "%s/build", "file": "%s/%s", "arguments": ["%s", %s"-c", "%s/%s", "-o", "%s"]},\n' \
-    "$dir" "$dir" "$s" "$c" "$(for a in $flags "$@"; do printf '"%s", ' "$a"; done)" "$dir" "$s" "$o" >> build/commands.part
-}
-: > build/commands.part
-compile "$cxx" geom.cpp geom.o -std=c++17
-compile "$cxx" pymod.cpp pymod.o -std=c++17 -I"$py" -fvisibility=hidden
-compile "$cc" cmod.c cmod.o -I"$py"
-compile "$cxx" cli.cpp cli.o -std=c++17
-"$cxx" $cov -shared build/pymod.o build/geom.o -o "build/_geom$ext"
-"$cc" $cov -shared build/cmod.o -o "build/_cgeom$ext"
-"$cxx" $cov build/cli.o build/geom.o -o build/geomcli
-{ echo "["; sed '$ s/},$/}/' build/commands.part; echo "]"; } > build/compile_commands.json
-rm build/commands.part
-printf 'build/\n.tia/\n__pycache__/\n' > .gitignore
-git init -q && git add -A && git -c user.email=t@t -c user.name=t commit -qm init
+cp -r "$(dirname "$0")/math/." "$dir"
+"$(dirname "$0")/make-project.sh" "$dir"
+cd "$dir/repo"
+tia coverage import -q --format llvm-cov-json --test gtest:math_test:Math.Add "$dir/build/test_add.json"
+tia coverage import -q --format llvm-cov-json --test gtest:math_test:Math.Square "$dir/build/test_square.json"
+tia coverage import -q --format llvm-cov-json --test "pytest:tests/test_math.py::test_add" "$dir/build/test_add.json"
