@@ -628,7 +628,7 @@ static void noteExec(const char *Path) {
 
 /* Runs \p Call with Traced, \p Env with the tracer, on the stack. */
 #define WITH_TRACER(Env, Call)                                                 \
-  char *Copy[countOf(Env) + CarriedCount + 3];                                \
+  char *Copy[countOf(Env) + CarriedCount + 3];                                 \
   char Variables[variablesSize(Env)];                                          \
   char **Traced = withTracer(Env, Copy, Variables);                            \
   return Call;

@@ -311,7 +311,8 @@ llvm::Error setUpNative(PytestSetup &Setup, const PytestOptions &O) {
   Setup.Objects = findBuildObjects(Dirs);
   if (Setup.Objects.empty())
     return llvm::Error::success();
-  if (llvm::Error E = writeFile(Dir.file("tia_native.py"), embedded(NativeSource)))
+  if (llvm::Error E =
+          writeFile(Dir.file("tia_native.py"), embedded(NativeSource)))
     return E;
   Setup.NativePlan = Dir.file("native.json");
   return writeFile(Setup.NativePlan,
@@ -882,10 +883,10 @@ llvm::Error readNative(Store &S, const PytestSetup &Setup,
     if (!Hits->empty())
       G.Import.NativeHits[Id] = std::move(*Hits);
     auto Reads = G.Reads.find(Id);
-    TestBoundaries B{Id, Native.boundariesOf(
-                             Record, Reads == G.Reads.end()
-                                         ? std::set<std::string>()
-                                         : Reads->second.Executed)};
+    TestBoundaries B{Id,
+                     Native.boundariesOf(Record, Reads == G.Reads.end()
+                                                     ? std::set<std::string>()
+                                                     : Reads->second.Executed)};
     for (const Boundary &X : B.Objects)
       if (!X.Covered && !G.BoundarySources.count(X.Object))
         G.BoundarySources[X.Object] = Native.sourcesOf(S, X.Object);

@@ -249,8 +249,8 @@ public:
     if (llvm::Error E = addExtraLocations())
       return E;
     applyImportTimeRule();
-    auto Native = addFunctionHits(S, Options.ProjectRoot, Options.NativeHits,
-                                  Keys);
+    auto Native =
+        addFunctionHits(S, Options.ProjectRoot, Options.NativeHits, Keys);
     if (!Native)
       return Native.takeError();
     Summary.NativeLinks = *Native;

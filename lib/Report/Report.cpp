@@ -61,9 +61,8 @@ std::string where(const ChangedElement &CE) {
 
 std::string fallbackText(const Fallback &F) {
   std::string Scope =
-      F.Scope == select::FallbackScope::All ? "all tests"
-      : F.Kind == select::FallbackKind::Boundary
-          ? "tests behind a build object"
+      F.Scope == select::FallbackScope::All      ? "all tests"
+      : F.Kind == select::FallbackKind::Boundary ? "tests behind a build object"
       : F.Scope == select::FallbackScope::Readers
           ? "tests reading a data file"
           : "tests of " + plural(F.TranslationUnits.size(), "translation unit",

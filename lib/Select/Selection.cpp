@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tia/Select/Selection.h"
-#include "CppStatic.h"
 #include "Boundaries.h"
+#include "CppStatic.h"
 #include "DataFiles.h"
 #include "Examine.h"
 #include "Modes.h"

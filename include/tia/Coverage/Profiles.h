@@ -102,8 +102,7 @@ coverageMappingFiles(llvm::StringRef Path);
 
 /// The names of the functions \p Path defines, from its symbol table (or,
 /// stripped, its dynamic one): mangled C++ names and C names.
-llvm::Expected<std::vector<std::string>>
-definedFunctions(llvm::StringRef Path);
+llvm::Expected<std::vector<std::string>> definedFunctions(llvm::StringRef Path);
 
 /// Splits a profile's function name into the mangled name and, for local
 /// symbols, the file clang put before it ("src/a.cpp:_ZL1fv" or, from newer
