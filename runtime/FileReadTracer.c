@@ -517,13 +517,6 @@ static const char *carriedValue(int I) {
   return StartCarried[I][0] ? StartCarried[I] : NULL;
 }
 
-static int isCarried(const char *Entry) {
-  for (int I = 0; I < CarriedCount; ++I)
-    if (isVariable(Entry, CarriedVariables[I]))
-      return 1;
-  return 0;
-}
-
 /* True when \p Entry is a carried variable that has a value here (and so
    is replaced). */
 static int hasCarriedValue(const char *Entry) {
@@ -588,7 +581,7 @@ static char **withTracer(char *const *Env, char **Copy, char *Variables) {
     if (!isVariable(Env[I], "LD_PRELOAD") &&
         !isVariable(Env[I], ReadsVariable) &&
         !isVariable(Env[I], SkipSelfVariable) &&
-        !(isCarried(Env[I]) && hasCarriedValue(Env[I])))
+        !hasCarriedValue(Env[I]))
       Copy[N++] = Env[I];
   char *Next = Variables;
   Copy[N++] = Next;
