@@ -189,6 +189,11 @@ def _save():
                 _evidence.write("%s.evidence.%d" % (_prefix, pid))
             except OSError:
                 pass
+        # A child forked from pytest's process: the extension modules'
+        # counters (tia_native.py, imported there before the fork).
+        native = sys.modules.get("tia_native")
+        if native is not None:
+            native.save_forked()
     finally:
         _saved, _saving = pid, False
     if _terminate_after:

@@ -29,7 +29,6 @@ _dir = None
 _objects = {}
 _key = None
 _sequence = 0
-_names = []  # the file names handed to the runtimes, kept alive
 
 
 def install(plan_file):
@@ -78,33 +77,56 @@ def loaded():
     return out
 
 
-def _flush(key):
+class _Runtime:
+    """The profile runtime of one loaded object, its functions at \\p base
+    plus the offsets tia found in its symbol table."""
+
+    def __init__(self, base, offsets):
+        self.set_name = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(
+            base + offsets["set_filename"])
+        self.write = ctypes.CFUNCTYPE(ctypes.c_int)(
+            base + offsets["write_file"])
+        self.reset = ctypes.CFUNCTYPE(None)(base + offsets["reset_counters"])
+        self.name = None  # the buffer the runtime was last given
+
+    def point(self, path):
+        # The runtime copies the name; the buffer is kept all the same,
+        # until the next one.
+        self.name = ctypes.create_string_buffer(path.encode())
+        self.set_name(self.name)
+
+
+_runtimes = {}  # (path, base) -> _Runtime
+
+
+def _loaded_runtimes():
+    out = []
+    for path, base in loaded().items():
+        offsets = _objects[path].get("runtime")
+        if not offsets:
+            continue
+        runtime = _runtimes.get((path, base))
+        if runtime is None:
+            runtime = _runtimes[(path, base)] = _Runtime(base, offsets)
+        out.append(runtime)
+    return out
+
+
+def _flush(key, then):
     """Writes what each loaded object's runtime counted since the last
-    boundary into \\p key's folder, and zeroes its counters."""
+    boundary into \\p key's folder and zeroes its counters, then points it
+    at \\p then's folder: what a process forked from this one writes when
+    it ends (its own pid in the name) is that key's."""
     global _sequence
     where = os.path.join(_dir, folder(key))
-    for path, base in loaded().items():
-        runtime = _objects[path].get("runtime")
-        if not runtime:
-            continue
+    after = os.path.join(_dir, folder(then))
+    for runtime in _loaded_runtimes():
         _sequence += 1
-        name = os.path.join(where, "inproc-%d-%d.profraw" %
-                            (os.getpid(), _sequence)).encode()
-        buffer = ctypes.create_string_buffer(name)
-        _names.append(buffer)
-        set_name = ctypes.CFUNCTYPE(None, ctypes.c_char_p)(
-            base + runtime["set_filename"])
-        write = ctypes.CFUNCTYPE(ctypes.c_int)(base + runtime["write_file"])
-        reset = ctypes.CFUNCTYPE(None)(base + runtime["reset_counters"])
-        set_name(buffer.value)
-        write()
-        reset()
-        # What runs after the last boundary (at exit) is nobody's test's.
-        tail = os.path.join(_dir, folder(None), "exit-%d-%d.profraw" %
-                            (os.getpid(), _sequence)).encode()
-        keep = ctypes.create_string_buffer(tail)
-        _names.append(keep)
-        set_name(keep.value)
+        runtime.point(os.path.join(
+            where, "inproc-%d-%d.profraw" % (os.getpid(), _sequence)))
+        runtime.write()
+        runtime.reset()
+        runtime.point(os.path.join(after, "after-%d-%%p.profraw" % _sequence))
 
 
 def enter(key):
@@ -112,15 +134,26 @@ def enter(key):
     global _key
     if _dir is None:
         return
-    _flush(_key)
-    _key = key
     _point(key)
+    _flush(_key, key)
+    _key = key
 
 
 def finish():
     """The end of the process's tests: what ran since is outside them."""
     enter(None)
-    _flush(None)
+    _flush(None, None)
+
+
+def save_forked():
+    """In a process forked from pytest's that ends through os._exit (a
+    multiprocessing child), which skips the runtimes' own write at exit:
+    writes what they counted where the parent last pointed them, the
+    running test's folder (the name holds this process's pid)."""
+    if _dir is None:
+        return
+    for runtime in _loaded_runtimes():
+        runtime.write()
 
 
 def record(key):
