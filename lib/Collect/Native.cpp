@@ -120,10 +120,12 @@ std::string nativePlanJson(const std::string &ProfileDir,
   return Text;
 }
 
-NativeCoverage::NativeCoverage(std::vector<BuildObject> Objects,
-                               std::string ProfileDir, std::string Root)
-    : Objects(std::move(Objects)), ProfileDir(std::move(ProfileDir)),
-      Root(std::move(Root)), Gcov("gcov", this->ProfileDir) {
+NativeCoverage::NativeCoverage(Store &S, std::vector<BuildObject> Objects,
+                               std::string ProfileDir, std::string Root,
+                               std::vector<std::string> BuildDirs)
+    : S(S), Objects(std::move(Objects)), ProfileDir(std::move(ProfileDir)),
+      Root(std::move(Root)), BuildDirs(std::move(BuildDirs)),
+      Gcov("gcov", this->ProfileDir) {
   std::vector<std::string> Instrumented;
   for (const BuildObject &O : this->Objects)
     if (O.Kind == coverage::Instrumentation::Clang)
@@ -142,15 +144,32 @@ NativeCoverage::NativeCoverage(std::vector<BuildObject> Objects,
 }
 
 llvm::Expected<std::vector<coverage::FunctionHit>>
-NativeCoverage::hitsOf(const NativeRecord &R) {
+NativeCoverage::read(const std::vector<std::string> &Folders) {
   std::vector<std::string> Locations;
-  for (const std::string &Folder : {R.Folder, R.Outside})
-    if (!Folder.empty())
-      Locations.push_back(ProfileDir + "/" + Folder);
+  for (const std::string &Folder : Folders)
+    Locations.push_back(ProfileDir + "/" + Folder);
   auto Hits = Gcov.read(Build, Locations);
   if (!Hits)
     return Hits.takeError();
   return Hits->value_or(std::vector<coverage::FunctionHit>());
+}
+
+llvm::Expected<std::vector<coverage::FunctionHit>>
+NativeCoverage::hitsOf(const NativeRecord &R) {
+  auto Own = read({R.Folder});
+  if (!Own)
+    return Own.takeError();
+  if (R.Outside.empty())
+    return Own;
+  auto It = Outside.find(R.Outside);
+  if (It == Outside.end()) {
+    auto Shared = read({R.Outside});
+    if (!Shared)
+      return Shared.takeError();
+    It = Outside.emplace(R.Outside, std::move(*Shared)).first;
+  }
+  llvm::append_range(*Own, It->second);
+  return Own;
 }
 
 const BuildObject *NativeCoverage::find(llvm::StringRef Path) const {
@@ -164,6 +183,12 @@ std::string NativeCoverage::relative(llvm::StringRef Path) const {
   if (R.consume_front(Root) && R.consume_front("/"))
     return R.str();
   return "";
+}
+
+bool NativeCoverage::inBuildDir(llvm::StringRef Path) const {
+  return llvm::any_of(BuildDirs, [&](const std::string &Dir) {
+    return Path.starts_with(Dir + "/");
+  });
 }
 
 std::string NativeCoverage::shown(const std::string &Path) const {
@@ -187,34 +212,97 @@ Boundary NativeCoverage::boundaryOf(const BuildObject &O, bool Program) const {
 
 std::vector<Boundary>
 NativeCoverage::boundariesOf(const NativeRecord &R,
-                             const std::set<std::string> &Executed) {
-  std::map<std::string, Boundary> Out;
+                             const std::set<std::string> &Executed,
+                             llvm::StringRef Problem) {
+  std::map<std::string, std::pair<const BuildObject *, bool>> Crossed;
   for (const std::string &Path : R.Loaded)
     if (const BuildObject *O = find(Path))
-      Out.emplace(O->Path, boundaryOf(*O, /*Program=*/false));
+      Crossed.emplace(O->Path, std::make_pair(O, /*Program=*/false));
   for (const std::string &Path : Executed) {
     llvm::SmallString<256> Real;
     std::string P =
         llvm::sys::fs::real_path(Path, Real) ? Path : std::string(Real);
     if (const BuildObject *O = find(P))
       if (!O->Library)
-        Out.emplace(O->Path, boundaryOf(*O, /*Program=*/true));
+        Crossed.emplace(O->Path, std::make_pair(O, /*Program=*/true));
   }
   std::vector<Boundary> List;
-  for (auto &[Path, B] : Out)
+  for (const auto &[Path, Object] : Crossed) {
+    Boundary B = boundaryOf(*Object.first, Object.second);
+    if (!Problem.empty() && B.Covered) {
+      B.Covered = false;
+      B.Problem = Problem.str();
+    }
+    if (!B.Covered && !sourcesOf(*Object.first))
+      continue; // None of the project's.
     List.push_back(std::move(B));
+  }
   llvm::sort(List, [](const Boundary &A, const Boundary &B) {
     return A.Object < B.Object;
   });
   return List;
 }
 
-std::vector<std::string> NativeCoverage::sourcesOf(Store &S,
-                                                   const std::string &Object) {
-  std::string Path =
-      llvm::sys::path::is_absolute(Object) ? Object : Root + "/" + Object;
+std::map<std::string, std::vector<std::string>>
+NativeCoverage::uncoveredSources() const {
+  std::map<std::string, std::vector<std::string>> Out;
+  for (const auto &[Path, Files] : Sources)
+    if (Files)
+      Out[shown(Path)] = *Files;
+  return Out;
+}
+
+std::set<std::string> NativeCoverage::filesBySymbols(const BuildObject &O) {
   std::set<std::string> Files;
-  auto Mapped = coverage::coverageMappingFiles(Path);
+  auto Defined = coverage::definedFunctions(O.Path);
+  if (!Defined) {
+    llvm::consumeError(Defined.takeError()); // Not known: none.
+    return Files;
+  }
+  for (const std::string &Name : Defined->Names) {
+    auto Keys = S.keysForName(Name);
+    if (!Keys) {
+      llvm::consumeError(Keys.takeError()); // That name tells nothing.
+      continue;
+    }
+    for (const KeyInFile &K : *Keys)
+      Files.insert(K.File);
+  }
+  // A stripped object names only what it exports (an extension module's
+  // PyInit_ function): its other functions may lie in any file.
+  if (Defined->ExportedOnly && !Files.empty())
+    return {"*"};
+  return Files;
+}
+
+std::vector<std::string>
+NativeCoverage::withDependencies(const std::set<std::string> &Files) {
+  if (!Units) {
+    Units.emplace();
+    auto All = S.translationUnits();
+    if (!All)
+      llvm::consumeError(All.takeError()); // Then the files alone.
+    else
+      for (const StoredTranslationUnit &TU : *All)
+        for (const FileVersionRef &D : TU.Dependencies)
+          (*Units)[TU.Path].push_back(D.first);
+  }
+  std::set<std::string> Out = Files;
+  for (const std::string &F : Files) {
+    auto It = Units->find(F);
+    if (It != Units->end())
+      Out.insert(It->second.begin(), It->second.end());
+  }
+  return std::vector<std::string>(Out.begin(), Out.end());
+}
+
+const std::optional<std::vector<std::string>> &
+NativeCoverage::sourcesOf(const BuildObject &O) {
+  auto Cached = Sources.find(O.Path);
+  if (Cached != Sources.end())
+    return Cached->second;
+  std::set<std::string> Files;
+  auto Mapped = coverage::coverageMappingFiles(O.Path);
   if (Mapped) {
     for (const std::string &F : *Mapped) {
       std::string Rel = relative(F);
@@ -223,23 +311,16 @@ std::vector<std::string> NativeCoverage::sourcesOf(Store &S,
     }
   } else {
     llvm::consumeError(Mapped.takeError()); // Not instrumented: symbols.
-    auto Names = coverage::definedFunctions(Path);
-    if (!Names)
-      llvm::consumeError(Names.takeError()); // Not known: every file.
-    else
-      for (const std::string &Name : *Names) {
-        auto Keys = S.keysForName(Name);
-        if (!Keys) {
-          llvm::consumeError(Keys.takeError()); // That name tells nothing.
-          continue;
-        }
-        for (const KeyInFile &K : *Keys)
-          Files.insert(K.File);
-      }
+    Files = filesBySymbols(O);
   }
-  if (Files.empty())
-    return {"*"};
-  return std::vector<std::string>(Files.begin(), Files.end());
+  std::optional<std::vector<std::string>> &Slot = Sources[O.Path];
+  if (Files.count("*"))
+    Slot = std::vector<std::string>{"*"};
+  else if (!Files.empty())
+    Slot = withDependencies(Files);
+  else if (inBuildDir(O.Path))
+    Slot = std::vector<std::string>{"*"}; // Of the build, sources unknown.
+  return Slot;
 }
 
 } // namespace collect

@@ -52,38 +52,63 @@ struct NativeRecord {
 /// of them.
 class NativeCoverage {
 public:
-  NativeCoverage(std::vector<BuildObject> Objects, std::string ProfileDir,
-                 std::string Root);
+  /// \p Objects as findBuildObjects found them below \p Root and
+  /// \p BuildDirs; \p S is the index their sources are matched against.
+  NativeCoverage(Store &S, std::vector<BuildObject> Objects,
+                 std::string ProfileDir, std::string Root,
+                 std::vector<std::string> BuildDirs);
 
   /// The C and C++ functions a test ran: its folder's profiles and those of
-  /// its process outside every test. Fails on a profile that cannot be
-  /// read.
+  /// its process outside every test (read once per process). Fails on a
+  /// profile that cannot be read.
   llvm::Expected<std::vector<coverage::FunctionHit>>
   hitsOf(const NativeRecord &R);
 
-  /// The build objects a test loaded (\p R) or ran (\p Executed, absolute
-  /// paths of every program its processes ran), each with its coverage.
+  /// The objects of the project a test loaded (\p R) or ran (\p Executed,
+  /// absolute paths of every program its processes ran), each with its
+  /// coverage; all without coverage, with \p Problem, when its profiles
+  /// could not be read. An object outside the build directories that is
+  /// built from no indexed file (a virtual environment's, a tool's) is
+  /// none of the project's.
   std::vector<Boundary> boundariesOf(const NativeRecord &R,
-                                     const std::set<std::string> &Executed);
+                                     const std::set<std::string> &Executed,
+                                     llvm::StringRef Problem = "");
 
-  /// The files object \p Object (as a Boundary names it) is built from,
-  /// repository-relative: its coverage mapping's files, else those of the
-  /// indexed functions its symbol table defines; {"*"} when none is known.
-  std::vector<std::string> sourcesOf(Store &S, const std::string &Object);
+  /// The files each object without coverage that boundariesOf named is
+  /// built from, repository-relative ("*": every C and C++ file).
+  std::map<std::string, std::vector<std::string>> uncoveredSources() const;
 
 private:
   const BuildObject *find(llvm::StringRef Path) const;
   std::string shown(const std::string &Path) const;
   std::string relative(llvm::StringRef Path) const;
+  bool inBuildDir(llvm::StringRef Path) const;
   Boundary boundaryOf(const BuildObject &O, bool Program) const;
+  llvm::Expected<std::vector<coverage::FunctionHit>>
+  read(const std::vector<std::string> &Folders);
+  /// The sources of \p O (cached); std::nullopt when it is none of the
+  /// project's.
+  const std::optional<std::vector<std::string>> &sourcesOf(const BuildObject &O);
+  /// The indexed files the functions \p O defines lie in, and, when \p O
+  /// is stripped and some lie in the index, "*".
+  std::set<std::string> filesBySymbols(const BuildObject &O);
+  /// \p Files with every file their translation units read.
+  std::vector<std::string> withDependencies(const std::set<std::string> &Files);
 
+  Store &S;
   std::vector<BuildObject> Objects;
   std::string ProfileDir, Root;
+  std::vector<std::string> BuildDirs;
   /// Every clang-instrumented object's mapping, read once (no Clang when
   /// there is none, or they could not be read: then its Problem says why).
   Binary Build;
   /// Reads the profiles, and gcov's data with gcov.
   CoverageReader Gcov;
+  /// The hits of each process outside every test.
+  std::map<std::string, std::vector<coverage::FunctionHit>> Outside;
+  std::map<std::string, std::optional<std::vector<std::string>>> Sources;
+  /// Translation unit -> the files it reads, read on first use.
+  std::optional<std::map<std::string, std::vector<std::string>>> Units;
 };
 
 } // namespace collect

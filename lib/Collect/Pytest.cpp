@@ -640,9 +640,9 @@ struct Gathered {
   /// Where each test's native profiles are, by test id (with
   /// $TIA_PYTEST_NATIVE), for the tests whose coverage is trusted.
   std::map<std::string, NativeRecord> Native;
-  /// The build objects each of those tests crossed into, and the sources
-  /// of those it has no coverage of.
-  std::vector<TestBoundaries> Boundaries;
+  /// The build objects each of those tests crossed into, by test id, and
+  /// the sources of those without coverage.
+  std::map<std::string, std::vector<Boundary>> Boundaries;
   std::map<std::string, std::vector<std::string>> BoundarySources;
 };
 
@@ -870,35 +870,55 @@ llvm::Error storeReads(Store &S, const Gathered &G, const PytestOptions &O) {
 
 /// Reads the C and C++ functions each trusted test ran into the import,
 /// and the build objects it crossed into, with the sources of those it has
-/// no coverage of.
-llvm::Error readNative(Store &S, const PytestSetup &Setup,
-                       const PytestOptions &O, Gathered &G) {
+/// no coverage of. A test whose profiles cannot be read (another clang's,
+/// a program killed while it wrote one) has no coverage of what it crossed
+/// into, and a warning on \p Err says why, once.
+void readNative(Store &S, const PytestSetup &Setup, const PytestOptions &O,
+                Gathered &G, llvm::raw_ostream &Err) {
   if (Setup.Objects.empty())
-    return llvm::Error::success();
-  NativeCoverage Native(Setup.Objects, Setup.ProfileDir, O.Root);
+    return;
+  std::set<std::string> Warned;
+  NativeCoverage Native(S, Setup.Objects, Setup.ProfileDir, O.Root,
+                        O.BuildDirs);
   for (const auto &[Id, Record] : G.Native) {
+    // A profile that cannot be read (a program killed while it wrote it)
+    // is no coverage: the test then has none of what it crossed into.
+    std::string Problem;
     auto Hits = Native.hitsOf(Record);
-    if (!Hits)
-      return Hits.takeError();
-    if (!Hits->empty())
+    if (!Hits) {
+      Problem = "its profiles could not be read: " +
+                llvm::StringRef(llvm::toString(Hits.takeError()))
+                    .split('\n')
+                    .first.str();
+      if (!O.Quiet && Warned.insert(Problem).second)
+        Err << "tia: warning: " << Id << ": " << Problem
+            << "; its tests keep no C or C++ coverage of what they ran\n";
+    } else if (!Hits->empty()) {
       G.Import.NativeHits[Id] = std::move(*Hits);
+    }
     auto Reads = G.Reads.find(Id);
-    TestBoundaries B{Id,
-                     Native.boundariesOf(Record, Reads == G.Reads.end()
-                                                     ? std::set<std::string>()
-                                                     : Reads->second.Executed)};
-    for (const Boundary &X : B.Objects)
-      if (!X.Covered && !G.BoundarySources.count(X.Object))
-        G.BoundarySources[X.Object] = Native.sourcesOf(S, X.Object);
-    G.Boundaries.push_back(std::move(B));
+    G.Boundaries[Id] = Native.boundariesOf(
+        Record,
+        Reads == G.Reads.end() ? std::set<std::string>()
+                               : Reads->second.Executed,
+        Problem);
   }
-  return llvm::Error::success();
+  G.BoundarySources = Native.uncoveredSources();
 }
 
+/// Replaces the boundaries of every test whose coverage this collect
+/// replaces: none, for those that crossed into no object of the project.
 llvm::Error storeBoundaries(Store &S, const Gathered &G) {
-  for (const TestBoundaries &B : G.Boundaries)
+  for (const TestResult &T : G.Results) {
+    if (G.Import.Untrusted.count(T.TestId))
+      continue;
+    auto It = G.Boundaries.find(T.TestId);
+    TestBoundaries B{T.TestId, It == G.Boundaries.end()
+                                   ? std::vector<Boundary>()
+                                   : It->second};
     if (llvm::Error E = S.putBoundaries(B))
       return E;
+  }
   for (const auto &[Object, Sources] : G.BoundarySources)
     if (llvm::Error E = S.putBoundarySources(Object, Sources))
       return E;
@@ -1056,8 +1076,7 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
     if (llvm::Error E = mergeJunit(G.JunitParts, O.JunitXml))
       return E;
   if (!*Crashed)
-    if (llvm::Error E = readNative(S, *Setup, O, G))
-      return E;
+    readNative(S, *Setup, O, G, Err);
   if (llvm::Error E =
           storePytest(S, G, O, Plan->Shares, Crashed->has_value(), Sum))
     return E;

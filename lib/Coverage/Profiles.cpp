@@ -119,8 +119,7 @@ coverageMappingFiles(llvm::StringRef Path) {
   return std::vector<std::string>(Files.begin(), Files.end());
 }
 
-llvm::Expected<std::vector<std::string>>
-definedFunctions(llvm::StringRef Path) {
+llvm::Expected<DefinedFunctions> definedFunctions(llvm::StringRef Path) {
   auto O = openObject(Path);
   if (!O)
     return O.takeError();
@@ -142,12 +141,16 @@ definedFunctions(llvm::StringRef Path) {
         Names.insert(Name->str());
     }
   };
+  DefinedFunctions Out;
   Collect(O->Object->symbols());
   if (Names.empty())
     if (const auto *Elf =
-            llvm::dyn_cast<llvm::object::ELFObjectFileBase>(O->Object.get()))
+            llvm::dyn_cast<llvm::object::ELFObjectFileBase>(O->Object.get())) {
       Collect(Elf->getDynamicSymbolIterators());
-  return std::vector<std::string>(Names.begin(), Names.end());
+      Out.ExportedOnly = true;
+    }
+  Out.Names.assign(Names.begin(), Names.end());
+  return Out;
 }
 
 void splitProfileName(llvm::StringRef Raw, FunctionHit &Hit) {

@@ -10,8 +10,10 @@ dir=$1
 mode=$2
 src=$(cd "$(dirname "$0")/native" && pwd)
 clang=${TIA_TEST_CLANG:-clang-19}
-clangxx=$(dirname "$(command -v "$clang")")/clang++
-[ -x "$clangxx" ] || clangxx=clang++-19
+# The clang++ of the same clang: clang-19 -> clang++-19, .../bin/clang-19
+# -> .../bin/clang++ (LLVM's own folder has no clang++-19).
+clangxx=$(command -v "${clang%clang*}clang++${clang##*clang}" ||
+  command -v "$(dirname "$(command -v "$clang")")/clang++")
 rm -rf "$dir"
 mkdir -p "$dir/build"
 cp -r "$src"/. "$dir"

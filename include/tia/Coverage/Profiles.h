@@ -100,9 +100,17 @@ findProfileRuntime(llvm::StringRef Path);
 llvm::Expected<std::vector<std::string>>
 coverageMappingFiles(llvm::StringRef Path);
 
-/// The names of the functions \p Path defines, from its symbol table (or,
-/// stripped, its dynamic one): mangled C++ names and C names.
-llvm::Expected<std::vector<std::string>> definedFunctions(llvm::StringRef Path);
+/// The functions an object defines, from its symbol table.
+struct DefinedFunctions {
+  std::vector<std::string> Names; ///< mangled C++ names and C names, sorted
+  /// Only the dynamic symbol table named them (the object is stripped):
+  /// the functions it does not export are missing.
+  bool ExportedOnly = false;
+};
+
+/// The functions \p Path defines. Fails when it cannot be read as an
+/// object file.
+llvm::Expected<DefinedFunctions> definedFunctions(llvm::StringRef Path);
 
 /// Splits a profile's function name into the mangled name and, for local
 /// symbols, the file clang put before it ("src/a.cpp:_ZL1fv" or, from newer
