@@ -13,6 +13,7 @@
 #include "NativeInternal.h"
 #include "tia/Support/Error.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -35,29 +36,26 @@ bool looksLikeLibrary(llvm::StringRef Name) {
   return Name.ends_with(".so") || Name.contains(".so.");
 }
 
-std::optional<BuildObject> probeObject(const std::string &Path) {
-  llvm::StringRef Name = llvm::sys::path::filename(Path);
-  bool Library = looksLikeLibrary(Name);
+/// \p Path as a build object, when it is an ELF library or executable; a
+/// library is looked at now.
+std::optional<BuildObject> objectAt(const std::string &Path) {
+  bool Library = looksLikeLibrary(llvm::sys::path::filename(Path));
   if (!Library && !llvm::sys::fs::can_execute(Path))
     return std::nullopt;
   if (!isElf(Path))
     return std::nullopt;
-  auto Probe = coverage::probeBinary(Path);
-  if (!Probe) {
-    llvm::consumeError(Probe.takeError()); // Not an object after all.
-    return std::nullopt;
-  }
   BuildObject O;
-  O.Kind = Probe->Kind;
   O.Library = Library;
   llvm::SmallString<256> Real;
   O.Path = llvm::sys::fs::real_path(Path, Real) ? Path : std::string(Real);
-  if (Library && O.Kind == coverage::Instrumentation::Clang) {
-    auto Runtime = coverage::findProfileRuntime(O.Path);
-    if (Runtime)
-      O.Runtime = *Runtime;
-    else
-      llvm::consumeError(Runtime.takeError()); // Unreachable: a boundary.
+  if (Library) {
+    auto Probe = coverage::probeLibrary(O.Path);
+    if (!Probe) {
+      llvm::consumeError(Probe.takeError()); // Not one we can read: none.
+      return std::nullopt;
+    }
+    O.Kind = Probe->Kind;
+    O.Runtime = Probe->Runtime;
   }
   return O;
 }
@@ -91,7 +89,7 @@ findBuildObjects(const std::vector<std::string> &Dirs) {
       }
       if (It->type() != llvm::sys::fs::file_type::regular_file)
         continue;
-      if (std::optional<BuildObject> O = probeObject(It->path()))
+      if (std::optional<BuildObject> O = objectAt(It->path()))
         Found.emplace(O->Path, std::move(*O));
     }
   }
@@ -125,57 +123,104 @@ NativeCoverage::NativeCoverage(Store &S, std::vector<BuildObject> Objects,
                                std::vector<std::string> BuildDirs)
     : S(S), Objects(std::move(Objects)), ProfileDir(std::move(ProfileDir)),
       Root(std::move(Root)), BuildDirs(std::move(BuildDirs)),
-      Gcov("gcov", this->ProfileDir) {
+      Gcov("gcov", this->ProfileDir) {}
+
+BuildObject *NativeCoverage::find(llvm::StringRef Path) {
+  auto It = llvm::partition_point(
+      Objects, [&](const BuildObject &O) { return O.Path < Path; });
+  if (It == Objects.end() || It->Path != Path)
+    return nullptr;
+  if (!It->Kind) {
+    auto Probe = coverage::probeBinary(It->Path);
+    if (Probe) {
+      It->Kind = Probe->Kind;
+    } else {
+      llvm::consumeError(Probe.takeError()); // Unreadable: no coverage.
+      It->Kind = coverage::Instrumentation::None;
+    }
+  }
+  return &*It;
+}
+
+std::vector<std::pair<BuildObject *, bool>>
+NativeCoverage::crossed(const NativeRecord &R,
+                        const std::set<std::string> &Executed) {
+  std::map<std::string, std::pair<BuildObject *, bool>> Out;
+  for (const std::string &Path : R.Loaded)
+    if (BuildObject *O = find(Path))
+      Out.emplace(O->Path, std::make_pair(O, /*Program=*/false));
+  for (const std::string &Path : Executed) {
+    llvm::SmallString<256> Real;
+    std::string P =
+        llvm::sys::fs::real_path(Path, Real) ? Path : std::string(Real);
+    if (BuildObject *O = find(P))
+      if (!O->Library)
+        Out.emplace(O->Path, std::make_pair(O, /*Program=*/true));
+  }
+  std::vector<std::pair<BuildObject *, bool>> List;
+  for (auto &[Path, Object] : Out)
+    List.push_back(Object);
+  return List;
+}
+
+const Binary &NativeCoverage::mappingsOf(
+    const std::vector<std::pair<BuildObject *, bool>> &Objects) {
   std::vector<std::string> Instrumented;
-  for (const BuildObject &O : this->Objects)
-    if (O.Kind == coverage::Instrumentation::Clang)
-      Instrumented.push_back(O.Path);
-  Build.Path = "the build's programs and libraries";
-  Build.Probe.Kind = coverage::Instrumentation::Clang;
+  for (const auto &[O, Program] : Objects)
+    if (O->Kind == coverage::Instrumentation::Clang)
+      Instrumented.push_back(O->Path);
+  std::string Key = llvm::join(Instrumented, "\n");
+  std::unique_ptr<Binary> &B = Mappings[Key];
+  if (B)
+    return *B;
+  B = std::make_unique<Binary>();
+  B->Path = "the build's programs and libraries";
+  B->Probe.Kind = coverage::Instrumentation::Clang;
   if (Instrumented.empty()) {
-    Build.Problem = "none of them is built with clang's coverage";
-    return;
+    B->Problem = "none of them is built with clang's coverage";
+    return *B;
   }
   auto C = coverage::ClangCoverage::open(Instrumented);
   if (C)
-    Build.Clang = std::move(*C);
+    B->Clang = std::move(*C);
   else
-    Build.Problem = llvm::toString(C.takeError());
+    B->Problem = llvm::toString(C.takeError());
+  return *B;
 }
 
 llvm::Expected<std::vector<coverage::FunctionHit>>
-NativeCoverage::read(const std::vector<std::string> &Folders) {
-  std::vector<std::string> Locations;
-  for (const std::string &Folder : Folders)
-    Locations.push_back(ProfileDir + "/" + Folder);
-  auto Hits = Gcov.read(Build, Locations);
+NativeCoverage::read(const Binary &Mappings, const std::string &Folder) {
+  auto Hits = Gcov.read(Mappings, {ProfileDir + "/" + Folder});
   if (!Hits)
     return Hits.takeError();
   return Hits->value_or(std::vector<coverage::FunctionHit>());
 }
 
 llvm::Expected<std::vector<coverage::FunctionHit>>
-NativeCoverage::hitsOf(const NativeRecord &R) {
-  auto Own = read({R.Folder});
+NativeCoverage::hitsOf(const NativeRecord &R,
+                       const std::set<std::string> &Executed) {
+  auto Objects = crossed(R, Executed);
+  const Binary &Mappings = mappingsOf(Objects);
+  auto Own = read(Mappings, R.Folder);
   if (!Own)
     return Own.takeError();
   if (R.Outside.empty())
     return Own;
-  auto It = Outside.find(R.Outside);
+  // Keyed by the mappings too: a module loaded after the first test of the
+  // process has outside hits of its own.
+  std::string Key = R.Outside + "\n" + llvm::join(Mappings.Clang
+                                                      ? Mappings.Clang->objects()
+                                                      : llvm::ArrayRef<std::string>(),
+                                                  "\n");
+  auto It = Outside.find(Key);
   if (It == Outside.end()) {
-    auto Shared = read({R.Outside});
+    auto Shared = read(Mappings, R.Outside);
     if (!Shared)
       return Shared.takeError();
-    It = Outside.emplace(R.Outside, std::move(*Shared)).first;
+    It = Outside.emplace(Key, std::move(*Shared)).first;
   }
   llvm::append_range(*Own, It->second);
   return Own;
-}
-
-const BuildObject *NativeCoverage::find(llvm::StringRef Path) const {
-  auto It = llvm::partition_point(
-      Objects, [&](const BuildObject &O) { return O.Path < Path; });
-  return It != Objects.end() && It->Path == Path ? &*It : nullptr;
 }
 
 std::string NativeCoverage::relative(llvm::StringRef Path) const {
@@ -197,13 +242,13 @@ std::string NativeCoverage::shown(const std::string &Path) const {
 }
 
 Boundary NativeCoverage::boundaryOf(const BuildObject &O, bool Program) const {
+  coverage::Instrumentation Kind =
+      O.Kind.value_or(coverage::Instrumentation::None);
   Boundary B;
   B.Object = shown(O.Path);
   B.Program = Program;
-  B.Problem = problemOf(O.Kind).str();
-  if (O.Kind == coverage::Instrumentation::Clang && !Build.Clang)
-    B.Problem = "its coverage mapping could not be read: " + Build.Problem;
-  else if (!Program && O.Kind == coverage::Instrumentation::Clang && !O.Runtime)
+  B.Problem = problemOf(Kind).str();
+  if (!Program && Kind == coverage::Instrumentation::Clang && !O.Runtime)
     B.Problem = "its profile runtime cannot be reached at test boundaries "
                 "(no symbol table: stripped?)";
   B.Covered = B.Problem.empty();
@@ -214,26 +259,21 @@ std::vector<Boundary>
 NativeCoverage::boundariesOf(const NativeRecord &R,
                              const std::set<std::string> &Executed,
                              llvm::StringRef Problem) {
-  std::map<std::string, std::pair<const BuildObject *, bool>> Crossed;
-  for (const std::string &Path : R.Loaded)
-    if (const BuildObject *O = find(Path))
-      Crossed.emplace(O->Path, std::make_pair(O, /*Program=*/false));
-  for (const std::string &Path : Executed) {
-    llvm::SmallString<256> Real;
-    std::string P =
-        llvm::sys::fs::real_path(Path, Real) ? Path : std::string(Real);
-    if (const BuildObject *O = find(P))
-      if (!O->Library)
-        Crossed.emplace(O->Path, std::make_pair(O, /*Program=*/true));
-  }
   std::vector<Boundary> List;
-  for (const auto &[Path, Object] : Crossed) {
-    Boundary B = boundaryOf(*Object.first, Object.second);
-    if (!Problem.empty() && B.Covered) {
-      B.Covered = false;
-      B.Problem = Problem.str();
+  for (const auto &[Object, Program] : crossed(R, Executed)) {
+    Boundary B = boundaryOf(*Object, Program);
+    std::string Why = Problem.str();
+    if (Why.empty() && B.Covered &&
+        Object->Kind == coverage::Instrumentation::Clang) {
+      const Binary &Mappings = mappingsOf({{Object, Program}});
+      if (!Mappings.Clang)
+        Why = "its coverage mapping could not be read: " + Mappings.Problem;
     }
-    if (!B.Covered && !sourcesOf(*Object.first))
+    if (!Why.empty() && B.Covered) {
+      B.Covered = false;
+      B.Problem = std::move(Why);
+    }
+    if (!B.Covered && !sourcesOf(*Object))
       continue; // None of the project's.
     List.push_back(std::move(B));
   }

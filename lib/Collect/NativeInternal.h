@@ -27,8 +27,11 @@ namespace collect {
 /// An ELF shared library or program found in the build.
 struct BuildObject {
   std::string Path; ///< absolute, symbolic links resolved
-  coverage::Instrumentation Kind = coverage::Instrumentation::None;
   bool Library = false;
+  /// How it was built. A library is looked at when found (the plugin needs
+  /// its runtime); a program only once a test ran it (a build holds many,
+  /// and large ones).
+  std::optional<coverage::Instrumentation> Kind;
   /// Clang's profile runtime in a library, when its symbol table names it.
   std::optional<coverage::ProfileRuntime> Runtime;
 };
@@ -59,10 +62,11 @@ public:
                  std::vector<std::string> BuildDirs);
 
   /// The C and C++ functions a test ran: its folder's profiles and those of
-  /// its process outside every test (read once per process). Fails on a
-  /// profile that cannot be read.
+  /// its process outside every test, read against the objects it loaded
+  /// and the programs it ran (\p Executed). Fails on a profile that cannot
+  /// be read.
   llvm::Expected<std::vector<coverage::FunctionHit>>
-  hitsOf(const NativeRecord &R);
+  hitsOf(const NativeRecord &R, const std::set<std::string> &Executed);
 
   /// The objects of the project a test loaded (\p R) or ran (\p Executed,
   /// absolute paths of every program its processes ran), each with its
@@ -79,13 +83,22 @@ public:
   std::map<std::string, std::vector<std::string>> uncoveredSources() const;
 
 private:
-  const BuildObject *find(llvm::StringRef Path) const;
+  /// The object at \p Path (real), looked at if it was not yet; null when
+  /// none of the build's.
+  BuildObject *find(llvm::StringRef Path);
+  /// The objects a test loaded or ran, each with whether it ran as a
+  /// program.
+  std::vector<std::pair<BuildObject *, bool>>
+  crossed(const NativeRecord &R, const std::set<std::string> &Executed);
   std::string shown(const std::string &Path) const;
   std::string relative(llvm::StringRef Path) const;
   bool inBuildDir(llvm::StringRef Path) const;
   Boundary boundaryOf(const BuildObject &O, bool Program) const;
+  /// The mappings of the clang-instrumented objects among \p Objects, read
+  /// once per set.
+  const Binary &mappingsOf(const std::vector<std::pair<BuildObject *, bool>> &Objects);
   llvm::Expected<std::vector<coverage::FunctionHit>>
-  read(const std::vector<std::string> &Folders);
+  read(const Binary &Mappings, const std::string &Folder);
   /// The sources of \p O (cached); std::nullopt when it is none of the
   /// project's.
   const std::optional<std::vector<std::string>> &sourcesOf(const BuildObject &O);
@@ -99,12 +112,12 @@ private:
   std::vector<BuildObject> Objects;
   std::string ProfileDir, Root;
   std::vector<std::string> BuildDirs;
-  /// Every clang-instrumented object's mapping, read once (no Clang when
-  /// there is none, or they could not be read: then its Problem says why).
-  Binary Build;
+  /// The mappings of each set of clang-instrumented objects, by their
+  /// paths; a Binary without Clang has a Problem saying why.
+  std::map<std::string, std::unique_ptr<Binary>> Mappings;
   /// Reads the profiles, and gcov's data with gcov.
   CoverageReader Gcov;
-  /// The hits of each process outside every test.
+  /// The hits of each process outside every test, by folder and mappings.
   std::map<std::string, std::vector<coverage::FunctionHit>> Outside;
   std::map<std::string, std::optional<std::vector<std::string>>> Sources;
   /// Translation unit -> the files it reads, read on first use.

@@ -16,6 +16,7 @@
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Json.h"
+#include "tia/Support/Plural.h"
 #include "tia/Support/Progress.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -868,42 +869,57 @@ llvm::Error storeReads(Store &S, const Gathered &G, const PytestOptions &O) {
   return llvm::Error::success();
 }
 
+/// What is wrong with a profile, from CoverageReader's error: its first
+/// line, without the scratch folder's path ("cannot read profile PATH: ").
+std::string profileProblem(llvm::StringRef Error) {
+  llvm::StringRef Line = Error.split('\n').first;
+  if (Line.consume_front("cannot read profile ")) {
+    size_t At = Line.find(": ");
+    if (At != llvm::StringRef::npos)
+      Line = Line.drop_front(At + 2);
+  }
+  return Line.str();
+}
+
 /// Reads the C and C++ functions each trusted test ran into the import,
 /// and the build objects it crossed into, with the sources of those it has
 /// no coverage of. A test whose profiles cannot be read (another clang's,
 /// a program killed while it wrote one) has no coverage of what it crossed
-/// into, and a warning on \p Err says why, once.
+/// into, and a warning on \p Err says why, once per reason.
 void readNative(Store &S, const PytestSetup &Setup, const PytestOptions &O,
                 Gathered &G, llvm::raw_ostream &Err) {
   if (Setup.Objects.empty())
     return;
-  std::set<std::string> Warned;
+  std::map<std::string, std::vector<std::string>> Unreadable; // why -> tests
+  const std::set<std::string> NoPrograms;
   NativeCoverage Native(S, Setup.Objects, Setup.ProfileDir, O.Root,
                         O.BuildDirs);
   for (const auto &[Id, Record] : G.Native) {
-    // A profile that cannot be read (a program killed while it wrote it)
-    // is no coverage: the test then has none of what it crossed into.
+    auto Reads = G.Reads.find(Id);
+    const std::set<std::string> &Executed =
+        Reads == G.Reads.end() ? NoPrograms : Reads->second.Executed;
+    // A profile that cannot be read is no coverage: the test then has none
+    // of what it crossed into.
     std::string Problem;
-    auto Hits = Native.hitsOf(Record);
+    auto Hits = Native.hitsOf(Record, Executed);
     if (!Hits) {
-      Problem = "its profiles could not be read: " +
-                llvm::StringRef(llvm::toString(Hits.takeError()))
-                    .split('\n')
-                    .first.str();
-      if (!O.Quiet && Warned.insert(Problem).second)
-        Err << "tia: warning: " << Id << ": " << Problem
-            << "; its tests keep no C or C++ coverage of what they ran\n";
+      std::string Why = profileProblem(llvm::toString(Hits.takeError()));
+      Problem = "its profiles could not be read: " + Why;
+      Unreadable[Why].push_back(Id);
     } else if (!Hits->empty()) {
       G.Import.NativeHits[Id] = std::move(*Hits);
     }
-    auto Reads = G.Reads.find(Id);
-    G.Boundaries[Id] = Native.boundariesOf(
-        Record,
-        Reads == G.Reads.end() ? std::set<std::string>()
-                               : Reads->second.Executed,
-        Problem);
+    G.Boundaries[Id] = Native.boundariesOf(Record, Executed, Problem);
   }
   G.BoundarySources = Native.uncoveredSources();
+  if (!O.Quiet)
+    for (const auto &[Why, Tests] : Unreadable)
+      Err << "tia: warning: cannot read the C and C++ profiles of "
+          << Tests.size() << " test" << pluralS(Tests.size()) << " ("
+          << Tests.front()
+          << (Tests.size() > 1 ? ", ..." : "") << "): " << Why
+          << "; they are selected for every change to what they loaded or "
+             "ran\n";
 }
 
 /// Replaces the boundaries of every test whose coverage this collect

@@ -56,27 +56,39 @@ uint64_t firstSegmentAddress(const llvm::object::ELF64LEObjectFile &Elf) {
 
 } // namespace
 
-llvm::Expected<std::optional<ProfileRuntime>>
-findProfileRuntime(llvm::StringRef Path) {
+llvm::Expected<LibraryProbe> probeLibrary(llvm::StringRef Path) {
   auto O = openObject(Path);
   if (!O)
     return O.takeError();
   const auto *Elf =
       llvm::dyn_cast<llvm::object::ELF64LEObjectFile>(O->Object.get());
   if (!Elf)
-    return std::nullopt;
+    return makeErrorf("cannot read {0}: not a 64-bit ELF object", Path);
+  LibraryProbe P;
+  bool Counters = false, Mapping = false;
+  for (const llvm::object::SectionRef &S : Elf->sections()) {
+    llvm::Expected<llvm::StringRef> Name = S.getName();
+    if (!Name) {
+      llvm::consumeError(Name.takeError()); // An unnamed section tells nothing.
+      continue;
+    }
+    Counters |= Name->contains("llvm_prf_cnts");
+    Mapping |= Name->contains("llvm_covmap") || Name->contains("llvm_covfun");
+  }
   uint64_t Base = firstSegmentAddress(*Elf);
   ProfileRuntime R;
   std::pair<llvm::StringRef, uint64_t *> Wanted[] = {
       {"__llvm_profile_set_filename", &R.SetFilename},
       {"__llvm_profile_write_file", &R.WriteFile},
       {"__llvm_profile_reset_counters", &R.ResetCounters}};
+  bool Gcov = false;
   for (const llvm::object::SymbolRef &Sym : Elf->symbols()) {
     llvm::Expected<llvm::StringRef> Name = Sym.getName();
     if (!Name) {
       llvm::consumeError(Name.takeError()); // Not one of ours.
       continue;
     }
+    Gcov |= *Name == "__gcov_init" || *Name == "__gcov_merge_add";
     for (auto &[Want, Slot] : Wanted) {
       if (*Name != Want)
         continue;
@@ -87,10 +99,14 @@ findProfileRuntime(llvm::StringRef Path) {
         *Slot = *Address - Base;
     }
   }
-  for (auto &[Want, Slot] : Wanted)
-    if (*Slot == 0)
-      return std::nullopt;
-  return R;
+  if (Counters)
+    P.Kind = Mapping ? Instrumentation::Clang : Instrumentation::ClangNoMapping;
+  else if (Gcov)
+    P.Kind = Instrumentation::Gcov;
+  if (P.Kind == Instrumentation::Clang &&
+      llvm::all_of(Wanted, [](const auto &W) { return *W.second != 0; }))
+    P.Runtime = R;
+  return P;
 }
 
 llvm::Expected<std::vector<std::string>>

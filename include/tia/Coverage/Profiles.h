@@ -88,11 +88,19 @@ struct ProfileRuntime {
   uint64_t SetFilename = 0, WriteFile = 0, ResetCounters = 0;
 };
 
-/// The profile runtime of the shared object \p Path; std::nullopt when its
-/// symbol table does not name all three (stripped, or not clang's). Fails
+/// What a look at a shared library's section and symbol tables tells,
+/// without reading the rest of it (probeBinary scans every byte).
+struct LibraryProbe {
+  Instrumentation Kind = Instrumentation::None;
+  /// Clang's profile runtime, when the symbol table names all three of its
+  /// functions (not when stripped).
+  std::optional<ProfileRuntime> Runtime;
+};
+
+/// Looks at the ELF shared library \p Path: clang's by its sections, gcov's
+/// by libgcov's symbols (a stripped gcov library counts as none). Fails
 /// when it cannot be read as an ELF object.
-llvm::Expected<std::optional<ProfileRuntime>>
-findProfileRuntime(llvm::StringRef Path);
+llvm::Expected<LibraryProbe> probeLibrary(llvm::StringRef Path);
 
 /// The source files the coverage mapping of \p Path names, as the compile
 /// commands spelled them (absolute, or relative to where they ran). Fails
