@@ -6,6 +6,7 @@
 #include "tia/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Signals.h"
 #include <cstring>
@@ -128,8 +129,41 @@ llvm::Error ScratchClone::git(std::vector<std::string> Args,
   return llvm::Error::success();
 }
 
+namespace {
+
+/// Removes every __pycache__ folder below \p Tree. Python (and pytest's
+/// assertion rewriting) trusts a cached module whose source has the same
+/// size and modification second: a checkout that rewrites a file within
+/// the second it was cached (a one-character change) would run the old
+/// code.
+void removeBytecodeCaches(llvm::StringRef Tree) {
+  std::vector<std::string> Caches;
+  std::error_code EC;
+  for (llvm::sys::fs::recursive_directory_iterator It(Tree, EC), End;
+       It != End && !EC; It.increment(EC)) {
+    if (It->type() != llvm::sys::fs::file_type::directory_file)
+      continue;
+    llvm::StringRef Name = llvm::sys::path::filename(It->path());
+    if (Name == ".git" || Name == "__pycache__") {
+      if (Name == "__pycache__")
+        Caches.push_back(It->path());
+      It.no_push();
+    }
+  }
+  for (const std::string &Dir : Caches)
+    // A cache that cannot be removed is read as before: its error would
+    // tell nothing the test run does not.
+    (void)llvm::sys::fs::remove_directories(Dir);
+}
+
+} // namespace
+
 llvm::Error ScratchClone::checkout(llvm::StringRef Commit) {
-  return git({"checkout", "-q", "--force", "--detach", Commit.str()});
+  if (llvm::Error E =
+          git({"checkout", "-q", "--force", "--detach", Commit.str()}))
+    return E;
+  removeBytecodeCaches(Tree);
+  return llvm::Error::success();
 }
 
 int ScratchClone::shell(llvm::StringRef Cmd, llvm::StringRef Name) {

@@ -36,6 +36,8 @@ public:
 
   /// Runs git with \p Args in \p Cwd (the tree by default).
   llvm::Error git(std::vector<std::string> Args, llvm::StringRef Cwd = "");
+  /// Checks \p Commit out, and removes the Python bytecode caches a run at
+  /// another commit left.
   llvm::Error checkout(llvm::StringRef Commit);
   /// Runs \p Cmd with /bin/sh at the tree's root, in a process group of
   /// its own; returns its exit code (-1 when it could not start or was
