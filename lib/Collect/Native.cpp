@@ -273,8 +273,11 @@ NativeCoverage::boundariesOf(const NativeRecord &R,
       B.Covered = false;
       B.Problem = std::move(Why);
     }
-    if (!B.Covered && !sourcesOf(*Object))
-      continue; // None of the project's.
+    // Covered or not, the sources tell which object a test ran a function
+    // in (explain); an object without coverage whose sources are not the
+    // project's is no boundary.
+    if (!sourcesOf(*Object) && !B.Covered)
+      continue;
     List.push_back(std::move(B));
   }
   llvm::sort(List, [](const Boundary &A, const Boundary &B) {
@@ -284,7 +287,7 @@ NativeCoverage::boundariesOf(const NativeRecord &R,
 }
 
 std::map<std::string, std::vector<std::string>>
-NativeCoverage::uncoveredSources() const {
+NativeCoverage::sources() const {
   std::map<std::string, std::vector<std::string>> Out;
   for (const auto &[Path, Files] : Sources)
     if (Files)

@@ -78,9 +78,9 @@ public:
                                      const std::set<std::string> &Executed,
                                      llvm::StringRef Problem = "");
 
-  /// The files each object without coverage that boundariesOf named is
-  /// built from, repository-relative ("*": every C and C++ file).
-  std::map<std::string, std::vector<std::string>> uncoveredSources() const;
+  /// The files each object that boundariesOf named is built from, by its
+  /// name there, repository-relative ("*": every C and C++ file).
+  std::map<std::string, std::vector<std::string>> sources() const;
 
 private:
   /// The object at \p Path (real), looked at if it was not yet; null when

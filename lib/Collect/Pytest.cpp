@@ -642,7 +642,7 @@ struct Gathered {
   /// $TIA_PYTEST_NATIVE), for the tests whose coverage is trusted.
   std::map<std::string, NativeRecord> Native;
   /// The build objects each of those tests crossed into, by test id, and
-  /// the sources of those without coverage.
+  /// the sources of those objects.
   std::map<std::string, std::vector<Boundary>> Boundaries;
   std::map<std::string, std::vector<std::string>> BoundarySources;
 };
@@ -911,7 +911,7 @@ void readNative(Store &S, const PytestSetup &Setup, const PytestOptions &O,
     }
     G.Boundaries[Id] = Native.boundariesOf(Record, Executed, Problem);
   }
-  G.BoundarySources = Native.uncoveredSources();
+  G.BoundarySources = Native.sources();
   if (!O.Quiet)
     for (const auto &[Why, Tests] : Unreadable)
       Err << "tia: warning: cannot read the C and C++ profiles of "

@@ -87,6 +87,10 @@ std::string why(const Plan &P, const PlannedTest &T) {
       Out = "reaches (" + select::ruleName(R.Applied).str() + ") ";
     Out += select::changeName(CE.Change).str() + " " + Kind +
            code(CE.Elem.Display);
+    if (!R.Through.empty()) {
+      auto [What, Path] = llvm::StringRef(R.Through).split(' ');
+      Out += " through " + What.str() + " " + code(Path);
+    }
     break;
   }
   case ReasonKind::Fallback: {

@@ -133,7 +133,8 @@ std::string describe(const Plan &P, const TestReason &R) {
   else if (R.Kind == ReasonKind::Related)
     Out = What + " may now be called instead: test " + R.Detail;
   else if (R.Detail.empty())
-    Out = "covers " + What;
+    Out = "covers " + What +
+          (R.Through.empty() ? std::string() : " through " + R.Through);
   else
     Out =
         What + " (" + select::ruleName(R.Applied).str() + "): test " + R.Detail;
@@ -187,6 +188,8 @@ void jsonTest(llvm::json::OStream &J, const PlannedTest &T) {
                         R.Detail);
           if (!R.File.empty())
             J.attribute("file", jsonPath(R.File));
+          if (!R.Through.empty())
+            J.attribute("through", R.Through);
         });
     });
   });

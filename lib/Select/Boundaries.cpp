@@ -55,6 +55,30 @@ llvm::Error selectBehindBoundaries(Store &S, Selection &Sel,
   return llvm::Error::success();
 }
 
+llvm::Error nameObjectsCrossed(Store &S, const Selection &Sel,
+                               TestReasons &ByTest) {
+  for (auto &[Test, Reasons] : ByTest) {
+    // Only tests that run C and C++ outside a program of their own.
+    if (!llvm::StringRef(Test).starts_with("pytest:"))
+      continue;
+    for (Reason &R : Reasons) {
+      if (R.Element == NoIndex || R.Applied != Rule::Covers ||
+          R.By != Evidence::Coverage || !R.Via.empty())
+        continue;
+      const std::string &File = Sel.Elements[R.Element].Elem.File;
+      if (!isCppSource(File))
+        continue;
+      auto Object = S.coveredBoundaryOf(Test, File);
+      if (!Object)
+        return Object.takeError();
+      if (*Object)
+        R.Through = ((*Object)->Program ? "program " : "extension ") +
+                    (*Object)->Object;
+    }
+  }
+  return llvm::Error::success();
+}
+
 } // namespace detail
 } // namespace select
 } // namespace tia

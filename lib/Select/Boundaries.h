@@ -25,6 +25,13 @@ llvm::Error selectBehindBoundaries(Store &S, Selection &Sel,
                                    const git::FileChange &C,
                                    TestReasons &ByTest);
 
+/// Names, on each reason of \p ByTest by which a test covers a changed C
+/// or C++ element, the build object the test ran it in when the test
+/// crossed into one to do so (a Python test's extension module or program):
+/// Reason::Through.
+llvm::Error nameObjectsCrossed(Store &S, const Selection &Sel,
+                               TestReasons &ByTest);
+
 } // namespace detail
 } // namespace select
 } // namespace tia

@@ -824,7 +824,7 @@ private:
         AllIds.insert(TestId);
       add(Id,
           {Related ? ReasonKind::Related : ReasonKind::Covers, R.Element,
-           NoIndex, R.Via, "", R.Applied, R.By},
+           NoIndex, R.Via, "", R.Applied, R.By, R.Through},
           false);
     }
   }

@@ -218,7 +218,9 @@ public:
     for (const detail::NameScan &N : Scans)
       if (llvm::Error E = Im.scan(N))
         return E;
-    return Im.resolveScoped();
+    if (llvm::Error E = Im.resolveScoped())
+      return E;
+    return detail::nameObjectsCrossed(S, Sel, ByTest);
   }
 
   /// The mode's analyses (static, combined) and the C++ reference graph;

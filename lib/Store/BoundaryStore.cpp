@@ -99,6 +99,26 @@ Store::boundarySources(llvm::StringRef Object) {
   return collectText(*S);
 }
 
+llvm::Expected<std::optional<Boundary>>
+Store::coveredBoundaryOf(llvm::StringRef TestId, llvm::StringRef Path) {
+  auto S = DB->statement(
+      "SELECT b.object, b.program FROM tests t "
+      "JOIN test_boundaries b ON b.test_id = t.id AND b.covered = 1 "
+      "JOIN boundary_sources s ON s.object = b.object AND s.path = ? "
+      "WHERE t.name = ? ORDER BY b.program DESC, b.object LIMIT 1");
+  if (!S)
+    return S.takeError();
+  S->bindText(0, Path);
+  S->bindText(1, TestId);
+  std::optional<Boundary> Out;
+  if (llvm::Error E = S->forEachRow([&] {
+        Out = Boundary{S->columnText(0), S->columnBool(1), /*Covered=*/true,
+                       ""};
+      }))
+    return E;
+  return Out;
+}
+
 llvm::Expected<std::vector<BoundaryReader>>
 Store::testsBehindBoundary(llvm::StringRef Path) {
   auto S = DB->statement(

@@ -187,13 +187,13 @@ llvm::Error dumpFiles(Store &S, llvm::raw_ostream &Out) {
   return llvm::Error::success();
 }
 
-/// Each test that crossed into a build object, with the objects, and the
-/// recorded sources of those it has no coverage of.
+/// Each test that crossed into a build object, with the objects, then the
+/// recorded sources of every object.
 llvm::Error dumpBoundaries(Store &S, llvm::raw_ostream &Out) {
   auto All = S.boundaries();
   if (!All)
     return All.takeError();
-  std::set<std::string> Uncovered;
+  std::set<std::string> Objects;
   for (const TestBoundaries &B : *All) {
     Out << B.TestId << "\n";
     for (const Boundary &O : B.Objects) {
@@ -202,11 +202,10 @@ llvm::Error dumpBoundaries(Store &S, llvm::raw_ostream &Out) {
         Out << " (covered)\n";
       else
         Out << " (no coverage: " << O.Problem << ")\n";
-      if (!O.Covered)
-        Uncovered.insert(O.Object);
+      Objects.insert(O.Object);
     }
   }
-  for (const std::string &Object : Uncovered) {
+  for (const std::string &Object : Objects) {
     auto Sources = S.boundarySources(Object);
     if (!Sources)
       return Sources.takeError();

@@ -71,6 +71,11 @@ void chain(const Plan &P, const PlannedTest &T, const select::TestReason &R,
        << R.Detail << ")\n";
   else if (R.By == select::Evidence::Source)
     OS << "    -> in the code of " << T.Id << " itself\n";
+  else if (!R.Through.empty())
+    OS << "    -> in " << R.Through << ", which " << T.Id
+       << (llvm::StringRef(R.Through).starts_with("program ") ? " ran"
+                                                              : " loaded")
+       << " and ran it in " << snapshotText(P) << "\n";
   else
     OS << "    -> covered by " << T.Id << " in " << snapshotText(P) << "\n";
 }

@@ -56,6 +56,9 @@ struct TestReason {
   /// Covers and Related: what links the test to the element (the coverage
   /// map, static analysis, or the test's own source).
   Evidence By = Evidence::Coverage;
+  /// Covers: the build object the test ran the element in, when it is not
+  /// its own program (select::Reason::Through).
+  std::string Through;
 };
 
 struct PlannedTest {

@@ -178,6 +178,10 @@ struct Reason {
   Rule Applied = Rule::Covers;
   /// What the link rests on.
   Evidence By = Evidence::Coverage;
+  /// The build object the test reached the element through, when it is
+  /// not the test's own program: a Python test's extension module or the
+  /// program it ran ("extension build/_geom.so", "program build/geomcli").
+  std::string Through;
 };
 
 struct SelectedTest {

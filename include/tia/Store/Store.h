@@ -574,7 +574,8 @@ public:
   /// if unknown) with \p B.
   llvm::Error putBoundaries(const TestBoundaries &B);
   /// Replaces the source files object \p Object is built from
-  /// (repository-relative; "*" for every C and C++ file).
+  /// (repository-relative; "*" for every C and C++ file), which select
+  /// reads for tests without coverage of it, and explain for those with.
   llvm::Error putBoundarySources(llvm::StringRef Object,
                                  const std::vector<std::string> &Sources);
   /// Every test's boundaries, sorted by test id and object.
@@ -582,6 +583,10 @@ public:
   /// The source files of \p Object as recorded, sorted.
   llvm::Expected<std::vector<std::string>>
   boundarySources(llvm::StringRef Object);
+  /// The object test \p TestId crossed into with coverage that is built
+  /// from \p Path (programs first, then by path); std::nullopt when none.
+  llvm::Expected<std::optional<Boundary>>
+  coveredBoundaryOf(llvm::StringRef TestId, llvm::StringRef Path);
   /// The tests that crossed, without coverage, into an object built from
   /// \p Path (or from files not known), sorted by test and object.
   llvm::Expected<std::vector<BoundaryReader>>
