@@ -3,7 +3,8 @@
 # install the dependencies, build and install tia, build examples/calc for
 # coverage with tia's CMake helper, index it, collect per-test coverage,
 # make a change in a scratch copy, and select the tests; then the same for
-# the Python package examples/textkit with pytest.
+# the Python package examples/textkit with pytest, and for examples/geomkit,
+# whose Python tests call its C++ through a pybind11 module and a program.
 #
 #   utils/setup/quickstart.sh [WORK_DIR]     (default: a new temporary folder)
 set -euo pipefail
@@ -57,5 +58,30 @@ echo "== index and collect per-test coverage with pytest"
 
 echo "== change slugify() and select"
 sed -i 's|    return separator.join(w for w in words if w)|    return separator.join(filter(None, words))|' src/textkit/slug.py
+git diff --stat
+"$tia" select --base HEAD --explain
+
+echo "== a scratch copy of examples/geomkit (C++ library, pybind11 module, program; GoogleTest and pytest) in $work/geomkit"
+rm -rf "$work/geomkit"
+cp -r "$root/examples/geomkit" "$work/geomkit"
+cd "$work/geomkit"
+printf '/build/\n__pycache__/\n.pytest_cache/\n' > .gitignore
+git init -q -b main
+git add -A
+git -c user.name=quickstart -c user.email=quickstart@tia.invalid commit -qm "geomkit"
+# The module is built for the Python that runs the tests.
+python=$(command -v /usr/bin/python3 || command -v python3)
+
+echo "== build geomkit for coverage, index, collect the C++ and the Python tests"
+cmake --preset coverage-clang -DCMAKE_PREFIX_PATH="$work/tia" \
+  -DPython3_EXECUTABLE="$python" >/dev/null
+ninja -C build -j2
+"$tia" index -p build
+"$tia" collect -p build
+"$tia" collect --pytest -p build --python "$python"
+"$tia" dump tests | sed 's/^/  /'
+
+echo "== change geom::area() (C++) and select: the Python test that calls it through _geom"
+sed -i 's|double area(double W, double H) { return W \* H; }|double area(double W, double H) { return H * W; }|' src/geom.cpp
 git diff --stat
 "$tia" select --base HEAD --explain
