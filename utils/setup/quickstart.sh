@@ -81,7 +81,7 @@ ninja -C build -j2
 "$tia" collect --pytest -p build --python "$python"
 "$tia" dump tests | sed 's/^/  /'
 
-echo "== change geom::area() (C++) and select: the Python test that calls it through _geom"
-sed -i 's|double area(double W, double H) { return W \* H; }|double area(double W, double H) { return H * W; }|' src/geom.cpp
+echo "== change geom::perimeter() (C++) and select: its GoogleTest case, and the Python test that calls it through _geom"
+sed -i 's|double perimeter(double W, double H) { return 2 \* (W + H); }|double perimeter(double W, double H) { return (W + H) * 2; }|' src/geom.cpp
 git diff --stat
 "$tia" select --base HEAD --explain
