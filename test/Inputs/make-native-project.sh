@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes a small mixed project in DIR, a git repository: a C++ library
 # (geom.cpp), a pybind11 module over it (_geom), a CPython C module
-# (_cgeom), a program (geomcli) and pytest tests that use all three, built
+# (_cgeom), a program (geomcli), pytest tests that use all three and a C++
+# test program for ctest (geom_check), built
 # into DIR/build with MODE: "clang" (source-based coverage), "plain" (no
 # coverage) or "gcov" (gcc --coverage), and its compilation database.
 # Usage: make-native-project.sh DIR MODE
@@ -37,9 +38,13 @@ compile "$cxx" geom.cpp geom.o -std=c++17
 compile "$cxx" pymod.cpp pymod.o -std=c++17 -I"$py" -fvisibility=hidden
 compile "$cc" cmod.c cmod.o -I"$py"
 compile "$cxx" cli.cpp cli.o -std=c++17
+compile "$cxx" check.cpp check.o -std=c++17
 "$cxx" $cov -shared build/pymod.o build/geom.o -o "build/_geom$ext"
 "$cc" $cov -shared build/cmod.o -o "build/_cgeom$ext"
 "$cxx" $cov build/cli.o build/geom.o -o build/geomcli
+"$cxx" $cov build/check.o build/geom.o -o build/geom_check
+# ctest's input, as CMake would write it for add_test(geom_check ...).
+printf 'add_test(geom_check "%s/build/geom_check")\n' "$dir" > build/CTestTestfile.cmake
 { echo "["; sed '$ s/},$/}/' build/commands.part; echo "]"; } > build/compile_commands.json
 rm build/commands.part
 printf 'build/\n.tia/\n__pycache__/\n' > .gitignore
