@@ -150,6 +150,10 @@ struct RunContext {
   unsigned Counter = 0;
   /// Warnings about how tests were run, once each.
   std::set<std::string> Notes;
+  /// withPrograms' cache: how each program was built, and the mappings of
+  /// each binary with the programs its tests ran.
+  std::map<std::string, coverage::Instrumentation> ProgramKinds;
+  std::map<std::string, std::unique_ptr<Binary>> WithPrograms;
 
   /// A fresh folder under WorkDir.
   std::string freshDir(llvm::StringRef Stem);
@@ -159,6 +163,12 @@ struct RunContext {
   /// when collect traces no reads.
   std::vector<std::string> traceVariables(const DiscoveredTest &T,
                                           const std::string &ReadsFile) const;
+  /// \p B, or, when the test ran other clang-instrumented programs of the
+  /// build (\p Reads' Executed: a tool under test, started directly or
+  /// through a script), one whose mappings hold theirs too, read once per
+  /// set of programs: what those programs ran counts for the test.
+  const Binary &withPrograms(const Binary &B,
+                             const std::optional<RawReads> &Reads);
   /// What the tracer wrote to \p Files for a run of \p Binary that ended
   /// with \p Result: incomplete when the test did not pass (it may have
   /// stopped before a read) or no process loaded the tracer. std::nullopt

@@ -289,6 +289,52 @@ RunContext::readsOf(const std::string &Binary, Outcome Result,
   return Raw;
 }
 
+const Binary &RunContext::withPrograms(const Binary &B,
+                                       const std::optional<RawReads> &Reads) {
+  if (!Reads || !B.Clang)
+    return B;
+  std::lock_guard<std::mutex> Lock(M);
+  std::vector<std::string> Objects(B.Clang->objects().begin(),
+                                   B.Clang->objects().end());
+  std::vector<std::string> Programs;
+  for (const std::string &Path : Reads->Executed) {
+    llvm::SmallString<256> Real;
+    std::string P =
+        llvm::sys::fs::real_path(Path, Real) ? Path : std::string(Real);
+    if (!llvm::StringRef(P).starts_with(Options.BuildDir + "/") ||
+        llvm::is_contained(Objects, P))
+      continue;
+    auto Kind = ProgramKinds.find(P);
+    if (Kind == ProgramKinds.end()) {
+      auto Probe = coverage::probeBinary(P);
+      coverage::Instrumentation K = coverage::Instrumentation::None;
+      if (Probe)
+        K = Probe->Kind;
+      else
+        llvm::consumeError(Probe.takeError()); // A script: nothing to read.
+      Kind = ProgramKinds.emplace(P, K).first;
+    }
+    if (Kind->second == coverage::Instrumentation::Clang)
+      Programs.push_back(P);
+  }
+  if (Programs.empty())
+    return B;
+  llvm::sort(Programs);
+  llvm::append_range(Objects, Programs);
+  std::unique_ptr<Binary> &Out = WithPrograms[llvm::join(Objects, "\n")];
+  if (!Out) {
+    Out = std::make_unique<Binary>();
+    Out->Path = B.Path;
+    Out->Probe = B.Probe;
+    auto C = coverage::ClangCoverage::open(Objects);
+    if (C)
+      Out->Clang = std::move(*C);
+    else
+      Out->Problem = llvm::toString(C.takeError());
+  }
+  return Out->Clang ? *Out : B;
+}
+
 /// Reads the coverage of a test that ended normally into \p Run.
 static void readInto(RunContext &Ctx, TestRun &Run, const Binary &B,
                      const std::vector<std::string> &Locations) {
@@ -334,8 +380,8 @@ TestRun runAlone(RunContext &Ctx, const DiscoveredTest &T, const Binary &B,
   }
   TestRun Run;
   Run.Result = classify(T, End, readFileOrEmpty(Spec.OutputFile), Timeout);
-  readInto(Ctx, Run, B, {Dir});
   Run.Reads = Ctx.readsOf(B.Path, Run.Result.Result, {Dir + "/reads"});
+  readInto(Ctx, Run, Ctx.withPrograms(B, Run.Reads), {Dir});
   if (Step)
     Ctx.Prog.step(T.Id);
   return Run;
@@ -401,16 +447,20 @@ bool loadsOtherProfileRuntimes(const Binary &B, const Journal &J,
 
 /// The run of case \p T, which ended in the listener's process: its
 /// outcome from the journal \p J, its coverage from its segment, the
-/// \p Program segments, its suite's and those of the processes it started.
+/// \p Program segments, its suite's and those of the processes it started,
+/// read against \p B and the programs of the build it ran (its reads in
+/// \p ReadsFiles).
 TestRun endedCase(RunContext &Ctx, const DiscoveredTest &T, Journal &J,
                   const std::string &Dir,
-                  const std::vector<std::string> &Program, const Binary &B) {
+                  const std::vector<std::string> &Program, const Binary &B,
+                  const std::vector<std::string> &ReadsFiles) {
   const Journal::Case &C = J.Cases.at(T.Case);
   TestRun Run;
   Run.Result.TestId = T.Id;
   Run.Result.Result = C.Result;
   Run.Result.Seconds = C.Seconds;
   Run.Result.Message = C.Message;
+  Run.Reads = Ctx.readsOf(B.Path, Run.Result.Result, ReadsFiles);
   std::vector<std::string> Locations = Program;
   // GoogleTest's suites; Catch2 has none.
   for (const std::string &S :
@@ -426,7 +476,7 @@ TestRun endedCase(RunContext &Ctx, const DiscoveredTest &T, Journal &J,
         if (llvm::StringRef(F).contains("/" + Stem.str() + "-child-"))
           Locations.push_back(F);
   }
-  readInto(Ctx, Run, B, Locations);
+  readInto(Ctx, Run, Ctx.withPrograms(B, Run.Reads), Locations);
   return Run;
 }
 
@@ -575,13 +625,17 @@ runWithListener(RunContext &Ctx,
         Next.push_back(T);
         continue;
       }
-      TestRun Run = It->second.Ended ? endedCase(Ctx, *T, J, Dir, Program, B)
-                                     : caseTheProcessEndedIn(*T, End, Timeout);
       std::vector<std::string> ReadsFiles = {Dir + "/program.reads"};
       if (!It->second.Segment.empty())
         ReadsFiles.push_back(Dir + "/" +
                              readsFileOfSegment(It->second.Segment));
-      Run.Reads = Ctx.readsOf(B.Path, Run.Result.Result, ReadsFiles);
+      TestRun Run;
+      if (It->second.Ended) {
+        Run = endedCase(Ctx, *T, J, Dir, Program, B, ReadsFiles);
+      } else {
+        Run = caseTheProcessEndedIn(*T, End, Timeout);
+        Run.Reads = Ctx.readsOf(B.Path, Run.Result.Result, ReadsFiles);
+      }
       if (Stepped.insert(T->Case).second)
         Ctx.Prog.step(T->Id);
       Runs[T->Case] = std::move(Run);

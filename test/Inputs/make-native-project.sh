@@ -44,7 +44,11 @@ compile "$cxx" check.cpp check.o -std=c++17
 "$cxx" $cov build/cli.o build/geom.o -o build/geomcli
 "$cxx" $cov build/check.o build/geom.o -o build/geom_check
 # ctest's input, as CMake would write it for add_test(geom_check ...).
-printf 'add_test(geom_check "%s/build/geom_check")\n' "$dir" > build/CTestTestfile.cmake
+{
+  printf 'add_test(geom_check "%s/build/geom_check")\n' "$dir"
+  # A script that runs the program with an environment of its own.
+  printf 'add_test(cli_check "/bin/sh" "-c" "env -i %s/build/geomcli 2 3 | grep -qx 6")\n' "$dir"
+} > build/CTestTestfile.cmake
 { echo "["; sed '$ s/},$/}/' build/commands.part; echo "]"; } > build/compile_commands.json
 rm build/commands.part
 printf 'build/\n.tia/\n__pycache__/\n' > .gitignore
