@@ -1,6 +1,7 @@
 //===- Collect.cpp - discover, run, read, store ---------------------------===//
 
 #include "CollectInternal.h"
+#include "NativeInternal.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Plural.h"
@@ -482,6 +483,10 @@ struct Collected {
   std::vector<coverage::TestCoverage> Reports;
   /// The files the traced tests read, those git tracks.
   std::vector<FileReads> Reads;
+  /// The programs of the build the traced tests ran besides their own, and
+  /// the sources of those programs (NativeInternal.h).
+  std::vector<TestBoundaries> Boundaries;
+  std::map<std::string, std::vector<std::string>> BoundarySources;
 };
 
 /// True when the coverage of a run that ended with \p R can be trusted: the
@@ -492,14 +497,42 @@ bool trustedCoverage(Outcome R) {
   return R == Outcome::Passed || R == Outcome::Skipped;
 }
 
+/// The programs of the build each traced test whose coverage is trusted
+/// ran besides its own (a tool under test), each with whether its coverage
+/// was read, into \p Out: a change to the sources of one without coverage
+/// selects the test (docs/Safety.md, "Across languages and processes").
+/// The build's objects are found only once some test ran another program.
+void gatherBoundaries(Store &S, const std::vector<TestRun> &Runs,
+                      const CollectOptions &O, Collected &Out) {
+  std::optional<NativeCoverage> Native;
+  for (const TestRun &R : Runs) {
+    if (!R.Reads || !trustedCoverage(R.Result.Result))
+      continue;
+    std::set<std::string> Others;
+    for (const std::string &P : R.Reads->Executed)
+      if (P != R.Binary && llvm::StringRef(P).starts_with(O.BuildDir + "/"))
+        Others.insert(P);
+    if (!Others.empty() && !Native)
+      Native.emplace(S, findBuildObjects({O.BuildDir}), O.BuildDir,
+                     O.ProjectRoot, std::vector<std::string>{O.BuildDir});
+    Out.Boundaries.push_back(
+        {R.Result.TestId, Others.empty() ? std::vector<Boundary>()
+                                         : Native->boundariesOf({}, Others)});
+  }
+  if (Native)
+    Out.BoundarySources = Native->sources();
+}
+
 /// Turns \p Runs into what to store, counting outcomes and coverage
 /// problems into \p Sum; warns of every test that did not pass, whose
 /// coverage is not stored (\p Covered: the tests with earlier coverage).
-Collected gatherRuns(std::vector<TestRun> &Runs, const CollectOptions &O,
+Collected gatherRuns(Store &S, std::vector<TestRun> &Runs,
+                     const CollectOptions &O,
                      const std::set<std::string> &Covered, CollectSummary &Sum,
                      llvm::raw_ostream &Err) {
   TrackedTree Tree = trackedTree(O.ProjectRoot, O.TrackedFiles);
   Collected Out;
+  gatherBoundaries(S, Runs, O, Out); // Before the results move out of Runs.
   std::map<std::string, unsigned> Problems; // message -> tests it hit
   for (TestRun &R : Runs) {
     countOutcome(Sum, R.Result.Result);
@@ -605,6 +638,12 @@ storeCollection(Store &S, const std::vector<DiscoveredTest> &Tests,
       return E;
     for (const FileReads &R : C.Reads)
       if (llvm::Error E = S.putFileReads(R))
+        return E;
+    for (const TestBoundaries &B : C.Boundaries)
+      if (llvm::Error E = S.putBoundaries(B))
+        return E;
+    for (const auto &[Object, Sources] : C.BoundarySources)
+      if (llvm::Error E = S.putBoundarySources(Object, Sources))
         return E;
     if (C.Reports.empty())
       return llvm::Error::success();
@@ -740,7 +779,7 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
   auto Covered = testsWithCoverage(S);
   if (!Covered)
     return Covered.takeError();
-  Collected C = gatherRuns(Runs, O, *Covered, Sum, Err);
+  Collected C = gatherRuns(S, Runs, O, *Covered, Sum, Err);
   if (!O.Quiet)
     warnIfManyFailed(Sum, O, Err);
   auto Imported = storeCollection(S, *Tests, C, O, Plan, Sum);

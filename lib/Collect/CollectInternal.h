@@ -130,6 +130,8 @@ struct TestRun {
   std::string CoverageProblem;
   /// The files it read, when collect traced them.
   std::optional<RawReads> Reads;
+  /// The test's own program (its binary, or the script ctest runs).
+  std::string Binary;
 };
 
 /// The shared state of one collection.

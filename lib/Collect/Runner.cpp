@@ -379,6 +379,7 @@ TestRun runAlone(RunContext &Ctx, const DiscoveredTest &T, const Binary &B,
     ++Ctx.Processes;
   }
   TestRun Run;
+  Run.Binary = B.Path;
   Run.Result = classify(T, End, readFileOrEmpty(Spec.OutputFile), Timeout);
   Run.Reads = Ctx.readsOf(B.Path, Run.Result.Result, {Dir + "/reads"});
   readInto(Ctx, Run, Ctx.withPrograms(B, Run.Reads), {Dir});
@@ -638,6 +639,7 @@ runWithListener(RunContext &Ctx,
       }
       if (Stepped.insert(T->Case).second)
         Ctx.Prog.step(T->Id);
+      Run.Binary = B.Path;
       Runs[T->Case] = std::move(Run);
     }
     // Cases after a crash or a hang run in a new process; when the process
