@@ -303,13 +303,17 @@ llvm::Expected<MutantResult> tryMutant(ScratchClone &S, VersionSteps &Steps,
   if (!Text)
     return makeErrorf("cannot read {0}: {1}", M.File,
                       Text.getError().message());
+  // Made before the file is opened for writing: a large file's buffer maps
+  // the file, and truncating it under the map ends the process (SIGBUS).
+  std::string Mutated = applyMutation((*Text)->getBuffer(), M);
+  Text->reset();
   {
     std::error_code EC;
     llvm::raw_fd_ostream OS(Path, EC);
     if (EC)
       return makeErrorf("cannot write {0} in the scratch clone: {1}", M.File,
                         EC.message());
-    OS << applyMutation((*Text)->getBuffer(), M);
+    OS << Mutated;
   }
   if (llvm::Error E =
           S.git({"commit", "-q", "--no-verify", "-a", "-m", "tia eval mutant"}))
