@@ -335,12 +335,14 @@ const Binary &RunContext::withPrograms(const Binary &B,
   return Out->Clang ? *Out : B;
 }
 
-/// Reads the coverage of a test that ended normally into \p Run.
+/// Reads the coverage of a test that passed (or was skipped) into \p Run.
+/// A test that did not pass may have stopped half-way, so its coverage is
+/// not stored: its profiles are not read either (a program it ran may have
+/// been killed while writing one).
 static void readInto(RunContext &Ctx, TestRun &Run, const Binary &B,
                      const std::vector<std::string> &Locations) {
-  if (Run.Result.Result == Outcome::Crashed ||
-      Run.Result.Result == Outcome::TimedOut ||
-      Run.Result.Result == Outcome::Error)
+  if (Run.Result.Result != Outcome::Passed &&
+      Run.Result.Result != Outcome::Skipped)
     return;
   auto Hits = Ctx.Reader.read(B, Locations);
   if (!Hits) {
