@@ -55,6 +55,32 @@ public:
     return secondsSince(Start);
   }
 
+  /// Runs \p Collect, one collect command into \p Db. With \p OutcomesOnly
+  /// (a mutant's run, whose outcomes alone count) a command that failed
+  /// after it recorded its run (pytest crashed, a profile could not be
+  /// read) is no error: the crashed test is recorded crashed.
+  llvm::Error ranOrFailed(llvm::function_ref<llvm::Error()> Collect,
+                          llvm::StringRef Db, llvm::StringRef Commit,
+                          bool OutcomesOnly) {
+    auto Before = lastRun(Db);
+    if (!Before)
+      return Before.takeError();
+    llvm::Error E = Collect();
+    if (!E)
+      return E;
+    if (OutcomesOnly) {
+      auto After = lastRun(Db);
+      if (After && *After > *Before) {
+        llvm::consumeError(std::move(E)); // Its outcomes were recorded.
+        return llvm::Error::success();
+      }
+      if (!After)
+        llvm::consumeError(After.takeError()); // The first error says more.
+    }
+    return makeErrorf("cannot collect coverage at {0}: {1}", shortId(Commit),
+                      llvm::toString(std::move(E)));
+  }
+
   llvm::Expected<std::vector<TestResult>>
   collect(llvm::StringRef Commit, double &Seconds,
           llvm::StringRef Db = "") override {
@@ -73,18 +99,22 @@ public:
       C.BuildDir = buildDir();
       C.Jobs = O.Jobs;
       C.Only = O.Only;
-      if (llvm::Error E = runCollect(G, C, llvm::nulls(), llvm::nulls()))
-        return makeErrorf("cannot collect coverage at {0}: {1}",
-                          shortId(Commit), llvm::toString(std::move(E)));
+      if (llvm::Error E = ranOrFailed(
+              [&] { return runCollect(G, C, llvm::nulls(), llvm::nulls()); },
+              G.Db, Commit, !Db.empty()))
+        return E;
       Any = true;
     }
     if (O.Pytest) {
       CollectPytestOptions P;
       P.Jobs = O.Jobs ? O.Jobs : 1;
       P.Python = O.Python;
-      if (llvm::Error E = runCollectPytest(G, P, llvm::nulls(), llvm::nulls()))
-        return makeErrorf("cannot collect coverage at {0}: {1}",
-                          shortId(Commit), llvm::toString(std::move(E)));
+      if (llvm::Error E = ranOrFailed(
+              [&] {
+                return runCollectPytest(G, P, llvm::nulls(), llvm::nulls());
+              },
+              G.Db, Commit, !Db.empty()))
+        return E;
       Any = true;
     }
     if (!Any)

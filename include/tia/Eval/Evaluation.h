@@ -34,7 +34,9 @@ public:
   /// Indexes the clone into its database. Its seconds.
   virtual llvm::Expected<double> index() = 0;
   /// Runs every test with its coverage into \p Db (the clone's database
-  /// when empty); the results of the runs it recorded.
+  /// when empty); the results of the runs it recorded. A \p Db is given
+  /// for a mutant's run, whose outcomes alone count: a collect that failed
+  /// after recording them (pytest crashed) is then no error.
   virtual llvm::Expected<std::vector<TestResult>>
   collect(llvm::StringRef Commit, double &Seconds, llvm::StringRef Db = "") = 0;
   /// The selection for \p Base..\p Head with the clone's database (or
