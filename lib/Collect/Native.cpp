@@ -104,6 +104,13 @@ std::string nativePlanJson(const std::string &ProfileDir,
   llvm::json::Object ByPath;
   for (const BuildObject &O : Objects) {
     llvm::json::Object Entry{{"library", O.Library}};
+    // The plugin calls the runtime only in the file it was read from.
+    llvm::sys::fs::file_status St;
+    if (!llvm::sys::fs::status(O.Path, St)) {
+      Entry["size"] = static_cast<int64_t>(St.getSize());
+      Entry["mtime_ns"] = static_cast<int64_t>(
+          St.getLastModificationTime().time_since_epoch().count());
+    }
     if (O.Runtime)
       Entry["runtime"] =
           llvm::json::Object{{"set_filename", O.Runtime->SetFilename},
@@ -263,6 +270,9 @@ NativeCoverage::boundariesOf(const NativeRecord &R,
   for (const auto &[Object, Program] : crossed(R, Executed)) {
     Boundary B = boundaryOf(*Object, Program);
     std::string Why = Problem.str();
+    if (Why.empty() && !Program && llvm::is_contained(R.Unreached, Object->Path))
+      Why = "it changed on disk after collect started: its profile runtime "
+            "was not called";
     if (Why.empty() && B.Covered &&
         Object->Kind == coverage::Instrumentation::Clang) {
       const Binary &Mappings = mappingsOf({{Object, Program}});

@@ -48,6 +48,9 @@ std::string nativePlanJson(const std::string &ProfileDir,
 struct NativeRecord {
   std::string Folder, Outside; ///< below the profile folder
   std::vector<std::string> Loaded;
+  /// Loaded objects whose runtime the plugin did not call: the file
+  /// changed after tia read it (rebuilt while the tests ran).
+  std::vector<std::string> Unreached;
 };
 
 /// Reads the profiles the tests left against the build's objects, and

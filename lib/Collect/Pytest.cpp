@@ -686,10 +686,12 @@ NativeRecord nativeRecordOf(const llvm::json::Object &R) {
   NativeRecord N;
   N.Folder = R.getString("folder").value_or("").str();
   N.Outside = R.getString("outside").value_or("").str();
-  if (const llvm::json::Array *Loaded = R.getArray("loaded"))
-    for (const llvm::json::Value &V : *Loaded)
-      if (auto S = V.getAsString())
-        N.Loaded.push_back(S->str());
+  for (auto [Key, List] : {std::make_pair("loaded", &N.Loaded),
+                           std::make_pair("unreached", &N.Unreached)})
+    if (const llvm::json::Array *A = R.getArray(Key))
+      for (const llvm::json::Value &V : *A)
+        if (auto S = V.getAsString())
+          List->push_back(S->str());
   return N;
 }
 

@@ -29,6 +29,7 @@ _dir = None
 _objects = {}
 _key = None
 _sequence = 0
+_unreached = set()  # loaded objects whose runtime was not called
 
 
 def install(plan_file):
@@ -67,6 +68,12 @@ def loaded():
                 if len(parts) < 6:
                     continue
                 path = parts[5].strip()
+                if path.endswith(" (deleted)"):
+                    # Replaced on disk while loaded (rebuilt): what tia
+                    # read of the file is not what runs.
+                    path = path[:-len(" (deleted)")]
+                    if path in _objects:
+                        _unreached.add(path)
                 if path not in _objects:
                     continue
                 start = int(parts[0].split("-")[0], 16)
@@ -99,14 +106,29 @@ class _Runtime:
 _runtimes = {}  # (path, base) -> _Runtime
 
 
+def _unchanged(path):
+    """True when \\p path is still the file tia read the runtime's offsets
+    from: calling at offsets of another build would crash pytest."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    seen = _objects[path]
+    return st.st_size == seen.get("size") and \
+        st.st_mtime_ns == seen.get("mtime_ns")
+
+
 def _loaded_runtimes():
     out = []
     for path, base in loaded().items():
         offsets = _objects[path].get("runtime")
-        if not offsets:
+        if not offsets or path in _unreached:
             continue
         runtime = _runtimes.get((path, base))
         if runtime is None:
+            if not _unchanged(path):
+                _unreached.add(path)
+                continue
             runtime = _runtimes[(path, base)] = _Runtime(base, offsets)
         out.append(runtime)
     return out
@@ -159,4 +181,4 @@ def save_forked():
 def record(key):
     """What tia needs to read test \\p key's native coverage."""
     return {"folder": folder(key), "outside": folder(None),
-            "loaded": sorted(loaded())}
+            "loaded": sorted(loaded()), "unreached": sorted(_unreached)}
