@@ -58,6 +58,60 @@ std::string showPath(const CallPath &P) {
   return Out;
 }
 
+/// The imports of the latest revision's Python files, to find the modules
+/// outside the project a file imports, directly or through project modules.
+class PythonImports {
+public:
+  static llvm::Expected<PythonImports> load(Store &S) {
+    PythonImports P;
+    auto Modules = S.currentPythonModules();
+    if (!Modules)
+      return Modules.takeError();
+    for (auto &[Path, Module] : *Modules)
+      P.FileOf[Module] = Path;
+    auto Imports = S.currentImports();
+    if (!Imports)
+      return Imports.takeError();
+    for (auto &[Path, I] : *Imports)
+      P.ImportsOf[Path].push_back(I);
+    return P;
+  }
+
+  /// The modules outside the project that \p Path imports, directly or
+  /// through the project's modules (each candidate of `from M import N`:
+  /// M, and M.N, which may be a submodule).
+  std::set<std::string> externalModules(const std::string &Path) const {
+    std::set<std::string> Out, Seen;
+    std::vector<std::string> Work = {Path};
+    while (!Work.empty()) {
+      std::string File = Work.back();
+      Work.pop_back();
+      if (!Seen.insert(File).second)
+        continue;
+      auto It = ImportsOf.find(File);
+      if (It == ImportsOf.end())
+        continue;
+      for (const ImportRecord &I : It->second) {
+        std::vector<std::string> Candidates = {I.Module};
+        if (!I.Name.empty() && I.Name != "*")
+          Candidates.push_back(I.Module + "." + I.Name);
+        for (const std::string &M : Candidates) {
+          auto F = FileOf.find(M);
+          if (F != FileOf.end())
+            Work.push_back(F->second);
+          else
+            Out.insert(M);
+        }
+      }
+    }
+    return Out;
+  }
+
+private:
+  std::map<std::string, std::string> FileOf; ///< module -> path
+  std::map<std::string, std::vector<ImportRecord>> ImportsOf;
+};
+
 class CppGraphSelection {
 public:
   CppGraphSelection(const git::Repository &Repo, Store &S,
@@ -237,6 +291,50 @@ private:
     std::set<std::string> Placed = placeGTestCases(*Defs);
     placeTestPrograms(Placed, FileOf);
     dropEmptyEntries();
+    // Static mode only: combined keeps a never-covered Python test new.
+    if (Sel.Mode == SelectionMode::Static)
+      return placePythonTests();
+    return llvm::Error::success();
+  }
+
+  /// Python tests that were never collected (a database only indexed): each
+  /// test's entry is the module initialisers (PyInit_NAME, which pybind11,
+  /// nanobind and the CPython API all define) of the extension modules its
+  /// file imports, directly or through the project's modules; the graph
+  /// goes on from them to what the bindings reference. A test importing
+  /// none reaches no C or C++: its entry is empty, and a C++ change does
+  /// not select it. Tests with coverage keep it (it also holds what the
+  /// programs they ran covered).
+  llvm::Error placePythonTests() {
+    auto Closure = PythonImports::load(S);
+    if (!Closure)
+      return Closure.takeError();
+    auto Defs = S.currentTestDefinitions();
+    if (!Defs)
+      return Defs.takeError();
+    std::map<std::string, std::string> FileOfTest;
+    for (auto &[Path, D] : *Defs)
+      if (D.Framework == "pytest")
+        FileOfTest["pytest:" + D.Name] = Path;
+    for (const FileIndex &F : NewVersions)
+      for (const TestDefinition &D : F.Tests)
+        if (D.Framework == "pytest")
+          FileOfTest["pytest:" + D.Name] = F.Path;
+    for (auto &[Id, Path] : FileOfTest) {
+      if (PyMapped.count(Id) || Entries.count(Id))
+        continue;
+      TestEntry E;
+      E.Where = Path;
+      for (const std::string &Module : Closure->externalModules(Path)) {
+        llvm::StringRef Last = llvm::StringRef(Module).rsplit('.').second;
+        if (Last.empty())
+          Last = Module;
+        std::string Init = "cpp:PyInit_" + Last.str();
+        if (Graph.node(Init) && !llvm::is_contained(E.Keys, Init))
+          E.Keys.push_back(Init);
+      }
+      Entries[Id] = std::move(E);
+    }
     return llvm::Error::success();
   }
 
@@ -247,8 +345,11 @@ private:
     if (!Tests)
       return Tests.takeError();
     for (const TestRecord &T : **Tests) {
-      if (llvm::StringRef(T.Id).starts_with("pytest:"))
+      if (llvm::StringRef(T.Id).starts_with("pytest:")) {
+        if (T.CoveredElements > 0 || !T.CoverageCommit.empty())
+          PyMapped.insert(T.Id);
         continue;
+      }
       CppTests.insert(T.Id);
       if (T.CoveredElements > 0 || !T.CoverageCommit.empty())
         Mapped.insert(T.Id);
@@ -421,12 +522,13 @@ private:
 
   llvm::Error decide() {
     bool Static = Sel.Mode == SelectionMode::Static;
-    unsigned ByGraph = 0, Added = 0;
+    unsigned ByGraph = 0, PythonByGraph = 0, Added = 0;
     for (auto &[Id, Entry] : Entries) {
       bool Decided = Static || !Mapped.count(Id);
       if (Decided) {
         Sel.GraphDecided.insert(Id);
-        ++ByGraph;
+        ++(llvm::StringRef(Id).starts_with("pytest:") ? PythonByGraph
+                                                       : ByGraph);
         // Static evidence replaces the coverage of C++ elements.
         auto It = ByTest.find(Id);
         if (It != ByTest.end())
@@ -474,8 +576,14 @@ private:
           Static ? std::string()
                  : llvm::formatv(", {0} by coverage (the graph for new "
                                  "elements)",
-                                 Entries.size() - ByGraph)
+                                 Entries.size() - ByGraph - PythonByGraph)
                        .str()));
+    if (PythonByGraph)
+      Sel.ModeNotes.push_back(llvm::formatv(
+          "{0}: {1} Python tests never collected decided by the reference "
+          "graph from the extension modules they import (PyInit_NAME); the "
+          "programs they run are not seen before 'tia collect --pytest'",
+          modeName(Sel.Mode), PythonByGraph));
     if (!Unplaced.empty()) {
       std::string List;
       for (size_t I = 0; I < Unplaced.size() && I < 3; ++I)
@@ -597,6 +705,8 @@ private:
   std::vector<size_t> Changed;
   std::set<std::string> CppTests, Mapped;
   std::map<std::string, TestEntry> Entries;
+  /// Python tests with coverage: the graph never decides them.
+  std::set<std::string> PyMapped;
   std::vector<std::string> Unplaced;
   std::map<size_t, std::map<std::string, std::string>> Reachers;
 };
