@@ -319,7 +319,7 @@ llvm::Expected<MutantResult> tryMutant(ScratchClone &S, VersionSteps &Steps,
           S.git({"commit", "-q", "--no-verify", "-a", "-m", "tia eval mutant"}))
     return E;
   double Secs = 0;
-  auto Plan = Steps.select(R.Head, "HEAD", Secs);
+  auto Plan = Steps.select(R.Head, "HEAD", Secs, /*Db=*/"", R.Mode);
   if (!Plan)
     return Plan.takeError();
   std::vector<std::string> Selected;

@@ -243,6 +243,7 @@ llvm::Error runEvalMutants(const GlobalOptions &G, const EvalMutantsOptions &O,
   R.Count = O.Count;
   R.Build = O.Run.Build;
   R.Quiet = G.Quiet;
+  R.Mode = O.Mode;
   if (!O.To.empty()) {
     auto Commits = eval::commitsOf(*Repo, O.From, O.To, /*FirstParent=*/false);
     if (!Commits)
@@ -348,10 +349,30 @@ llvm::cl::opt<std::string> ModesOpt(
     "modes",
     llvm::cl::desc("replay: the selection modes to measure, comma-separated "
                    "(static, coverage, combined), each against the same "
-                   "builds, collections and ground truth (default: "
-                   "combined)"),
+                   "builds, collections and ground truth; mutants: the one "
+                   "mode to select in (default: combined)"),
     llvm::cl::value_desc("m1,m2"), llvm::cl::init(""),
     llvm::cl::cat(tiaCategory()), llvm::cl::sub(EvalSubcommand));
+
+/// --modes: the modes it names, in order, into \p Modes; the exit code of
+/// a usage error.
+std::optional<int> parseModes(std::vector<select::SelectionMode> &Modes) {
+  if (!ModesOpt.getNumOccurrences())
+    return std::nullopt;
+  llvm::SmallVector<llvm::StringRef, 4> Names;
+  llvm::StringRef(ModesOpt).split(Names, ',');
+  for (llvm::StringRef Name : Names) {
+    std::optional<select::SelectionMode> M = select::parseMode(Name.trim());
+    if (!M)
+      return usageError("--modes takes static, coverage and combined, "
+                        "comma-separated, not '" +
+                        Name.trim().str() + "'");
+    if (llvm::is_contained(Modes, *M))
+      return usageError("--modes names '" + Name.trim().str() + "' twice");
+    Modes.push_back(*M);
+  }
+  return std::nullopt;
+}
 llvm::cl::list<std::string> Only(
     "only",
     llvm::cl::desc("Collect only the ctest tests whose ids match this glob "
@@ -417,26 +438,21 @@ int evalMain(const GlobalOptions &G) {
     O.To = Range->second;
     O.FirstParent = FirstParent;
     O.TestCommand = TestCmd;
-    if (ModesOpt.getNumOccurrences()) {
-      llvm::SmallVector<llvm::StringRef, 4> Names;
-      llvm::StringRef(ModesOpt).split(Names, ',');
-      for (llvm::StringRef Name : Names) {
-        std::optional<select::SelectionMode> M = select::parseMode(Name.trim());
-        if (!M)
-          return usageError("--modes takes static, coverage and combined, "
-                            "comma-separated, not '" +
-                            Name.trim().str() + "'");
-        if (llvm::is_contained(O.Modes, *M))
-          return usageError("--modes names '" + Name.trim().str() + "' twice");
-        O.Modes.push_back(*M);
-      }
-    }
+    if (std::optional<int> Bad = parseModes(O.Modes))
+      return *Bad;
     return exitCode(runEvalReplay(G, O, llvm::outs(), llvm::errs()));
   }
-  if (FirstParent || !TestCmd.empty() || ModesOpt.getNumOccurrences())
-    return usageError(
-        "--first-parent, --test-cmd and --modes are for tia eval replay");
+  if (FirstParent || !TestCmd.empty())
+    return usageError("--first-parent and --test-cmd are for tia eval replay");
   EvalMutantsOptions O;
+  std::vector<select::SelectionMode> Modes;
+  if (std::optional<int> Bad = parseModes(Modes))
+    return *Bad;
+  if (Modes.size() > 1)
+    return usageError("tia eval mutants selects in one mode: pass one of "
+                      "static, coverage and combined to --modes");
+  if (!Modes.empty())
+    O.Mode = Modes.front();
   O.Run = B;
   if (Range) {
     O.From = Range->first;

@@ -13,7 +13,7 @@
 # out. Then builds it for clang's coverage (CMake for the library, the
 # program and the ctest tests; setup.py for the extension), times a plain
 # pytest run against 'tia collect --pytest', and runs 'tia eval mutants'
-# over the head's changed C functions.
+# over the head's changed C functions, in MODE (default combined).
 set -euo pipefail
 src=$(cd "$1" && pwd)
 work=$2
@@ -73,7 +73,8 @@ echo "== plain pytest against tia collect --pytest (CPU, user+sys)"
 "$tia" dump boundaries | grep -c '^pytest:' | sed 's/^/tests with boundaries: /'
 "$tia" dump boundaries | grep -E '^  (loads|runs)' | sort | uniq -c
 
-echo "== eval mutants (the default mode)"
+mode=${MODE:-combined}
+echo "== eval mutants (mode $mode)"
 # A mutant can make brotli loop; ctest's and collect's time limit (1500 s)
 # is too long for a benchmark: a program of the build running over 30 s is
 # killed, so that its test fails as a timeout would make it.
@@ -87,4 +88,4 @@ done) &
 watchdog=$!
 trap 'kill $watchdog 2>/dev/null || true' EXIT
 "$tia" eval mutants --commits "$base..$head" --build "$build" -p build \
-  --pytest --python "$python" --count "${COUNT:-10}"
+  --pytest --python "$python" --count "${COUNT:-10}" --modes "$mode"

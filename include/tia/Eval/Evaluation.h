@@ -77,6 +77,8 @@ struct MutantsRequest {
   size_t Count = 10;
   std::string Build; ///< the build command; empty: none
   bool Quiet = false;
+  /// The mode each mutant's selection is made in.
+  select::SelectionMode Mode = select::SelectionMode::Combined;
 };
 
 /// Mutates up to R.Count functions at R.Head in \p S, one at a time,

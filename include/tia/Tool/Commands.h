@@ -275,6 +275,8 @@ struct EvalMutantsOptions {
   /// any function, at HEAD.
   std::string From, To;
   unsigned Count = 10; ///< mutants to make
+  /// --modes: the one mode the mutants' selections are made in.
+  select::SelectionMode Mode = select::SelectionMode::Combined;
 };
 
 /// Parses --since: "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM:SS" (UTC), to seconds
