@@ -56,6 +56,7 @@ std::optional<BuildObject> objectAt(const std::string &Path) {
     }
     O.Kind = Probe->Kind;
     O.Runtime = Probe->Runtime;
+    O.Gcov = Probe->Gcov;
   }
   return O;
 }
@@ -116,6 +117,14 @@ std::string nativePlanJson(const std::string &ProfileDir,
           llvm::json::Object{{"set_filename", O.Runtime->SetFilename},
                              {"write_file", O.Runtime->WriteFile},
                              {"reset_counters", O.Runtime->ResetCounters}};
+    if (O.Gcov) {
+      llvm::json::Array Counters;
+      for (auto [Offset, Size] : O.Gcov->Counters)
+        Counters.push_back(llvm::json::Array{Offset, Size});
+      Entry["gcov"] = llvm::json::Object{{"dump_one", O.Gcov->DumpOne},
+                                         {"root", O.Gcov->Root},
+                                         {"counters", std::move(Counters)}};
+    }
     ByPath[O.Path] = std::move(Entry);
   }
   llvm::json::Object Plan{{"dir", ProfileDir}, {"objects", std::move(ByPath)}};

@@ -34,6 +34,8 @@ struct BuildObject {
   std::optional<coverage::Instrumentation> Kind;
   /// Clang's profile runtime in a library, when its symbol table names it.
   std::optional<coverage::ProfileRuntime> Runtime;
+  /// libgcov in a library, when its symbol table names it.
+  std::optional<coverage::GcovRuntime> Gcov;
 };
 
 /// The ELF shared libraries and executables below \p Dirs (folders named

@@ -17,8 +17,14 @@
 # last boundary into the folder of the test that ran them, then zeroes
 # them. What runs outside every test (collection, imports) goes to the
 # process's "outside" folder, which counts for every test of the process.
-# gcov's runtime writes once, at exit: its data counts for every test of
-# the process too.
+#
+# libgcov in a shared object writes once, at exit, and has no reset linked
+# in. What it does link, hidden too, is __gcov_dump_one: at each boundary
+# this module calls it with GCOV_PREFIX at the test's folder, zeroes the
+# object's counter arrays (their addresses from the symbol table) and
+# clears the "dumped" flag of __gcov_root that would stop the next write.
+# A gcov object without a symbol table writes at exit only: its data
+# counts for every test of the process.
 
 import ctypes
 import hashlib
@@ -84,9 +90,9 @@ def loaded():
     return out
 
 
-class _Runtime:
-    """The profile runtime of one loaded object, its functions at \\p base
-    plus the offsets tia found in its symbol table."""
+class _ClangRuntime:
+    """clang's profile runtime in one loaded object, its functions at
+    \\p base plus the offsets tia found in its symbol table."""
 
     def __init__(self, base, offsets):
         self.set_name = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(
@@ -102,8 +108,63 @@ class _Runtime:
         self.name = ctypes.create_string_buffer(path.encode())
         self.set_name(self.name)
 
+    def flush(self, where, after, sequence):
+        """Writes the counters into folder \\p where, zeroes them, and
+        leaves the runtime pointed at folder \\p after."""
+        self.point(os.path.join(
+            where, "inproc-%d-%d.profraw" % (os.getpid(), sequence)))
+        self.write()
+        self.reset()
+        self.point(os.path.join(after, "after-%d-%%p.profraw" % sequence))
+        return True
 
-_runtimes = {}  # (path, base) -> _Runtime
+    def save(self):
+        self.write()
+
+
+class _GcovRuntime:
+    """libgcov in one loaded object: __gcov_dump_one, __gcov_root and the
+    counter arrays, at \\p base plus the offsets tia found."""
+
+    def __init__(self, base, gcov):
+        self.dump = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(
+            base + gcov["dump_one"])
+        self.root = base + gcov["root"]
+        self.counters = [(base + at, size) for at, size in gcov["counters"]]
+
+    def _flags(self):
+        # struct gcov_root { struct gcov_info *list; unsigned dumped : 1;
+        # unsigned run_counted : 1; ... }, the same since gcc 5.
+        return ctypes.c_uint32.from_address(
+            self.root + ctypes.sizeof(ctypes.c_void_p))
+
+    def _dump(self, where):
+        """Writes the data where GCOV_PREFIX \\p where puts it (None: where
+        it points now); True when the flag shows the write happened."""
+        before = os.environ.get("GCOV_PREFIX")
+        if where is not None:
+            os.environ["GCOV_PREFIX"] = where
+        try:
+            self.dump(self.root)
+        finally:
+            if before is not None:
+                os.environ["GCOV_PREFIX"] = before
+        return bool(self._flags().value & 1)
+
+    def flush(self, where, after, sequence):
+        if not self._dump(where):
+            # Not the layout tia knows: later writes could be lost.
+            return False
+        for at, size in self.counters:
+            ctypes.memset(at, 0, size)
+        self._flags().value &= ~1
+        return True
+
+    def save(self):
+        self._dump(None)
+
+
+_runtimes = {}  # (path, base) -> _ClangRuntime or _GcovRuntime
 
 
 def _unchanged(path):
@@ -118,19 +179,28 @@ def _unchanged(path):
         st.st_mtime_ns == seen.get("mtime_ns")
 
 
+def _make_runtime(base, seen):
+    if seen.get("runtime"):
+        return _ClangRuntime(base, seen["runtime"])
+    if seen.get("gcov"):
+        return _GcovRuntime(base, seen["gcov"])
+    return None
+
+
 def _loaded_runtimes():
     out = []
     for path, base in loaded().items():
-        offsets = _objects[path].get("runtime")
-        if not offsets or path in _unreached:
+        seen = _objects[path]
+        if path in _unreached or not (seen.get("runtime") or
+                                      seen.get("gcov")):
             continue
         runtime = _runtimes.get((path, base))
         if runtime is None:
             if not _unchanged(path):
                 _unreached.add(path)
                 continue
-            runtime = _runtimes[(path, base)] = _Runtime(base, offsets)
-        out.append(runtime)
+            runtime = _runtimes[(path, base)] = _make_runtime(base, seen)
+        out.append((path, runtime))
     return out
 
 
@@ -142,13 +212,10 @@ def _flush(key, then):
     global _sequence
     where = os.path.join(_dir, folder(key))
     after = os.path.join(_dir, folder(then))
-    for runtime in _loaded_runtimes():
+    for path, runtime in _loaded_runtimes():
         _sequence += 1
-        runtime.point(os.path.join(
-            where, "inproc-%d-%d.profraw" % (os.getpid(), _sequence)))
-        runtime.write()
-        runtime.reset()
-        runtime.point(os.path.join(after, "after-%d-%%p.profraw" % _sequence))
+        if not runtime.flush(where, after, _sequence):
+            _unreached.add(path)
 
 
 def enter(key):
@@ -174,8 +241,8 @@ def save_forked():
     running test's folder (the name holds this process's pid)."""
     if _dir is None:
         return
-    for runtime in _loaded_runtimes():
-        runtime.write()
+    for path, runtime in _loaded_runtimes():
+        runtime.save()
 
 
 def record(key):

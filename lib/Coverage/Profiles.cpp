@@ -54,6 +54,26 @@ uint64_t firstSegmentAddress(const llvm::object::ELF64LEObjectFile &Elf) {
   return 0;
 }
 
+/// \p Sym's address relative to \p Base, the address of file offset 0;
+/// 0 when it has none there.
+uint64_t offsetOf(const llvm::object::ELFSymbolRef &Sym, uint64_t Base) {
+  llvm::Expected<uint64_t> Address = Sym.getAddress();
+  if (!Address) {
+    llvm::consumeError(Address.takeError()); // Counts as missing.
+    return 0;
+  }
+  return *Address >= Base ? *Address - Base : 0;
+}
+
+/// gcc's counter arrays: "__gcov0.f", "__gcov3.g" (the kind, then the
+/// function); "__gcov_.f" is the function's description, not counters.
+bool isGcovCounters(llvm::StringRef Name) {
+  if (!Name.consume_front("__gcov"))
+    return false;
+  size_t Digits = Name.find_first_not_of("0123456789");
+  return Digits > 0 && Digits != llvm::StringRef::npos && Name[Digits] == '.';
+}
+
 } // namespace
 
 llvm::Expected<LibraryProbe> probeLibrary(llvm::StringRef Path) {
@@ -82,22 +102,24 @@ llvm::Expected<LibraryProbe> probeLibrary(llvm::StringRef Path) {
       {"__llvm_profile_write_file", &R.WriteFile},
       {"__llvm_profile_reset_counters", &R.ResetCounters}};
   bool Gcov = false;
-  for (const llvm::object::SymbolRef &Sym : Elf->symbols()) {
+  GcovRuntime G;
+  for (const llvm::object::ELFSymbolRef Sym : Elf->symbols()) {
     llvm::Expected<llvm::StringRef> Name = Sym.getName();
     if (!Name) {
       llvm::consumeError(Name.takeError()); // Not one of ours.
       continue;
     }
     Gcov |= *Name == "__gcov_init" || *Name == "__gcov_merge_add";
-    for (auto &[Want, Slot] : Wanted) {
-      if (*Name != Want)
-        continue;
-      llvm::Expected<uint64_t> Address = Sym.getAddress();
-      if (!Address)
-        llvm::consumeError(Address.takeError()); // Counts as missing.
-      else if (*Address >= Base)
-        *Slot = *Address - Base;
-    }
+    uint64_t Offset = offsetOf(Sym, Base);
+    for (auto &[Want, Slot] : Wanted)
+      if (*Name == Want)
+        *Slot = Offset;
+    if (*Name == "__gcov_dump_one")
+      G.DumpOne = Offset;
+    else if (*Name == "__gcov_root")
+      G.Root = Offset;
+    else if (isGcovCounters(*Name) && Offset && Sym.getSize())
+      G.Counters.emplace_back(Offset, Sym.getSize());
   }
   if (Counters)
     P.Kind = Mapping ? Instrumentation::Clang : Instrumentation::ClangNoMapping;
@@ -106,6 +128,11 @@ llvm::Expected<LibraryProbe> probeLibrary(llvm::StringRef Path) {
   if (P.Kind == Instrumentation::Clang &&
       llvm::all_of(Wanted, [](const auto &W) { return *W.second != 0; }))
     P.Runtime = R;
+  if (P.Kind == Instrumentation::Gcov && G.DumpOne && G.Root &&
+      !G.Counters.empty()) {
+    llvm::sort(G.Counters);
+    P.Gcov = std::move(G);
+  }
   return P;
 }
 

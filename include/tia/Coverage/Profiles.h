@@ -88,6 +88,20 @@ struct ProfileRuntime {
   uint64_t SetFilename = 0, WriteFile = 0, ResetCounters = 0;
 };
 
+/// Where libgcov lies in a gcov-instrumented shared object, relative to
+/// the address its file offset 0 is loaded at. libgcov links no reset into
+/// a shared object and writes once, at exit; what it does link is
+/// __gcov_dump_one, which writes the object's data where GCOV_PREFIX points
+/// when called, and __gcov_root, whose "dumped" flag stops a second write
+/// until cleared. With the object's counter arrays (__gcov0.FUNCTION, one
+/// per function and kind) zeroed after each write, the data is exact per
+/// test. All are local symbols, read from the symbol table.
+struct GcovRuntime {
+  uint64_t DumpOne = 0, Root = 0;
+  /// (address, size in bytes) of each counter array.
+  std::vector<std::pair<uint64_t, uint64_t>> Counters;
+};
+
 /// What a look at a shared library's section and symbol tables tells,
 /// without reading the rest of it (probeBinary scans every byte).
 struct LibraryProbe {
@@ -95,6 +109,8 @@ struct LibraryProbe {
   /// Clang's profile runtime, when the symbol table names all three of its
   /// functions (not when stripped).
   std::optional<ProfileRuntime> Runtime;
+  /// libgcov's, when the symbol table names it and counters.
+  std::optional<GcovRuntime> Gcov;
 };
 
 /// Looks at the ELF shared library \p Path: clang's by its sections, gcov's
