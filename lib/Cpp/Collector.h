@@ -29,6 +29,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -164,6 +165,12 @@ public:
   /// A typedef or using-alias.
   void alias(const clang::TypedefNameDecl *TD);
 
+  /// A call that binds a name for Python (pybind11's or nanobind's .def
+  /// family, Bindings.cpp).
+  void bindingCall(const clang::CXXMemberCallExpr *Call);
+  /// An entry of a CPython PyMethodDef or PyGetSetDef table.
+  void bindingTableEntry(const clang::InitListExpr *Entry);
+
   /// Records the brackets of a namespace or extern "C" block, which are left
   /// out of the residual: what they change is the names of what they hold,
   /// and a renamed element is an added and a deleted one already.
@@ -197,6 +204,11 @@ private:
   void resolveInstantiations();
   void numberLambdas();
   void implicitMemberNames();
+
+  // Bindings.cpp
+  /// A binding element spanning [\p Begin, the token at \p End].
+  void binding(clang::SourceLocation Begin, clang::SourceLocation End,
+               const std::string &Name, const std::string &How);
 
   // Preprocessor.cpp
   void preprocessor(const PreprocessorRecord &PP);
@@ -287,6 +299,8 @@ private:
   /// Token ranges [first, second) of the brackets, per file.
   std::vector<std::pair<clang::FileID, std::pair<unsigned, unsigned>>> Brackets;
   std::vector<RawReference> Refs;
+  /// Where the bindings already collected begin.
+  std::set<std::pair<clang::FileID, unsigned>> BindingsSeen;
   llvm::DenseMap<const clang::FunctionDecl *, std::string> Displays;
   std::vector<std::optional<std::string>> Keys;
   std::vector<std::string> DisplayOf;

@@ -173,8 +173,11 @@ Collector::ownedRanges(const std::vector<size_t> &Members) {
     Ranges Holes;
     for (size_t B = 0; B < Members.size(); ++B) {
       const Candidate &N = Candidates[Members[B]];
+      // A binding is also a statement of the code that registers it (a
+      // method table's entry): a changed one changes what runs at import.
       if (B == A || N.Kind == ElementKind::Conditional ||
-          N.BeginOffset < C.BeginOffset || N.EndOffset > C.EndOffset)
+          N.Kind == ElementKind::Binding || N.BeginOffset < C.BeginOffset ||
+          N.EndOffset > C.EndOffset)
         continue;
       bool Same = N.BeginOffset == C.BeginOffset && N.EndOffset == C.EndOffset;
       if (Same && B < A)

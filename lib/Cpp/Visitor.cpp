@@ -194,6 +194,16 @@ public:
     return true;
   }
 
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *E) {
+    C.bindingCall(E);
+    return true;
+  }
+
+  bool VisitInitListExpr(InitListExpr *E) {
+    C.bindingTableEntry(E);
+    return true;
+  }
+
   // --- References ---
 
   bool VisitTypeLoc(TypeLoc TL) {

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CppStatic.h"
+#include "PythonEntries.h"
 #include "SelectInternal.h"
 #include "tia/Git/Repository.h"
 #include "tia/Select/Changes.h"
@@ -57,60 +58,6 @@ std::string showPath(const CallPath &P) {
     Out += (Out.empty() ? "" : " -> ") + S;
   return Out;
 }
-
-/// The imports of the latest revision's Python files, to find the modules
-/// outside the project a file imports, directly or through project modules.
-class PythonImports {
-public:
-  static llvm::Expected<PythonImports> load(Store &S) {
-    PythonImports P;
-    auto Modules = S.currentPythonModules();
-    if (!Modules)
-      return Modules.takeError();
-    for (auto &[Path, Module] : *Modules)
-      P.FileOf[Module] = Path;
-    auto Imports = S.currentImports();
-    if (!Imports)
-      return Imports.takeError();
-    for (auto &[Path, I] : *Imports)
-      P.ImportsOf[Path].push_back(I);
-    return P;
-  }
-
-  /// The modules outside the project that \p Path imports, directly or
-  /// through the project's modules (each candidate of `from M import N`:
-  /// M, and M.N, which may be a submodule).
-  std::set<std::string> externalModules(const std::string &Path) const {
-    std::set<std::string> Out, Seen;
-    std::vector<std::string> Work = {Path};
-    while (!Work.empty()) {
-      std::string File = Work.back();
-      Work.pop_back();
-      if (!Seen.insert(File).second)
-        continue;
-      auto It = ImportsOf.find(File);
-      if (It == ImportsOf.end())
-        continue;
-      for (const ImportRecord &I : It->second) {
-        std::vector<std::string> Candidates = {I.Module};
-        if (!I.Name.empty() && I.Name != "*")
-          Candidates.push_back(I.Module + "." + I.Name);
-        for (const std::string &M : Candidates) {
-          auto F = FileOf.find(M);
-          if (F != FileOf.end())
-            Work.push_back(F->second);
-          else
-            Out.insert(M);
-        }
-      }
-    }
-    return Out;
-  }
-
-private:
-  std::map<std::string, std::string> FileOf; ///< module -> path
-  std::map<std::string, std::vector<ImportRecord>> ImportsOf;
-};
 
 class CppGraphSelection {
 public:
@@ -298,41 +245,25 @@ private:
   }
 
   /// Python tests that were never collected (a database only indexed): each
-  /// test's entry is the module initialisers (PyInit_NAME, which pybind11,
-  /// nanobind and the CPython API all define) of the extension modules its
-  /// file imports, directly or through the project's modules; the graph
-  /// goes on from them to what the bindings reference. A test importing
-  /// none reaches no C or C++: its entry is empty, and a C++ change does
-  /// not select it. Tests with coverage keep it (it also holds what the
-  /// programs they ran covered).
+  /// test's entries are where its code may enter C or C++ (PythonEntries.h):
+  /// the initialisers of the extension modules it imports, and the
+  /// bindings whose Python names it uses; the graph goes on from them. A
+  /// test importing none reaches no C or C++: its entry is empty, and a
+  /// C++ change does not select it. Tests with coverage keep it (it also
+  /// holds what the programs they ran covered).
   llvm::Error placePythonTests() {
-    auto Closure = PythonImports::load(S);
-    if (!Closure)
-      return Closure.takeError();
-    auto Defs = S.currentTestDefinitions();
-    if (!Defs)
-      return Defs.takeError();
-    std::map<std::string, std::string> FileOfTest;
-    for (auto &[Path, D] : *Defs)
-      if (D.Framework == "pytest")
-        FileOfTest["pytest:" + D.Name] = Path;
-    for (const FileIndex &F : NewVersions)
-      for (const TestDefinition &D : F.Tests)
-        if (D.Framework == "pytest")
-          FileOfTest["pytest:" + D.Name] = F.Path;
-    for (auto &[Id, Path] : FileOfTest) {
+    auto Python = PythonEntries::load(S, NewVersions);
+    if (!Python)
+      return Python.takeError();
+    for (auto &[Id, Path] : Python->tests()) {
       if (PyMapped.count(Id) || Entries.count(Id))
         continue;
+      auto Keys = Python->entriesOf(Id, Graph);
+      if (!Keys)
+        return Keys.takeError();
       TestEntry E;
       E.Where = Path;
-      for (const std::string &Module : Closure->externalModules(Path)) {
-        llvm::StringRef Last = llvm::StringRef(Module).rsplit('.').second;
-        if (Last.empty())
-          Last = Module;
-        std::string Init = "cpp:PyInit_" + Last.str();
-        if (Graph.node(Init) && !llvm::is_contained(E.Keys, Init))
-          E.Keys.push_back(Init);
-      }
+      E.Keys = std::move(*Keys);
       Entries[Id] = std::move(E);
     }
     return llvm::Error::success();
@@ -581,8 +512,9 @@ private:
     if (PythonByGraph)
       Sel.ModeNotes.push_back(llvm::formatv(
           "{0}: {1} Python tests never collected decided by the reference "
-          "graph from the extension modules they import (PyInit_NAME); the "
-          "programs they run are not seen before 'tia collect --pytest'",
+          "graph from the extension modules they import (PyInit_NAME) and "
+          "the bindings whose Python names they use; the programs they run "
+          "are not seen before 'tia collect --pytest'",
           modeName(Sel.Mode), PythonByGraph));
     if (!Unplaced.empty()) {
       std::string List;

@@ -41,6 +41,8 @@ llvm::StringRef kindName(ElementKind K) {
     return "conditional";
   case ElementKind::Declaration:
     return "declaration";
+  case ElementKind::Binding:
+    return "binding";
   }
   return "function";
 }
@@ -119,6 +121,7 @@ std::optional<ElementKind> parseKind(llvm::StringRef Name) {
       .Case("macro", ElementKind::Macro)
       .Case("conditional", ElementKind::Conditional)
       .Case("declaration", ElementKind::Declaration)
+      .Case("binding", ElementKind::Binding)
       .Default(std::nullopt);
 }
 

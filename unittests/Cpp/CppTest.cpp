@@ -263,6 +263,101 @@ TEST_F(CppTest, LambdasInTemplatesAndAtNamespaceScope) {
   EXPECT_EQ(Inner.Key, Generic.Key + "::lambda#1");
 }
 
+// nanobind is not packaged here: the test declares the part of its API it
+// uses, in its namespace and with its method names.
+constexpr llvm::StringLiteral NanobindApi =
+    "namespace nanobind {\n"
+    "template <typename... A> struct init {};\n"
+    "struct module_ {\n"
+    "  template <typename F> module_ &def(const char *, F &&) { return *this; "
+    "}\n"
+    "};\n"
+    "template <typename T> struct class_ {\n"
+    "  class_(module_ &, const char *) {}\n"
+    "  template <typename F> class_ &def(const char *, F &&) { return *this; "
+    "}\n"
+    "  template <typename... A> class_ &def(init<A...>) { return *this; }\n"
+    "  template <typename G> class_ &def_prop_ro(const char *, G &&) {\n"
+    "    return *this;\n"
+    "  }\n"
+    "};\n"
+    "} // namespace nanobind\n"
+    "namespace nb = nanobind;\n";
+
+TEST_F(CppTest, NanobindDefinitionsAreBindingsByTheirPythonNames) {
+  write("src/nb.h", NanobindApi);
+  FileIndex F = indexSource(
+      "src/a.cpp", "#include \"nb.h\"\n"
+                   "double area(double w, double h) { return w * h; }\n"
+                   "struct Shape { Shape(double) {} double width() const; };\n"
+                   "double Shape::width() const { return 1; }\n"
+                   "void init(nb::module_ &m) {\n"
+                   "  m.def(\"area\", &area);\n"
+                   "  m.def(\"twice\", [](double v) { return area(v, 2); });\n"
+                   "  nb::class_<Shape>(m, \"Shape\")\n"
+                   "      .def(nb::init<double>())\n"
+                   "      .def_prop_ro(\"width\", &Shape::width);\n"
+                   "}\n");
+  const Element &Area = element(F, "\"area\" (nanobind def in src/a.cpp)");
+  EXPECT_EQ(Area.Kind, ElementKind::Binding);
+  EXPECT_EQ(Area.Key, "cpp:src/a.cpp:binding:area");
+  EXPECT_EQ(Area.BeginLine, 6u);
+  const Element &Twice = element(F, "\"twice\" (nanobind def in src/a.cpp)");
+  const Element &Ctor = element(F, "\"Shape\" (nanobind def in src/a.cpp)");
+  EXPECT_EQ(Ctor.BeginLine, 9u);
+  const Element &Width =
+      element(F, "\"width\" (nanobind def_prop_ro in src/a.cpp)");
+  auto Has = [&](llvm::StringRef From, llvm::StringRef To) {
+    return llvm::is_contained(
+        F.References, Reference{From.str(), To.str(), ReferenceKind::Call});
+  };
+  const Element &Init = element(F, "init(nanobind::module_ &)");
+  const Element &Lambda =
+      elementStarting(F, "init(nanobind::module_ &)::(lambda");
+  EXPECT_TRUE(Has(Area.Key, "cpp:_Z4areadd"));
+  EXPECT_TRUE(Has(Twice.Key, Lambda.Key));
+  EXPECT_TRUE(Has(Lambda.Key, "cpp:_Z4areadd"));
+  EXPECT_TRUE(Has(Width.Key, "cpp:_ZNK5Shape5widthEv"));
+  // A constructor is bound under its class's Python name.
+  EXPECT_EQ(Ctor.Key, "cpp:src/a.cpp:binding:Shape");
+  // The function registering them reaches none of them: a test reaches
+  // each through the name it uses.
+  EXPECT_FALSE(Has(Init.Key, "cpp:_Z4areadd"));
+  EXPECT_FALSE(Has(Init.Key, Lambda.Key));
+  EXPECT_FALSE(Has(Init.Key, "cpp:_ZNK5Shape5widthEv"));
+}
+
+TEST_F(CppTest, MethodTableEntriesAreBindingsOfTheTable) {
+  FileIndex F = indexSource(
+      "src/m.cpp",
+      "struct PyMethodDef { const char *name; void *meth; int flags;\n"
+      "                     const char *doc; };\n"
+      "static void *twice(void *, void *) { return nullptr; }\n"
+      "static void *half(void *, void *) { return nullptr; }\n"
+      "static PyMethodDef Methods[] = {\n"
+      "    {\"twice\", (void *)twice, 1, \"\"},\n"
+      "    {\"half\", (void *)half, 1, \"\"},\n"
+      "    {nullptr, nullptr, 0, nullptr}};\n");
+  const Element &Twice = element(F, "\"twice\" (PyMethodDef in src/m.cpp)");
+  EXPECT_EQ(Twice.Kind, ElementKind::Binding);
+  EXPECT_EQ(Twice.BeginLine, 6u);
+  EXPECT_EQ(Twice.EndLine, 6u);
+  const Element &Table = element(F, "Methods");
+  const Element &TwiceFn = elementStarting(F, "twice(");
+  auto Has = [&](llvm::StringRef From, llvm::StringRef To) {
+    return llvm::is_contained(
+        F.References, Reference{From.str(), To.str(), ReferenceKind::Call});
+  };
+  EXPECT_TRUE(Has(Twice.Key, TwiceFn.Key));
+  EXPECT_FALSE(Has(Table.Key, TwiceFn.Key));
+  // The sentinel binds nothing.
+  EXPECT_EQ(llvm::count_if(F.Elements,
+                           [](const Element &E) {
+                             return E.Kind == ElementKind::Binding;
+                           }),
+            2);
+}
+
 TEST_F(CppTest, KeysAreUniqueWithinATranslationUnit) {
   write("src/a.h", "static int helper() { return 1; }\n"
                    "inline int shared() { return helper(); }\n");

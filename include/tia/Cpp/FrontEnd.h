@@ -49,9 +49,10 @@ std::string defaultResourceDir();
 /// The version of the reference graph the front end produces: 2 added
 /// virtual overrides, destructors, new/delete, lambdas reached from the
 /// code around them and the project functions system template
-/// instantiations call. 'tia index' parses the C++ file versions stored by
-/// an older front end again (Store::cppGraphVersion).
-constexpr int64_t GraphVersion = 2;
+/// instantiations call; 3 added the names extension modules bind for Python
+/// (ElementKind::Binding). 'tia index' parses the C++ file versions stored
+/// by an older front end again (Store::cppGraphVersion).
+constexpr int64_t GraphVersion = 3;
 
 struct FrontEndOptions {
   /// Absolute repository root; only files below it are indexed, and paths

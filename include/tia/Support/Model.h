@@ -41,6 +41,10 @@ enum class ElementKind {
   Macro,    ///< a #define or #undef
   Conditional, ///< an #if/#ifdef/#ifndef ... #endif region at file scope
   Declaration, ///< a function declaration without a body (a prototype)
+  /// A name an extension module makes visible to Python (a pybind11 or
+  /// nanobind .def, a PyMethodDef entry): the binding call or table entry,
+  /// referencing what the name runs. Keyed "cpp:<file>:binding:<name>".
+  Binding,
 };
 
 /// True for the kinds that run code of their own (functions, methods,
