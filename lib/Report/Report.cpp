@@ -367,6 +367,17 @@ void writeJson(const Plan &P, llvm::raw_ostream &OS) {
       for (const std::string &Id : P.NotSelected)
         J.value(jsonPath(Id));
     });
+    J.attributeArray("undefined_tests", [&] {
+      for (const std::string &Id : P.Undefined)
+        J.value(jsonPath(Id));
+    });
+    J.attributeArray("widened_tests", [&] {
+      for (const auto &[Instance, Function] : P.Widened)
+        J.object([&] {
+          J.attribute("instance", jsonPath(Instance));
+          J.attribute("function", jsonPath(Function));
+        });
+    });
     jsonChanges(J, P);
     J.attributeArray("uncovered_elements", [&] {
       for (size_t I : C.Uncovered)
@@ -545,8 +556,35 @@ std::string summaryLine(const Plan &P) {
   return Line;
 }
 
+/// The ids left out, and those run through their function, in a line
+/// each.
+void writeHeadTests(const Plan &P, llvm::raw_ostream &OS) {
+  if (!P.Undefined.empty()) {
+    OS << "  left out " << plural(P.Undefined.size(), "test", "tests")
+       << " the head does not define (deleted or renamed): ";
+    for (size_t I = 0; I < P.Undefined.size() && I < MaxListed; ++I)
+      OS << (I ? ", " : "") << P.Undefined[I];
+    if (P.Undefined.size() > MaxListed)
+      OS << ", ...";
+    OS << "\n";
+  }
+  if (!P.Widened.empty()) {
+    std::set<std::string> Functions;
+    for (const auto &[Instance, Function] : P.Widened)
+      Functions.insert(Function);
+    OS << "  ran "
+       << plural(Functions.size(), "parametrized function",
+                 "parametrized functions")
+       << " whole, in place of "
+       << plural(P.Widened.size(), "instance", "instances")
+       << " their files may no longer have (changed since recorded): "
+       << *Functions.begin() << (Functions.size() > 1 ? ", ..." : "") << "\n";
+  }
+}
+
 void writeSummary(const Plan &P, llvm::raw_ostream &OS) {
   const select::Selection &C = P.Changes;
+  writeHeadTests(P, OS);
   std::map<std::string, size_t> ByChange;
   for (const ChangedElement &CE : C.Elements)
     ++ByChange[select::changeName(CE.Change).str()];

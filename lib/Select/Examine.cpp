@@ -1,6 +1,7 @@
 //===- Examine.cpp - what changed in one changed source file --------------===//
 
 #include "Examine.h"
+#include "HeadTests.h"
 #include "PythonSelect.h"
 #include "tia/Support/Hash.h"
 #include "llvm/ADT/STLExtras.h"
@@ -146,10 +147,12 @@ public:
       llvm::append_range(Added, H.AddedLines);
     }
     if ((Old && !Old->Tests.empty()) || (New && !New->Tests.empty()))
-      Sel.TestFiles.push_back({C.NewPath, C.OldPath,
-                               Old ? Old->Tests : std::vector<TestDefinition>(),
-                               New ? New->Tests : std::vector<TestDefinition>(),
-                               Deleted, Added});
+      Sel.TestFiles.push_back(
+          {C.NewPath, C.OldPath,
+           Old ? Old->Tests : std::vector<TestDefinition>(),
+           New ? New->Tests : std::vector<TestDefinition>(), Deleted, Added,
+           New && New->Python ? openTestClasses(C.NewPath, *New->Python)
+                              : std::vector<std::string>()});
     auto RenamedOnly = followMove();
     if (!RenamedOnly)
       return RenamedOnly.takeError();

@@ -10,6 +10,7 @@
 
 #include "tia/Select/Policy.h"
 #include "BuildInputs.h"
+#include "HeadTests.h"
 #include "PythonSelect.h"
 #include "tia/Cpp/FrontEnd.h"
 #include "tia/Support/CommitId.h"
@@ -604,8 +605,6 @@ knownTests(Store &S, const Plan &P,
   return K;
 }
 
-using Definitions = std::vector<std::pair<std::string, TestDefinition>>;
-
 /// The head's test definitions (file, definition): the index's, with the
 /// changed files' own.
 llvm::Expected<Definitions> headDefinitions(Store &S, const Selection &C) {
@@ -944,6 +943,8 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
   Build.addChanged();
   Build.addEveryTestOnFallback();
   Build.finish(P);
+  if (llvm::Error E = keepHeadTests(S, *Defs, P))
+    return E;
   P.Quiet = quietChange(P.Changes);
   return P;
 }

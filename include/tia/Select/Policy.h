@@ -146,6 +146,12 @@ struct Plan {
   std::vector<PlannedTest> Cut;
   /// Every known test that is neither selected nor cut, sorted.
   std::vector<std::string> NotSelected;
+  /// pytest ids the coverage map knows and the head does not define (a
+  /// deleted or renamed test or file), left out; sorted.
+  std::vector<std::string> Undefined;
+  /// Instances of parametrized pytest functions whose file changed since
+  /// they were recorded, each with the function id run in its place.
+  std::vector<std::pair<std::string, std::string>> Widened;
   /// std::nullopt when no snapshot could be used (see the fallbacks).
   std::optional<SnapshotUse> Snapshot;
   /// Every known test and every test definition's id.

@@ -203,6 +203,9 @@ struct TestFileChange {
   std::string OldPath; ///< empty when added
   std::vector<TestDefinition> Old, New;
   std::vector<unsigned> DeletedLines, AddedLines;
+  /// pytest classes of the new version ("tests/a.py::TestX") that may
+  /// inherit tests from a class of another file (openTestClasses).
+  std::vector<std::string> OpenClasses;
 };
 
 /// A call path of the reference graph: element keys and what people read,
