@@ -1,6 +1,7 @@
 //===- PythonSelectTest.cpp - selection rules for Python files ------------===//
 
 #include "PythonSelect.h"
+#include "HeadTests.h"
 #include "gtest/gtest.h"
 
 using namespace tia;
@@ -85,6 +86,32 @@ TEST(PythonSelectTest, OnlyMethodsHaveSiblings) {
             "area");
   EXPECT_EQ(pythonSiblingName(element("py:m:f", ElementKind::Function, 1, 2)),
             "");
+}
+
+NameNode classNode(llvm::StringRef Qualified, std::vector<std::string> Bases) {
+  NameNode N;
+  N.Id = "class:" + Qualified.str();
+  N.Kind = "class";
+  N.Name = Qualified.rsplit('.').second.empty()
+               ? Qualified.str()
+               : Qualified.rsplit('.').second.str();
+  N.Bases = std::move(Bases);
+  return N;
+}
+
+TEST(OpenTestClassesTest, ABaseFromAnotherFileMayBringTests) {
+  PythonFileInfo Info;
+  Info.Nodes = {classNode("Local", {"object"}),
+                classNode("TestPlain", {}),
+                classNode("TestUnit", {"TestCase"}),
+                classNode("TestLocal", {"Local"}),
+                classNode("TestImported", {"BaseTests"}),
+                classNode("TestThroughLocal", {"TestImported"}),
+                classNode("TestImported.Inner", {"Mixin"})};
+  std::vector<std::string> Open = openTestClasses("t.py", Info);
+  EXPECT_EQ(Open, (std::vector<std::string>{"t.py::TestImported",
+                                            "t.py::TestImported::Inner",
+                                            "t.py::TestThroughLocal"}));
 }
 
 } // namespace
