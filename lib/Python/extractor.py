@@ -186,6 +186,81 @@ class _Keys:
         return name if n == 1 else "%s#%d" % (name, n)
 
 
+# Decorators that only wrap the function they decorate, creating nothing
+# at class creation that other code could see besides the name.
+# abc.abstractmethod is not one: a new abstract method makes every subclass
+# without it impossible to instantiate. functools.wraps is not either: its
+# argument is evaluated then.
+_INERT_DECORATORS = frozenset({
+    "staticmethod", "classmethod", "property", "cached_property",
+    "functools.cached_property"})
+
+# Standard-library modules whose import does more than bind names.
+_ACTIVE_MODULES = frozenset({"this", "antigravity", "readline", "site",
+                             "rlcompleter", "__main__", "builtins",
+                             "__future__"})
+
+
+def _decorator_name(expr):
+    """'functools.cached_property' for @functools.cached_property; empty
+    for a call (@wraps(f)) or anything but a dotted name."""
+    parts = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return ""
+    parts.append(expr.id)
+    return ".".join(reversed(parts))
+
+
+def _inert_decorators(decorators, defined_before):
+    """True when every decorator of a method only wraps it: one of
+    _INERT_DECORATORS, or NAME.setter/getter/deleter of a property NAME
+    the class defined above."""
+    for d in decorators:
+        name = _decorator_name(d)
+        head, _, attr = name.rpartition(".")
+        if name in _INERT_DECORATORS:
+            continue
+        if attr in ("setter", "getter", "deleter") and head in defined_before:
+            continue
+        return False
+    return True
+
+
+def _top_level_names(stmts):
+    """The names a module's top-level definitions and assignments bind."""
+    out = set()
+    for s in stmts:
+        if isinstance(s, FUNCS + (ast.ClassDef,)):
+            out.add(s.name)
+        else:
+            out.update(_variable_names(s) or [])
+    return out
+
+
+def _binds_standard_names(stmt, defined):
+    """True for an import of standard-library modules that binds no name
+    the module defines or a builtin has: it binds names, and runs none of
+    the project's code."""
+    if not isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return False
+    if isinstance(stmt, ast.ImportFrom):
+        if stmt.level or not stmt.module:
+            return False
+        modules = [stmt.module]
+        bound = [a.asname or a.name for a in stmt.names]
+    else:
+        modules = [a.name for a in stmt.names]
+        bound = [a.asname or a.name.split(".")[0] for a in stmt.names]
+    standard = getattr(__import__("sys"), "stdlib_module_names", frozenset())
+    return all(m.split(".")[0] in standard and m.split(".")[0]
+               not in _ACTIVE_MODULES for m in modules) and \
+        all(b != "*" and b not in defined and b not in BUILTIN_NAMES
+            for b in bound)
+
+
 def _bound_by_imports(imports):
     """Names the imports bind, and whether there is a star import."""
     names, star = set(), False
@@ -258,13 +333,18 @@ class _Extractor:
                  [_dump(b) for b in node.bases],
                  [_dump(k) for k in node.keywords]]
         separable = _separable_defs(node.body)
+        defined_before = set()
         for stmt in node.body:
             if isinstance(stmt, FUNCS):
                 # Decorators run when the class is created; a plain method
-                # that appears or goes changes nothing else by itself.
-                if stmt.decorator_list:
+                # that appears or goes changes nothing else by itself, nor
+                # does one whose decorators only wrap it (@staticmethod,
+                # @property and its setter...): it goes by its name.
+                if stmt.decorator_list and not _inert_decorators(
+                        stmt.decorator_list, defined_before):
                     parts.append(["def", stmt.name,
                                   [_dump(d) for d in stmt.decorator_list]])
+                defined_before.add(stmt.name)
             elif isinstance(stmt, ast.ClassDef):
                 parts.append(["class", stmt.name])
             elif isinstance(stmt, _CONDITIONAL) and separable:
@@ -282,6 +362,7 @@ class _Extractor:
 
     def module_elements(self, tree, last_line, imports):
         imported, star = _bound_by_imports(imports)
+        defined_names = _top_level_names(tree.body)
         parts = []
         defined = []
         separable = _separable_defs(tree.body)
@@ -301,6 +382,10 @@ class _Extractor:
                 self.klass(stmt, "")
             elif isinstance(stmt, _CONDITIONAL) and separable:
                 parts.append(_dump_without_defs(stmt, separable))
+            elif _binds_standard_names(stmt, defined_names):
+                # Binds names of the standard library and runs nothing of
+                # the project: it goes by the code that uses the names.
+                continue
             else:
                 names = _variable_names(stmt)
                 if names:

@@ -5,9 +5,11 @@
 #include "PythonSelect.h"
 #include "tia/Support/Hash.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 #include <map>
 #include <optional>
+#include <set>
 
 namespace tia {
 namespace select {
@@ -328,8 +330,10 @@ private:
   llvm::Error recordChanges() {
     FileComparison Cmp = select::compareVersions(
         Old ? &*Old : nullptr, New ? &*New : nullptr, Deleted, Added);
-    if (New && New->Python)
+    if (New && New->Python) {
       addLostNames(Cmp, &*New, Deleted);
+      addLostImports(Cmp, Old ? &*Old : nullptr, &*New, Deleted);
+    }
     if (Cmp.OutsideElements) {
       std::string Where = linesPhrase(Cmp.LinesOutsideNew);
       if (Where.empty())
@@ -342,7 +346,16 @@ private:
                                : std::vector<std::string>{}))
         return E;
     }
-    if (Cmp.Elements.empty() && !Cmp.OutsideElements && !moved())
+    std::vector<std::string> NewImports = addedImports();
+    if (Cmp.Elements.empty() && !Cmp.OutsideElements && !moved() &&
+        !NewImports.empty())
+      Sel.Notes.push_back(
+          {Shown.str(),
+           "new imports of the standard library (" +
+               llvm::join(NewImports, ", ") +
+               ") only bind names: the code that uses them decides",
+           NoteKind::NewImports});
+    else if (Cmp.Elements.empty() && !Cmp.OutsideElements && !moved())
       Sel.Notes.push_back(
           {Shown.str(), CommentOnlyNote.str(), NoteKind::CommentOnly});
     else
@@ -359,6 +372,22 @@ private:
       if (llvm::Error E = addElement(std::move(CE), OldByKey))
         return E;
     return llvm::Error::success();
+  }
+
+  /// The modules a Python file's new version imports and its old one did
+  /// not.
+  std::vector<std::string> addedImports() const {
+    std::vector<std::string> Out;
+    if (!Old || !New || !Old->Python || !New->Python)
+      return Out;
+    std::set<std::string> Before;
+    for (const ImportRecord &I : Old->Python->Imports)
+      Before.insert(I.Module + "." + I.Name);
+    for (const ImportRecord &I : New->Python->Imports)
+      if (!Before.count(I.Module + "." + I.Name) &&
+          !llvm::is_contained(Out, I.Module))
+        Out.push_back(I.Module);
+    return Out;
   }
 
   /// Adds changed element \p CE, with what it changes beyond itself: the

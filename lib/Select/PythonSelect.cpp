@@ -2,6 +2,7 @@
 
 #include "PythonSelect.h"
 #include "llvm/Support/Path.h"
+#include <set>
 
 namespace tia {
 namespace select {
@@ -71,6 +72,32 @@ void addLostNames(FileComparison &Cmp, const FileIndex *New,
             CE.Elem.Kind == ElementKind::Function && !Qualified.contains('.');
   }
   if (!Lost)
+    return;
+  Cmp.Elements.push_back(
+      {ElementChange::Modified, *Module, linesIn(*Module, DeletedLines)});
+}
+
+void addLostImports(FileComparison &Cmp, const FileIndex *Old,
+                    const FileIndex *New,
+                    const std::vector<unsigned> &DeletedLines) {
+  if (!Old || !New || !Old->Python || !New->Python)
+    return;
+  auto Key = [](const ImportRecord &I) {
+    return std::make_pair(I.Module, I.Name);
+  };
+  std::set<std::pair<std::string, std::string>> Kept;
+  for (const ImportRecord &I : New->Python->Imports)
+    Kept.insert(Key(I));
+  if (llvm::all_of(Old->Python->Imports,
+                   [&](const ImportRecord &I) { return Kept.count(Key(I)); }))
+    return;
+  auto Module = llvm::find_if(New->Elements, [](const Element &E) {
+    return E.Kind == ElementKind::Module;
+  });
+  if (Module == New->Elements.end() ||
+      llvm::any_of(Cmp.Elements, [&](const ChangedElement &CE) {
+        return CE.Elem.Key == Module->Key;
+      }))
     return;
   Cmp.Elements.push_back(
       {ElementChange::Modified, *Module, linesIn(*Module, DeletedLines)});

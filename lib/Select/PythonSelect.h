@@ -48,6 +48,15 @@ std::vector<std::string> testsDefinedIn(const FileIndex &New,
 void addLostNames(FileComparison &Cmp, const FileIndex *New,
                   const std::vector<unsigned> &DeletedLines);
 
+/// A module that lost an import (a name it bound, or a module it ran) is
+/// modified, as a whole: its code may still use the name. Imports of the
+/// standard library that only bind names are not part of the module's
+/// hash (extractor.py), so one added changes nothing by itself, and one
+/// removed is found here.
+void addLostImports(FileComparison &Cmp, const FileIndex *Old,
+                    const FileIndex *New,
+                    const std::vector<unsigned> &DeletedLines);
+
 /// The name a new Python element shares with the elements it may take
 /// calls from: a new method may override a method of that name in a base
 /// class. Empty for other Python elements (a new function, class or

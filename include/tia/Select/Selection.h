@@ -97,6 +97,7 @@ enum class NoteKind {
   Configuration,  ///< tia's own configuration (.tia.yaml)
   Ignored,        ///< a path select.ignore names (configured)
   DefaultIgnored, ///< a path select.ignore names by default (documents)
+  NewImports,     ///< a Python file gained standard-library imports only
 };
 
 /// A file whose change selects nothing, and why ("comment or whitespace
