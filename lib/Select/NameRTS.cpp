@@ -112,6 +112,7 @@ bool matchesPattern(llvm::StringRef Name, llvm::StringRef Pattern) {
 Graph::Graph(std::vector<GraphFile> FilesIn, const GraphOptions &O)
     : Files(std::move(FilesIn)) {
   buildNodes(O);
+  findCallbacks();
   buildImports();
   buildHierarchy();
   buildResolutions(O);
@@ -220,6 +221,48 @@ void Graph::buildNodes(const GraphOptions &O) {
           return matchesPattern(Names[N], P);
         }))
       TestNames.push_back(N);
+}
+
+/// Bases whose code calls no method of a subclass by a name the subclass
+/// defines (tests' own classes are run by the framework anyway).
+static bool callsNoSubclassMethod(llvm::StringRef Base) {
+  return Base == "object" || Base == "ABC" || Base == "Protocol" ||
+         Base == "Generic" || Base == "TestCase" ||
+         Base == "IsolatedAsyncioTestCase";
+}
+
+void Graph::findCallbacks() {
+  // A class extending one from outside the project hands its methods to
+  // code tia does not read: logging calls a Handler's emit, threading a
+  // Thread's run, json an Encoder's default. Reached, such a class reaches
+  // all its methods.
+  std::set<std::string> ProjectClasses;
+  for (const GraphFile &GF : Files)
+    for (const NameNode &NN : GF.Nodes)
+      if (NN.Kind == "class")
+        ProjectClasses.insert(NN.Name);
+  for (uint32_t F = 0; F < Files.size(); ++F) {
+    std::map<uint32_t, uint32_t> Open; // class name -> class node
+    for (uint32_t Id : Info[F].Nodes) {
+      if (Nodes[Id].K != Kind::Class)
+        continue;
+      const NameNode &NN = Files[F].Nodes[Nodes[Id].Index];
+      if (llvm::any_of(NN.Bases, [&](const std::string &B) {
+            return !ProjectClasses.count(B) && !callsNoSubclassMethod(B);
+          }))
+        Open[Nodes[Id].Name] = Id;
+    }
+    if (Open.empty())
+      continue;
+    for (uint32_t Id : Info[F].Nodes) {
+      const Node &N = Nodes[Id];
+      if (N.K != Kind::Function || N.Class == None || (N.Flags & FDunder))
+        continue;
+      auto It = Open.find(N.Class);
+      if (It != Open.end())
+        CallbacksOf[It->second].push_back(Id);
+    }
+  }
 }
 
 int64_t Graph::moduleFile(llvm::StringRef Module) const {
@@ -778,6 +821,7 @@ enum SeedKind : uint8_t {
   RegistryRan,     ///< a registry-decorated function the test ran
   RegistryUnknown, ///< a registry-decorated function without evidence
   ImplicitByClass, ///< a double-underscore method of a reached class
+  CallbackByClass, ///< a method of a reached class with an outside base
   ImportTimeCode,  ///< code that runs when a file the test imports does
 };
 
@@ -986,6 +1030,10 @@ void Graph::reach(State &S, uint32_t N, uint8_t Seed, uint32_t PredRes,
     for (uint32_t D : It->second)
       if (!S.E->Present || !((*S.Evidence)[D] & 1))
         reach(S, D, ImplicitByClass, ~0u, N);
+  auto Callbacks = CallbacksOf.find(N);
+  if (Callbacks != CallbacksOf.end())
+    for (uint32_t M : Callbacks->second)
+      reach(S, M, CallbackByClass, ~0u, N);
 }
 
 bool Graph::pruned(const State &S, uint32_t C) const {
@@ -1150,6 +1198,12 @@ std::string Graph::chain(const State &S, uint32_t N) const {
       break;
     case ImplicitByClass:
       Steps.push_back("-> " + Here + " (called implicitly)");
+      Cur = I.PredNode;
+      continue;
+    case CallbackByClass:
+      Steps.push_back("-> " + Here +
+                      " (its class extends one from outside the project, "
+                      "whose code may call it)");
       Cur = I.PredNode;
       continue;
     case ByName: {

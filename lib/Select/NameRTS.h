@@ -227,6 +227,7 @@ private:
   uint32_t intern(llvm::StringRef Name);
   uint32_t lookup(llvm::StringRef Name) const;
   void buildNodes(const GraphOptions &O);
+  void findCallbacks();
   void buildImports();
   void buildHierarchy();
   void buildResolutions(const GraphOptions &O);
@@ -273,6 +274,9 @@ private:
   std::map<uint32_t, std::set<uint32_t>> Hierarchies;
   /// Class nodes -> their double-underscore methods.
   std::map<uint32_t, std::vector<uint32_t>> DundersOf;
+  /// Class nodes with a base from outside the project -> their other
+  /// methods, which that base's code may call (findCallbacks).
+  std::map<uint32_t, std::vector<uint32_t>> CallbacksOf;
   std::vector<uint32_t> ImplicitNames, TestNames, Roots, RegistryFunctions;
   /// Nodes that run at import (FImportTime), and why a changed binding
   /// does.

@@ -158,6 +158,7 @@ llvm::Expected<std::string> findTest(const Plan &P, llvm::StringRef Wanted) {
   for (const PlannedTest &T : P.Cut)
     All.push_back(T.Id);
   llvm::append_range(All, P.NotSelected);
+  llvm::append_range(All, P.Undefined);
   if (llvm::is_contained(All, Wanted))
     return Wanted.str();
   std::vector<std::string> Endings;
@@ -258,6 +259,24 @@ llvm::Error explainTest(const Plan &P, Store &S, llvm::StringRef Id,
     return llvm::Error::success();
   }
 
+  if (llvm::is_contained(P.Undefined, Id)) {
+    Out << Id
+        << " is not selected: the head does not define it (deleted or "
+           "renamed since its coverage was recorded); pytest would "
+           "stop on its id\n";
+    return llvm::Error::success();
+  }
+  if (P.Changes.Mode == select::SelectionMode::Static) {
+    Out << Id
+        << " is not selected: in static mode no changed element is "
+           "reached from its code (Python: by the names it uses; C++: "
+           "along the reference graph)\n";
+    listChanges(P, "not reached from it", Out);
+    for (const std::string &N : P.Changes.ModeNotes)
+      Out << "  " << N << "\n";
+    return llvm::Error::success();
+  }
+
   std::vector<std::string> Covered;
   bool Recorded = false;
   if (P.Snapshot) {
@@ -306,6 +325,19 @@ llvm::cl::opt<std::string>
     Head("head", llvm::cl::desc("Head revision (default: the work tree)"),
          llvm::cl::value_desc("rev"), llvm::cl::init(""),
          llvm::cl::cat(tiaCategory()), llvm::cl::sub(ExplainSubcommand));
+llvm::cl::opt<select::SelectionMode> Mode(
+    "mode",
+    llvm::cl::desc("The mode whose decision to explain (as 'tia select "
+                   "--mode')"),
+    llvm::cl::values(clEnumValN(select::SelectionMode::Combined, "combined",
+                                "coverage where the map has evidence, "
+                                "static analysis elsewhere (default)"),
+                     clEnumValN(select::SelectionMode::Coverage, "coverage",
+                                "the coverage map only"),
+                     clEnumValN(select::SelectionMode::Static, "static",
+                                "static analysis only")),
+    llvm::cl::init(select::SelectionMode::Combined),
+    llvm::cl::cat(tiaCategory()), llvm::cl::sub(ExplainSubcommand));
 } // namespace
 
 int explainMain(const GlobalOptions &G) {
@@ -315,6 +347,7 @@ int explainMain(const GlobalOptions &G) {
   ExplainOptions O;
   O.Test = Args[0];
   O.Select.Base = Base;
+  O.Select.Mode = Mode;
   if (!Head.empty())
     O.Select.Head = Head.getValue();
   return exitCode(runExplain(G, O, llvm::outs(), llvm::errs()));
