@@ -313,7 +313,9 @@ def _text(v):
 
 def _env(env, name):
     v = env.get(name)
-    if v is None:
+    if v is None and env is not os.environ:
+        # An environment given to subprocess may have bytes keys;
+        # os.environ rejects them.
         v = env.get(os.fsencode(name))
     return _text(v) if v is not None else None
 
@@ -328,7 +330,8 @@ def _unfollowed(executable, argv, env):
     program = _text(executable) if executable is not None else \
         (argv[0] if argv else "")
     name = os.path.basename(program) or program
-    if env is not None and _env(env, "TIA_PYTEST_TRACE") is None:
+    if _env(env if env is not None else os.environ,
+            "TIA_PYTEST_TRACE") is None:
         return name + " runs with an environment without tia's variables"
     path = program
     if os.sep not in program:
@@ -343,11 +346,24 @@ def _unfollowed(executable, argv, env):
         flag = _ignoring_flag(argv[1:])
         if flag:
             return "%s -%s skips tia's startup hook" % (name, flag)
+        if not _finds_hook(env):
+            return name + " runs with a PYTHONPATH without tia's startup hook"
         _note_inline_names(argv[1:])
         return None
     if _python_script(real):
         return None
     return name + " is not a Python interpreter"
+
+
+def _finds_hook(env):
+    """True when a Python child with \\p env (None: this process's) finds
+    tia's sitecustomize.py, which sits beside this file: a test that sets
+    PYTHONPATH to its own folders drops it."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    value = _env(env, "PYTHONPATH") if env is not None \
+        else os.environ.get("PYTHONPATH")
+    return any(os.path.abspath(p or os.curdir) == here
+               for p in (value or "").split(os.pathsep))
 
 
 def _ignoring_flag(args):
