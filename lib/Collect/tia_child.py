@@ -346,7 +346,7 @@ def _unfollowed(executable, argv, env):
         flag = _ignoring_flag(argv[1:])
         if flag:
             return "%s -%s skips tia's startup hook" % (name, flag)
-        if not _finds_hook(env):
+        if not _finds_hook(env) and not _give_hook(env):
             return name + " runs with a PYTHONPATH without tia's startup hook"
         _note_inline_names(argv[1:])
         return None
@@ -364,6 +364,28 @@ def _finds_hook(env):
         else os.environ.get("PYTHONPATH")
     return any(os.path.abspath(p or os.curdir) == here
                for p in (value or "").split(os.pathsep))
+
+
+def _give_hook(env):
+    """Appends tia's folder to the PYTHONPATH of \\p env, the environment
+    a test hands to a child of its own (env=dict(os.environ, PYTHONPATH=
+    ...)), which subprocess reads after this audit event: the child finds
+    its own modules first, and tia's startup hook after them. False when
+    \\p env cannot take it (this process's own, or not a dict)."""
+    if env is None or env is os.environ or not isinstance(env, dict):
+        return False
+    here = os.path.dirname(os.path.abspath(__file__))
+    for key in ("PYTHONPATH", b"PYTHONPATH"):
+        if key in env:
+            sep, folder = (os.pathsep, here) if isinstance(key, str) else \
+                (os.fsencode(os.pathsep), os.fsencode(here))
+            env[key] = env[key] + sep + folder if env[key] else folder
+            return True
+    if any(isinstance(k, bytes) for k in env):
+        env[b"PYTHONPATH"] = os.fsencode(here)
+    else:
+        env["PYTHONPATH"] = here
+    return True
 
 
 def _ignoring_flag(args):
