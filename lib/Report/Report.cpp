@@ -134,7 +134,9 @@ std::string describe(const Plan &P, const TestReason &R) {
     Out = What + " may now be called instead: test " + R.Detail;
   else if (R.Detail.empty())
     Out = "covers " + What +
-          (R.Through.empty() ? std::string() : " through " + R.Through);
+          (R.Through.empty() ? std::string() : " through " + R.Through) +
+          (R.AtImport.empty() ? std::string()
+                              : " (runs at import: " + R.AtImport + ")");
   else
     Out =
         What + " (" + select::ruleName(R.Applied).str() + "): test " + R.Detail;
@@ -190,6 +192,8 @@ void jsonTest(llvm::json::OStream &J, const PlannedTest &T) {
             J.attribute("file", jsonPath(R.File));
           if (!R.Through.empty())
             J.attribute("through", R.Through);
+          if (!R.AtImport.empty())
+            J.attribute("at_import", R.AtImport);
         });
     });
   });

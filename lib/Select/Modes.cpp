@@ -110,6 +110,26 @@ public:
     return llvm::Error::success();
   }
 
+  /// A test that covers a changed element may have run it only because it
+  /// runs when a module is imported (a package that installs a default at
+  /// import): when static analysis reaches it from import-time code, its
+  /// chain goes with the coverage reason.
+  void noteImportChain(const StaticHit &H,
+                       const std::map<std::string, size_t> &IndexOf) {
+    llvm::StringRef Chain = H.Chain;
+    if (!Chain.starts_with("module code of ") &&
+        !Chain.contains("(runs at import"))
+      return;
+    auto It = IndexOf.find(H.Elem.Key);
+    auto Rs = ByTest.find(H.Test);
+    if (It == IndexOf.end() || Rs == ByTest.end())
+      return;
+    for (Reason &R : Rs->second)
+      if (R.Element == It->second && R.By == Evidence::Coverage &&
+          R.Via.empty() && R.AtImport.empty())
+        R.AtImport = H.Chain;
+  }
+
   /// Static analysis' hits, for the tests it decides (and, in combined
   /// mode, for new nodes).
   void addStaticHits() {
@@ -118,8 +138,10 @@ public:
       IndexOf.emplace(Sel.Elements[I].Elem.Key, I);
     for (const StaticHit &H : A.Hits) {
       if (usesCoverage(H.Test) && !H.NewNode &&
-          !(A.NameBound.count(H.Elem.Key) && A.Evidenced.count(H.Test)))
+          !(A.NameBound.count(H.Elem.Key) && A.Evidenced.count(H.Test))) {
+        noteImportChain(H, IndexOf);
         continue;
+      }
       auto It = IndexOf.find(H.Elem.Key);
       if (It == IndexOf.end()) {
         // A node changed where the element did not (the import of a name

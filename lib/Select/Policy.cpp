@@ -836,7 +836,7 @@ private:
         continue;
       add(Id,
           {Related ? ReasonKind::Related : ReasonKind::Covers, R.Element,
-           NoIndex, R.Via, "", R.Applied, R.By, R.Through},
+           NoIndex, R.Via, "", R.Applied, R.By, R.Through, R.AtImport},
           false);
     }
   }

@@ -78,6 +78,8 @@ void chain(const Plan &P, const PlannedTest &T, const select::TestReason &R,
        << " and ran it in " << snapshotText(P) << "\n";
   else
     OS << "    -> covered by " << T.Id << " in " << snapshotText(P) << "\n";
+  if (!R.AtImport.empty())
+    OS << "    -> it runs at import: " << R.AtImport << "\n";
 }
 
 /// Whether definition \p D stands for test \p Id: the same name, or for

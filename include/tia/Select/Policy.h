@@ -59,6 +59,8 @@ struct TestReason {
   /// Covers: the build object the test ran the element in, when it is not
   /// its own program (select::Reason::Through).
   std::string Through;
+  /// How import-time code reaches the element (select::Reason::AtImport).
+  std::string AtImport;
 };
 
 struct PlannedTest {

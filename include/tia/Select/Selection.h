@@ -183,6 +183,11 @@ struct Reason {
   /// not the test's own program: a Python test's extension module or the
   /// program it ran ("extension build/_geom.so", "program build/geomcli").
   std::string Through;
+  /// For a covered Python element that runs when a module is imported:
+  /// static analysis' chain from the import-time code to it ("module code
+  /// of pkg uses setup -> pkg.setup"), which tells why every test that
+  /// imports the module ran it.
+  std::string AtImport;
 };
 
 struct SelectedTest {
