@@ -1,6 +1,7 @@
 //===- Modes.cpp - how the selection mode maps elements to tests ----------===//
 
 #include "Modes.h"
+#include "ModuleSource.h"
 #include "PythonSelect.h"
 #include "PythonStatic.h"
 #include "tia/Store/Store.h"
@@ -128,6 +129,30 @@ public:
       if (R.Element == It->second && R.By == Evidence::Coverage &&
           R.Via.empty() && R.AtImport.empty())
         R.AtImport = H.Chain;
+  }
+
+  /// "module code of pkg uses install -> ..." names where the statement
+  /// is: "module code of pkg (src/pkg/__init__.py:4) uses install -> ...".
+  llvm::Error placeImportStatements(ModuleSource &Source) {
+    std::map<std::pair<std::string, std::string>, std::string> Placed;
+    for (auto &[Test, Rs] : ByTest) {
+      llvm::StringRef File = llvm::StringRef(Test).split("::").first;
+      File.consume_front("pytest:");
+      for (Reason &R : Rs) {
+        if (R.AtImport.empty())
+          continue;
+        auto Key = std::make_pair(R.AtImport, File.str());
+        auto It = Placed.find(Key);
+        if (It == Placed.end()) {
+          auto Where = Source.place(R.AtImport, File);
+          if (!Where)
+            return Where.takeError();
+          It = Placed.emplace(Key, std::move(*Where)).first;
+        }
+        R.AtImport = It->second;
+      }
+    }
+    return llvm::Error::success();
   }
 
   /// Static analysis' hits, for the tests it decides (and, in combined
@@ -278,6 +303,9 @@ llvm::Error applyMode(git::Repository &Repo, Store &S, const SelectOptions &O,
   if (llvm::Error E = Run.addUserCoverage(S, O))
     return E;
   Run.addStaticHits();
+  ModuleSource Source(Repo, S, Head, NewVersions);
+  if (llvm::Error E = Run.placeImportStatements(Source))
+    return E;
   Run.selectSourceTestsOnFallback();
   Run.markUncovered();
   Run.addNotes();
