@@ -32,11 +32,13 @@ bool bringsNoTests(llvm::StringRef Base) {
 /// Says, for the pytest ids of a plan, which the head does not define.
 class HeadTests {
 public:
-  HeadTests(Store &S, const Definitions &Defs, const Selection &C) : S(S) {
+  HeadTests(const git::Repository &Repo, Store &S, const Definitions &Defs,
+            const Selection &C)
+      : Repo(Repo), S(S), DiffBase(C.DiffBase) {
     for (const auto &[File, D] : Defs)
       if (D.Framework == "pytest") {
         Defined.insert("pytest:" + D.Name);
-        Known.insert(File);
+        Indexed.insert(File);
       }
     for (const ChangedFile &F : C.Files) {
       Changed.insert(F.Path);
@@ -63,7 +65,12 @@ public:
     if (Gone.count(File))
       return true;
     std::string Function = pytestFunctionId(Id).value_or(Id);
-    if (Defined.count(Function) || !Known.count(File))
+    if (Defined.count(Function))
+      return false;
+    auto Sure = knows(File.str());
+    if (!Sure)
+      return Sure.takeError();
+    if (!*Sure)
       return false;
     auto Open = openClasses(File.str());
     if (!Open)
@@ -87,6 +94,43 @@ public:
   }
 
 private:
+  /// True when the head's definitions of \p File are known: it changed
+  /// (its new version was parsed), or the index's version of it is the
+  /// one the change starts from. An index older than the coverage may
+  /// lack tests the coverage names: then nothing is left out.
+  llvm::Expected<bool> knows(const std::string &File) {
+    if (Known.count(File))
+      return true;
+    if (!Indexed.count(File))
+      return false;
+    if (!loadBlobs())
+      return false;
+    auto Index = Blobs->find(File);
+    auto Base = BaseBlobs->find(File);
+    return Index != Blobs->end() && Base != BaseBlobs->end() &&
+           Index->second == Base->second;
+  }
+
+  /// The index's and the diff base's blobs; false when the base cannot be
+  /// read (then no index version is trusted).
+  bool loadBlobs() {
+    if (Blobs && BaseBlobs)
+      return true;
+    auto Files = S.currentFiles();
+    if (!Files) {
+      llvm::consumeError(Files.takeError()); // Trust nothing instead.
+      return false;
+    }
+    auto Base = Repo.treeFiles(DiffBase);
+    if (!Base) {
+      llvm::consumeError(Base.takeError()); // Trust nothing instead.
+      return false;
+    }
+    Blobs.emplace(Files->begin(), Files->end());
+    BaseBlobs.emplace(Base->begin(), Base->end());
+    return true;
+  }
+
   /// The open classes of \p File at the head: a changed file's from its
   /// new version, another's from the index.
   llvm::Expected<const std::set<std::string> *>
@@ -95,12 +139,8 @@ private:
     if (It != OpenOf.end())
       return &It->second;
     std::set<std::string> &Open = OpenOf[File];
-    if (!Blobs) {
-      auto Files = S.currentFiles();
-      if (!Files)
-        return Files.takeError();
-      Blobs.emplace(Files->begin(), Files->end());
-    }
+    if (!loadBlobs())
+      return &Open;
     auto Blob = Blobs->find(File);
     if (Blob == Blobs->end())
       return &Open;
@@ -114,10 +154,14 @@ private:
     return &Open;
   }
 
+  const git::Repository &Repo;
   Store &S;
-  std::set<std::string, std::less<>> Defined, Known, Changed, Gone;
+  std::string DiffBase;
+  /// Known: files whose head version was parsed; Indexed: files the index
+  /// defines tests in.
+  std::set<std::string, std::less<>> Defined, Known, Indexed, Changed, Gone;
   std::map<std::string, std::set<std::string>> OpenOf;
-  std::optional<std::map<std::string, std::string>> Blobs;
+  std::optional<std::map<std::string, std::string>> Blobs, BaseBlobs;
 };
 
 } // namespace
@@ -166,8 +210,9 @@ std::vector<std::string> openTestClasses(const std::string &Path,
   return Out;
 }
 
-llvm::Error keepHeadTests(Store &S, const Definitions &Defs, Plan &P) {
-  HeadTests Head(S, Defs, P.Changes);
+llvm::Error keepHeadTests(const git::Repository &Repo, Store &S,
+                          const Definitions &Defs, Plan &P) {
+  HeadTests Head(Repo, S, Defs, P.Changes);
   std::set<std::string> Undefined;
   for (std::vector<PlannedTest> *List : {&P.Selected, &P.Cut}) {
     std::vector<PlannedTest> Kept;

@@ -10,6 +10,7 @@
 #ifndef TIA_LIB_SELECT_HEADTESTS_H
 #define TIA_LIB_SELECT_HEADTESTS_H
 
+#include "tia/Git/Repository.h"
 #include "tia/Select/Policy.h"
 #include "tia/Support/Model.h"
 #include "llvm/Support/Error.h"
@@ -32,11 +33,14 @@ std::vector<std::string> openTestClasses(const std::string &Path,
 /// Keeps to the pytest ids the head defines (\p Defs, the head's test
 /// definitions). An id whose file the head deleted or renamed, or whose
 /// function its file no longer defines (and cannot inherit), leaves the
-/// plan for Plan::Undefined. An instance of a parametrized function
+/// plan for Plan::Undefined; a file's definitions count when its head
+/// version was parsed or is the one \p Repo's diff base and the index
+/// share. An instance of a parametrized function
 /// ("f.py::test_x[3]") whose file changed since its coverage was recorded
 /// may be gone: the function's own id, which runs every instance the head
 /// has, replaces it (Plan::Widened).
-llvm::Error keepHeadTests(Store &S, const Definitions &Defs, Plan &P);
+llvm::Error keepHeadTests(const git::Repository &Repo, Store &S,
+                          const Definitions &Defs, Plan &P);
 
 } // namespace select
 } // namespace tia

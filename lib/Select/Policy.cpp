@@ -956,7 +956,7 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
   Build.addChanged();
   Build.addEveryTestOnFallback();
   Build.finish(P);
-  if (llvm::Error E = keepHeadTests(S, *Defs, P))
+  if (llvm::Error E = keepHeadTests(Repo, S, *Defs, P))
     return E;
   P.Quiet = quietChange(P.Changes);
   return P;
