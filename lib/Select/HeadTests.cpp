@@ -213,7 +213,9 @@ std::vector<std::string> openTestClasses(const std::string &Path,
 llvm::Error keepHeadTests(const git::Repository &Repo, Store &S,
                           const Definitions &Defs, Plan &P) {
   HeadTests Head(Repo, S, Defs, P.Changes);
-  std::set<std::string> Undefined;
+  // The planner left out the C++ cases the change deleted already.
+  std::set<std::string> Undefined(P.Undefined.begin(), P.Undefined.end());
+  size_t Before = Undefined.size();
   for (std::vector<PlannedTest> *List : {&P.Selected, &P.Cut}) {
     std::vector<PlannedTest> Kept;
     std::map<std::string, size_t> At;
@@ -255,7 +257,7 @@ llvm::Error keepHeadTests(const git::Repository &Repo, Store &S,
     }
   }
   P.Undefined.assign(Undefined.begin(), Undefined.end());
-  P.TotalTests -= std::min<unsigned>(P.TotalTests, Undefined.size());
+  P.TotalTests -= std::min<unsigned>(P.TotalTests, Undefined.size() - Before);
   return llvm::Error::success();
 }
 

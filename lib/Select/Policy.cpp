@@ -392,6 +392,16 @@ public:
     return Out;
   }
 
+  /// The known ids of C++ case definition \p D (GoogleTest, Catch2,
+  /// doctest, Boost.Test) in every binary; empty for another framework.
+  std::vector<std::string> knownCaseIds(const TestDefinition &D) const {
+    std::vector<std::string> Out;
+    if (std::optional<CaseFramework> F = frameworkOf(D))
+      for (const KnownId *G : matching(*F, D.Name))
+        Out.push_back(G->Id);
+    return Out;
+  }
+
   /// True when \p Id is a pytest function with known instances.
   bool hasInstances(const std::string &Id) const {
     llvm::StringRef Name = Id;
@@ -763,6 +773,27 @@ public:
               FromDefinitions.count(Id) != 0);
   }
 
+  /// C++ cases the change deleted (a definition of the old version of a
+  /// test file that no file of the head defines): their ids leave the
+  /// plan for Plan::Undefined. Their runners would skip an unknown name,
+  /// but a selection should not count what cannot run.
+  void dropDeletedCases(Plan &P) {
+    std::set<std::string> Head;
+    for (const auto &[File, D] : Defs)
+      Head.insert(D.Framework + ":" + D.Name);
+    std::set<std::string> Gone;
+    for (const TestFileChange &T : C.TestFiles)
+      for (const TestDefinition &D : T.Old)
+        if (!Head.count(D.Framework + ":" + D.Name))
+          for (const std::string &Id : Naming.knownCaseIds(D))
+            Gone.insert(Id);
+    for (const std::string &Id : Gone) {
+      Tests.erase(Id);
+      if (AllIds.erase(Id))
+        P.Undefined.push_back(Id);
+    }
+  }
+
   /// Puts the tests into \p P in the order they run, within the budget,
   /// with those left out.
   void finish(Plan &P) {
@@ -955,6 +986,7 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
   Build.addNew();
   Build.addChanged();
   Build.addEveryTestOnFallback();
+  Build.dropDeletedCases(P);
   Build.finish(P);
   if (llvm::Error E = keepHeadTests(Repo, S, *Defs, P))
     return E;
