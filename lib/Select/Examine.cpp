@@ -360,10 +360,13 @@ private:
           {Shown.str(), CommentOnlyNote.str(), NoteKind::CommentOnly});
     else
       for (const Element &U : Cmp.Unchanged)
-        Sel.Notes.push_back({Shown.str(),
-                             "no semantic change in " + kindName(U.Kind).str() +
-                                 " " + U.Display + " (comments or layout only)",
-                             NoteKind::LayoutOnly});
+        // A module that lost a name or an import counts as changed after
+        // all (addLostNames, addLostImports).
+        if (llvm::none_of(Cmp.Elements, [&](const ChangedElement &CE) {
+              return CE.Elem.Key == U.Key;
+            }))
+          Sel.Notes.push_back(
+              {Shown.str(), unchangedText(U, Cmp), NoteKind::LayoutOnly});
     std::map<std::string, const Element *> OldByKey;
     if (Old)
       for (const Element &E : Old->Elements)
@@ -372,6 +375,35 @@ private:
       if (llvm::Error E = addElement(std::move(CE), OldByKey))
         return E;
     return llvm::Error::success();
+  }
+
+  /// Why \p U, whose lines the diff touched, did not change: its own
+  /// tokens are the same, and what changed inside it (members added,
+  /// deleted or modified) are elements of their own, named here.
+  static std::string unchangedText(const Element &U,
+                                   const FileComparison &Cmp) {
+    std::string What = kindName(U.Kind).str() + " " + U.Display;
+    std::vector<std::string> Inside;
+    // Inside by its lines, or (a deleted member's lines are the old
+    // version's) by its name.
+    auto IsInside = [&](const Element &E) {
+      llvm::StringRef Name = E.Display;
+      return E.Key != U.Key &&
+             ((U.BeginLine <= E.BeginLine && E.EndLine <= U.EndLine) ||
+              Name.starts_with(U.Display + ".") ||
+              Name.starts_with(U.Display + "::"));
+    };
+    for (const ChangedElement &CE : Cmp.Elements)
+      if (IsInside(CE.Elem))
+        Inside.push_back(changeName(CE.Change).str() + " " + CE.Elem.Display);
+    if (Inside.empty())
+      return "no semantic change in " + What + " (comments or layout only)";
+    std::string List;
+    for (size_t I = 0; I < Inside.size() && I < 3; ++I)
+      List += (I ? ", " : "") + Inside[I];
+    if (Inside.size() > 3)
+      List += ", ...";
+    return What + " itself is unchanged; what changed inside it: " + List;
   }
 
   /// The modules a Python file's new version imports and its old one did
