@@ -224,10 +224,10 @@ NativeCoverage::hitsOf(const NativeRecord &R,
     return Own;
   // Keyed by the mappings too: a module loaded after the first test of the
   // process has outside hits of its own.
-  std::string Key = R.Outside + "\n" + llvm::join(Mappings.Clang
-                                                      ? Mappings.Clang->objects()
-                                                      : llvm::ArrayRef<std::string>(),
-                                                  "\n");
+  std::string Key = R.Outside + "\n" +
+                    llvm::join(Mappings.Clang ? Mappings.Clang->objects()
+                                              : llvm::ArrayRef<std::string>(),
+                               "\n");
   auto It = Outside.find(Key);
   if (It == Outside.end()) {
     auto Shared = read(Mappings, R.Outside);
@@ -279,7 +279,8 @@ NativeCoverage::boundariesOf(const NativeRecord &R,
   for (const auto &[Object, Program] : crossed(R, Executed)) {
     Boundary B = boundaryOf(*Object, Program);
     std::string Why = Problem.str();
-    if (Why.empty() && !Program && llvm::is_contained(R.Unreached, Object->Path))
+    if (Why.empty() && !Program &&
+        llvm::is_contained(R.Unreached, Object->Path))
       Why = "it changed on disk after collect started: its profile runtime "
             "was not called";
     if (Why.empty() && B.Covered &&

@@ -101,12 +101,14 @@ private:
   Boundary boundaryOf(const BuildObject &O, bool Program) const;
   /// The mappings of the clang-instrumented objects among \p Objects, read
   /// once per set.
-  const Binary &mappingsOf(const std::vector<std::pair<BuildObject *, bool>> &Objects);
+  const Binary &
+  mappingsOf(const std::vector<std::pair<BuildObject *, bool>> &Objects);
   llvm::Expected<std::vector<coverage::FunctionHit>>
   read(const Binary &Mappings, const std::string &Folder);
   /// The sources of \p O (cached); std::nullopt when it is none of the
   /// project's.
-  const std::optional<std::vector<std::string>> &sourcesOf(const BuildObject &O);
+  const std::optional<std::vector<std::string>> &
+  sourcesOf(const BuildObject &O);
   /// The indexed files the functions \p O defines lie in, and, when \p O
   /// is stripped and some lie in the index, "*".
   std::set<std::string> filesBySymbols(const BuildObject &O);

@@ -918,8 +918,7 @@ void readNative(Store &S, const PytestSetup &Setup, const PytestOptions &O,
     for (const auto &[Why, Tests] : Unreadable)
       Err << "tia: warning: cannot read the C and C++ profiles of "
           << Tests.size() << " test" << pluralS(Tests.size()) << " ("
-          << Tests.front()
-          << (Tests.size() > 1 ? ", ..." : "") << "): " << Why
+          << Tests.front() << (Tests.size() > 1 ? ", ..." : "") << "): " << Why
           << "; they are selected for every change to what they loaded or "
              "ran\n";
 }

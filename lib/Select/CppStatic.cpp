@@ -459,7 +459,7 @@ private:
       if (Decided) {
         Sel.GraphDecided.insert(Id);
         ++(llvm::StringRef(Id).starts_with("pytest:") ? PythonByGraph
-                                                       : ByGraph);
+                                                      : ByGraph);
         // Static evidence replaces the coverage of C++ elements.
         auto It = ByTest.find(Id);
         if (It != ByTest.end())

@@ -112,8 +112,8 @@ Store::coveredBoundaryOf(llvm::StringRef TestId, llvm::StringRef Path) {
   S->bindText(1, TestId);
   std::optional<Boundary> Out;
   if (llvm::Error E = S->forEachRow([&] {
-        Out = Boundary{S->columnText(0), S->columnBool(1), /*Covered=*/true,
-                       ""};
+        Out =
+            Boundary{S->columnText(0), S->columnBool(1), /*Covered=*/true, ""};
       }))
     return E;
   return Out;

@@ -93,8 +93,7 @@ llvm::Error dumpTests(Store &S, llvm::raw_ostream &Out) {
     return Tests.takeError();
   for (const TestRecord &T : *Tests)
     Out << T.Id << " elements=" << T.CoveredElements << " commit="
-        << (T.CoverageCommit.empty() ? "-" : shortId(T.CoverageCommit))
-        << "\n";
+        << (T.CoverageCommit.empty() ? "-" : shortId(T.CoverageCommit)) << "\n";
   return llvm::Error::success();
 }
 
@@ -133,9 +132,8 @@ llvm::Error dumpResults(Store &S, llvm::raw_ostream &Out) {
       return Results.takeError();
     for (const TestResult &T : *Results) {
       Out << "run=" << R.Id << " " << R.Source << " "
-          << (R.Commit.empty() ? "-" : shortId(R.Commit)) << " "
-          << T.TestId << " " << outcomeName(T.Result)
-          << " attempt=" << T.Attempt
+          << (R.Commit.empty() ? "-" : shortId(R.Commit)) << " " << T.TestId
+          << " " << outcomeName(T.Result) << " attempt=" << T.Attempt
           << llvm::formatv(" {0:f3}s", T.Seconds);
       if (!T.Message.empty())
         Out << " " << T.Message;

@@ -81,9 +81,9 @@ TEST(PythonSelectTest, NewConftestAndPackagesFallBack) {
 }
 
 TEST(PythonSelectTest, OnlyMethodsHaveSiblings) {
-  EXPECT_EQ(pythonSiblingName(
-                element("py:m:m.A.area", ElementKind::Method, 1, 2)),
-            "area");
+  EXPECT_EQ(
+      pythonSiblingName(element("py:m:m.A.area", ElementKind::Method, 1, 2)),
+      "area");
   EXPECT_EQ(pythonSiblingName(element("py:m:f", ElementKind::Function, 1, 2)),
             "");
 }
