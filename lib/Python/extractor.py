@@ -240,6 +240,19 @@ def _top_level_names(stmts):
     return out
 
 
+def _bound_more_than_once(imports):
+    """The names more than one import binds."""
+    seen, twice = set(), set()
+    for stmt in imports:
+        for a in stmt.names:
+            if isinstance(stmt, ast.Import):
+                name = a.asname or a.name.split(".")[0]
+            else:
+                name = a.asname or a.name
+            (twice if name in seen else seen).add(name)
+    return twice
+
+
 def _binds_standard_names(stmt, defined):
     """True for an import of standard-library modules that binds no name
     the module defines or a builtin has: it binds names, and runs none of
@@ -362,7 +375,11 @@ class _Extractor:
 
     def module_elements(self, tree, last_line, imports):
         imported, star = _bound_by_imports(imports)
+        # A name another import binds too, or any name after a star
+        # import, may be shadowed by a new import: that one is no
+        # standard-library import that only binds names.
         defined_names = _top_level_names(tree.body)
+        bound_twice = _bound_more_than_once(imports)
         parts = []
         defined = []
         separable = _separable_defs(tree.body)
@@ -382,7 +399,8 @@ class _Extractor:
                 self.klass(stmt, "")
             elif isinstance(stmt, _CONDITIONAL) and separable:
                 parts.append(_dump_without_defs(stmt, separable))
-            elif _binds_standard_names(stmt, defined_names):
+            elif not star and _binds_standard_names(
+                    stmt, defined_names | bound_twice):
                 # Binds names of the standard library and runs nothing of
                 # the project: it goes by the code that uses the names.
                 continue

@@ -28,8 +28,12 @@ llvm::Expected<std::string> ModuleSource::place(llvm::StringRef Chain,
   if (Path->empty() || Name.empty())
     return Chain.str();
   auto Line = lineUsing(*Path, Name);
-  if (!Line)
-    return Line.takeError();
+  if (!Line) {
+    // Only where the statement is goes missing: no reason to fail the
+    // selection over it.
+    llvm::consumeError(Line.takeError());
+    return Chain.str();
+  }
   if (!*Line)
     return Chain.str();
   return ("module code of " + Module + " (" + *Path + ":" + llvm::Twine(*Line) +

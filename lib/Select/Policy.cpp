@@ -402,17 +402,6 @@ public:
     return Out;
   }
 
-  /// True when \p Id is a pytest function with known instances.
-  bool hasInstances(const std::string &Id) const {
-    llvm::StringRef Name = Id;
-    if (!Name.consume_front("pytest:"))
-      return false;
-    TestDefinition D;
-    D.Framework = "pytest";
-    D.Name = Name.str();
-    return knownInstances(D).has_value();
-  }
-
   /// The runnable ids test \p Id stands for: a parametrized pytest
   /// function's known instances and its own node id (see changedIds()),
   /// else \p Id.
@@ -859,12 +848,10 @@ private:
     bool Related = R.Applied == Rule::SameName || R.Applied == Rule::Override ||
                    (R.Applied == Rule::Covers && !R.Via.empty());
     // A parametrized pytest function that static analysis reached: its
-    // known instances, one test each, as coverage names them. (Its own node
-    // id, which also runs instances the change adds, is selected when its
-    // file changed: addChanged, keepHeadTests.)
+    // known instances, and its own node id, which also runs instances the
+    // change adds (their values may come from another file). The function
+    // is no test of its own in the totals: its instances are.
     for (const std::string &Id : Naming.runnableIds(TestId)) {
-      if (Id == TestId && Naming.hasInstances(TestId))
-        continue;
       add(Id,
           {Related ? ReasonKind::Related : ReasonKind::Covers, R.Element,
            NoIndex, R.Via, "", R.Applied, R.By, R.Through, R.AtImport},
