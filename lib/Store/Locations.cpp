@@ -14,7 +14,9 @@
 #include "Schema.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Hash.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace tia {
@@ -159,10 +161,51 @@ llvm::Error Store::recordBuildDir() {
 /// index covered.
 constexpr llvm::StringLiteral CompileDatabaseKey = "compile_database";
 
-/// What identifies a compilation database's text in any checkout.
+/// The response files ("@FILE" words) the compile commands of compilation
+/// database \p Text name, as absolute paths; none when it is not JSON.
+static std::vector<std::string> responseFiles(llvm::StringRef Text) {
+  auto V = llvm::json::parse(Text);
+  if (!V) {
+    llvm::consumeError(V.takeError()); // Reading it says it is malformed.
+    return {};
+  }
+  std::vector<std::string> Files;
+  const llvm::json::Array *Entries = V->getAsArray();
+  for (const llvm::json::Value &Entry :
+       Entries ? *Entries : llvm::json::Array())
+    if (const llvm::json::Object *O = Entry.getAsObject()) {
+      llvm::StringRef Directory = O->getString("directory").value_or("");
+      llvm::SmallVector<llvm::StringRef, 32> Words;
+      if (const llvm::json::Array *Arguments = O->getArray("arguments")) {
+        for (const llvm::json::Value &A : *Arguments)
+          if (auto Word = A.getAsString())
+            Words.push_back(*Word);
+      } else {
+        O->getString("command").value_or("").split(Words, ' ', -1, false);
+      }
+      for (llvm::StringRef Word : Words)
+        if (Word.consume_front("@") && !Word.empty()) {
+          llvm::SmallString<256> Path(Word);
+          llvm::sys::fs::make_absolute(Directory, Path);
+          Files.push_back(std::string(Path));
+        }
+    }
+  return Files;
+}
+
+/// What identifies a compilation database in any checkout: its text and
+/// the text of the response files its commands read, with the paths in
+/// them made relocatable.
 static std::string compileDatabaseFingerprint(llvm::StringRef Text,
                                               const PathBases &B) {
-  return gitBlobHash(relocatable(Text, B));
+  std::string Identity = relocatable(Text, B);
+  for (const std::string &File : responseFiles(Text)) {
+    auto Content = llvm::MemoryBuffer::getFile(File);
+    Identity +=
+        "\n@" + relocatable(File, B) + "\n" +
+        (Content ? relocatable((*Content)->getBuffer(), B) : "(unreadable)");
+  }
+  return gitBlobHash(Identity);
 }
 
 llvm::Error Store::recordCompileDatabase(llvm::StringRef Text) {

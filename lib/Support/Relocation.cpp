@@ -9,15 +9,25 @@ namespace {
 constexpr llvm::StringLiteral RootMarker = "${root}";
 constexpr llvm::StringLiteral BuildMarker = "${build}";
 
-bool isSeparator(char C) { return llvm::StringRef(" ,:;='\"").contains(C); }
+/// What may come before a path, or after a base that ends a path.
+constexpr llvm::StringLiteral Separators = " ,:;='\"";
+
+bool isSeparator(char C) { return Separators.contains(C); }
 
 /// Whether a path may start at \p At of \p Text: at its start, after a
-/// separator, or after an option spelling with no '/' in it ("-I", "-o").
+/// separator, or after an option spelling with no '/' in it that starts
+/// the word ("-I", "-isystem", or '@' of a response file). The word is what
+/// follows the last separator: a whole command line or a JSON array is
+/// many words.
 bool mayStartPath(llvm::StringRef Text, size_t At) {
   if (At == 0 || isSeparator(Text[At - 1]))
     return true;
   llvm::StringRef Before = Text.take_front(At);
-  return Before.starts_with("-") && !Before.contains('/');
+  size_t WordStart = Before.find_last_of(Separators);
+  llvm::StringRef Word = WordStart == llvm::StringRef::npos
+                             ? Before
+                             : Before.drop_front(WordStart + 1);
+  return (Word.starts_with("-") || Word == "@") && !Word.contains('/');
 }
 
 /// Whether \p Base is a directory that starts \p Rest as a whole path

@@ -5,6 +5,9 @@
 #include "tia/Store/Store.h"
 #include "tia/Testing/Assertions.h"
 #include "tia/Testing/MemoryStore.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
 using namespace tia;
@@ -125,6 +128,44 @@ INSERT INTO tests(name, command) VALUES
   EXPECT_NE(Tests->columnText(0).find("\"executable\":\"${root}/build/t\""),
             std::string::npos)
       << Tests->columnText(0);
+}
+
+/// A compilation database as CMake writes one in checkout \p Root, built
+/// in \p Build, whose command reads response file flags.rsp holding
+/// \p Flags; the response file is written.
+std::string cmakeDatabaseIn(llvm::StringRef Root, llvm::StringRef Build,
+                            llvm::StringRef Flags) {
+  EXPECT_FALSE(llvm::sys::fs::create_directories(Build));
+  std::error_code EC;
+  llvm::raw_fd_ostream(Build.str() + "/flags.rsp", EC) << Flags;
+  EXPECT_FALSE(EC);
+  return llvm::formatv(R"([{"directory": "{1}", "command": "/usr/bin/c++ )"
+                       R"(-I{0}/include -isystem {1}/gen @flags.rsp -o )"
+                       R"(a.o -c {0}/src/a.cpp", "file": "{0}/src/a.cpp"}])",
+                       Root, Build)
+      .str();
+}
+
+TEST(LocationsTest, ACompilationDatabaseIsRecognisedInAnotherCheckout) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("tia-locations", Dir));
+  PathBases A{(Dir + "/a/repo").str(), (Dir + "/a/repo/build").str()};
+  PathBases B{(Dir + "/b/clone").str(), (Dir + "/b/clone/out").str()};
+  auto S = openMemory();
+  ASSERT_TRUE(S);
+  S->setPathBases(A);
+  ASSERT_OK(S->recordCompileDatabase(
+      cmakeDatabaseIn(A.Root, A.BuildDir, "-I" + A.Root + "/more -O2")));
+  S->setPathBases(B);
+  std::string Clone =
+      cmakeDatabaseIn(B.Root, B.BuildDir, "-I" + B.Root + "/more -O2");
+  ASSERT_VALUE(Same, S->isRecordedCompileDatabase(Clone));
+  EXPECT_TRUE(*Same);
+  // The response file is part of the command.
+  cmakeDatabaseIn(B.Root, B.BuildDir, "-I" + B.Root + "/more -DWIN32");
+  ASSERT_VALUE(Other, S->isRecordedCompileDatabase(Clone));
+  EXPECT_FALSE(*Other);
+  llvm::sys::fs::remove_directories(Dir);
 }
 
 } // namespace

@@ -33,6 +33,24 @@ TEST(RelocationTest, PathsInsideOptions) {
             "-DDATA=\"${root}/data\"");
 }
 
+TEST(RelocationTest, PathsInsideOptionsOfAWholeCommandLine) {
+  // A compile command's text, or a JSON array of its arguments, is many
+  // words: an option spelling starts its word, not the text.
+  EXPECT_EQ(relocatable("c++ -I/a/repo/include -isystem/a/repo/build/gen "
+                        "-o a.o -c /a/repo/a.cpp",
+                        Here),
+            "c++ -I${root}/include -isystem${build}/gen -o a.o -c "
+            "${root}/a.cpp");
+  EXPECT_EQ(
+      relocatable(R"(["c++", "-I/a/repo/include", "@/a/repo/build/a.rsp"])",
+                  Here),
+      R"(["c++", "-I${root}/include", "@${build}/a.rsp"])");
+  EXPECT_EQ(relocatable("c++ @/a/repo/build/a.rsp", Here),
+            "c++ @${build}/a.rsp");
+  // A word with a '/' before the path is some other path's tail.
+  EXPECT_EQ(relocatable("c++ -I./x/a/repo", Here), "c++ -I./x/a/repo");
+}
+
 TEST(RelocationTest, OnlyWholeDirectoriesMatch) {
   EXPECT_EQ(relocatable("/a/repo2/x", Here), "/a/repo2/x");
   EXPECT_EQ(relocatable("/a/repo/builder/x", Here), "${root}/builder/x");
