@@ -181,10 +181,12 @@ llvm::Expected<std::string> makeScratchDir() {
 /// discovery could not read.
 llvm::Expected<std::vector<DiscoveredTest>>
 discoverChosenTests(const CollectOptions &O, llvm::StringRef Scratch,
+                    std::map<std::string, double> &ListSeconds,
                     llvm::raw_ostream &Err) {
   auto Found = discoverTests(O.BuildDir, O.CTest, Scratch);
   if (!Found)
     return Found.takeError();
+  ListSeconds = std::move(Found->ListSeconds);
   if (!O.Quiet)
     for (const std::string &P : Found->Problems)
       Err << "tia: warning: " << P << "\n";
@@ -749,7 +751,8 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
   if (!ScratchPath)
     return ScratchPath.takeError();
   ScratchDir Scratch{*ScratchPath};
-  auto Tests = discoverChosenTests(O, Scratch.Path, Err);
+  std::map<std::string, double> ListSeconds;
+  auto Tests = discoverChosenTests(O, Scratch.Path, ListSeconds, Err);
   if (!Tests)
     return Tests.takeError();
   std::optional<shard::ShardPlan> Plan = keepShare(*Tests, O, Err);
@@ -768,11 +771,14 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
   }
   std::vector<TestRun> Runs = runUnits(Units, *Tests, Binaries, Ctx, Jobs);
   Prog.finish();
-  if (!O.Quiet)
+  if (!O.Quiet) {
     for (std::string Note : Ctx.Notes) {
       dropRoot(Note, O.ProjectRoot);
       Err << "tia: warning: " << Note << "\n";
     }
+    Err << startCostNote(Ctx.CaseProcesses, ListSeconds, Prog.elapsed(), Jobs,
+                         O.ProcessPerTest);
+  }
 
   CollectSummary Sum;
   Sum.Processes = Ctx.Processes;

@@ -134,6 +134,20 @@ struct TestRun {
   std::string Binary;
 };
 
+/// The wall times of processes of one binary.
+struct ProcessTimes {
+  CaseFramework Framework = CaseFramework::GTest;
+  unsigned Count = 0;
+  double Seconds = 0;
+  double Quickest = 0;
+
+  void add(double S) {
+    Quickest = Count ? std::min(Quickest, S) : S;
+    Seconds += S;
+    ++Count;
+  }
+};
+
 /// The shared state of one collection.
 struct RunContext {
   RunContext(const CollectOptions &Options, std::string WorkDir,
@@ -152,6 +166,9 @@ struct RunContext {
   unsigned Counter = 0;
   /// Warnings about how tests were run, once each.
   std::set<std::string> Notes;
+  /// Per binary, the processes that each ran one case of it: what starting
+  /// a process per case cost (startCostNote).
+  std::map<std::string, ProcessTimes> CaseProcesses;
   /// withPrograms' cache: how each program was built, and the mappings of
   /// each binary with the programs its tests ran.
   std::map<std::string, coverage::Instrumentation> ProgramKinds;
@@ -208,6 +225,21 @@ std::vector<TestRun>
 runWithListener(RunContext &Ctx,
                 const std::vector<const DiscoveredTest *> &Cases,
                 const Binary &B);
+
+//===----------------------------------------------------------------------===//
+// What starting a process per case cost
+//===----------------------------------------------------------------------===//
+
+/// When cases of a binary ran one process each, the note saying what
+/// starting those processes cost (\p ListSeconds: discovery's listing
+/// times, else the quickest process stands for the start-up), and, when it
+/// is more than a quarter of the run's process time (\p RunSeconds on
+/// \p Jobs threads), a second line with the fix. Empty when no binary ran
+/// two cases one process each.
+std::string startCostNote(const std::map<std::string, ProcessTimes> &PerBinary,
+                          const std::map<std::string, double> &ListSeconds,
+                          double RunSeconds, unsigned Jobs,
+                          bool ProcessPerTest);
 
 } // namespace collect
 } // namespace tia

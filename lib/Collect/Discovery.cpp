@@ -14,6 +14,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <set>
 
@@ -558,7 +559,11 @@ public:
                   buildEnvironment({"TIA_COLLECT_DIR"}, {Env, E.Environment}),
                   E.WorkingDir.empty() ? BuildDir.str() : E.WorkingDir,
                   ListOut};
+    auto Began = std::chrono::steady_clock::now();
     ProcessEnd R = runProcess(L, 120);
+    D.ListSeconds[E.Command[0]] =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Began)
+            .count();
     // Catch2 exits with the number of cases it listed.
     if (R.How != ProcessEnd::Exited ||
         (F == CaseFramework::GTest && R.ExitCode != 0)) {

@@ -375,10 +375,19 @@ TestRun runAlone(RunContext &Ctx, const DiscoveredTest &T, const Binary &B,
                             "GCOV_PREFIX=" + Dir, "GCOV_PREFIX_STRIP=0"},
                            Ctx.traceVariables(T, Dir + "/reads")});
   double Timeout = Ctx.timeoutOf(T);
+  Ctx.Prog.started(T.Id);
+  auto Began = std::chrono::steady_clock::now();
   ProcessEnd End = runProcess(Spec, Timeout);
   {
     std::lock_guard<std::mutex> Lock(Ctx.M);
     ++Ctx.Processes;
+    if (!T.Case.empty()) {
+      ProcessTimes &Times = Ctx.CaseProcesses[T.Binary];
+      Times.Framework = frameworkOf(T);
+      Times.add(std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                              Began)
+                    .count());
+    }
   }
   TestRun Run;
   Run.Binary = B.Path;
@@ -387,6 +396,8 @@ TestRun runAlone(RunContext &Ctx, const DiscoveredTest &T, const Binary &B,
   readInto(Ctx, Run, Ctx.withPrograms(B, Run.Reads), {Dir});
   if (Step)
     Ctx.Prog.step(T.Id);
+  else
+    Ctx.Prog.ended(T.Id);
   return Run;
 }
 
@@ -423,6 +434,8 @@ public:
       if (C.Ended) {
         Prog.step(IdPrefix + Name);
         Stepped.insert(Name);
+      } else {
+        Prog.started(IdPrefix + Name);
       }
     return true;
   }

@@ -82,6 +82,9 @@ struct Discovery {
   /// Tests ctest lists but that cannot run (no command, a binary whose
   /// listing fails), one line each, for warnings.
   std::vector<std::string> Problems;
+  /// How long each case binary (absolute) took to list its cases: about
+  /// what starting one of its processes costs.
+  std::map<std::string, double> ListSeconds;
 };
 
 /// The ctest tests of `ctest --show-only=json-v1`, before GoogleTest cases
