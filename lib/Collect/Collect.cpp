@@ -747,6 +747,8 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
   auto Start = std::chrono::steady_clock::now();
   if (llvm::Error E = requireIndex(S))
     return E;
+  if (llvm::Error E = coverage::requireWholeIndex(S))
+    return E;
   auto ScratchPath = makeScratchDir();
   if (!ScratchPath)
     return ScratchPath.takeError();

@@ -1039,6 +1039,8 @@ llvm::Error warnNotPassedTests(Store &S, const std::vector<TestResult> &Results,
 llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
                                             llvm::raw_ostream &Err) {
   auto Start = std::chrono::steady_clock::now();
+  if (llvm::Error E = coverage::requireWholeIndex(S))
+    return E;
   auto Setup = setUp(S, O);
   if (!Setup)
     return Setup.takeError();

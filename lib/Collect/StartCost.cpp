@@ -11,6 +11,7 @@
 
 #include "CollectInternal.h"
 #include "tia/Support/Plural.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
@@ -24,9 +25,13 @@ std::string readableSeconds(double Seconds) {
   if (Seconds < 60)
     return llvm::formatv("{0:f1}s", Seconds).str();
   unsigned Whole = static_cast<unsigned>(Seconds + 0.5);
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
   if (Whole < 3600)
-    return llvm::formatv("{0}m{1:2}s", Whole / 60, Whole % 60).str();
-  return llvm::formatv("{0}h{1:2}m", Whole / 3600, Whole % 3600 / 60).str();
+    OS << llvm::format("%um%02us", Whole / 60, Whole % 60);
+  else
+    OS << llvm::format("%uh%02um", Whole / 3600, Whole % 3600 / 60);
+  return OS.str();
 }
 
 /// What linking tia's listener into binary \p Name of framework \p F

@@ -48,7 +48,23 @@ storeCoverage(Store &S,
   return llvm::Error::success();
 }
 
+llvm::Error requireWholeIndex(Store &S) {
+  auto Share = S.indexShare();
+  if (!Share)
+    return Share.takeError();
+  if (!*Share)
+    return llvm::Error::success();
+  return makeErrorf(
+      "this database holds share {0}/{1} of the index (tia index --shard): "
+      "coverage collected into it would lose its links to the code of the "
+      "other shares; merge the index shares first (tia merge), then collect "
+      "on copies of the merged database (docs/CI.md, \"Sharded collection\")",
+      (*Share)->K, (*Share)->N);
+}
+
 llvm::Error IndexedFiles::load() {
+  if (llvm::Error E = requireWholeIndex(S))
+    return E;
   auto Files = S.currentFiles();
   if (!Files)
     return Files.takeError();
@@ -272,6 +288,8 @@ importReports(Store &S, const std::vector<TestCoverage> &Reports,
 llvm::Expected<ImportSummary>
 importCoverage(Store &S, const std::vector<std::string> &Files,
                const ImportOptions &Options) {
+  if (llvm::Error E = requireWholeIndex(S))
+    return E;
   if (Options.Fmt == Format::CoveragePy)
     return importCoveragePy(S, Files, Options);
   // Read everything first, so a bad file writes nothing.

@@ -193,12 +193,38 @@ static std::vector<std::string> responseFiles(llvm::StringRef Text) {
   return Files;
 }
 
+/// Compilation database \p Text without the compilers' paths: a database
+/// made on a machine that installs the compiler elsewhere compiles the same
+/// files (the compilers' versions are compared on their own).
+static std::string withoutCompilerPaths(llvm::StringRef Text) {
+  auto V = llvm::json::parse(Text);
+  if (!V) {
+    llvm::consumeError(V.takeError()); // Reading it says it is malformed.
+    return Text.str();
+  }
+  if (llvm::json::Array *Entries = V->getAsArray())
+    for (llvm::json::Value &Entry : *Entries)
+      if (llvm::json::Object *O = Entry.getAsObject()) {
+        if (llvm::json::Array *Arguments = O->getArray("arguments")) {
+          if (!Arguments->empty())
+            (*Arguments)[0] = "${compiler}";
+        } else if (auto Command = O->getString("command")) {
+          (*O)["command"] =
+              ("${compiler} " + Command->ltrim().split(' ').second).str();
+        }
+      }
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  OS << *V;
+  return OS.str();
+}
+
 /// What identifies a compilation database in any checkout: its text and
 /// the text of the response files its commands read, with the paths in
-/// them made relocatable.
+/// them made relocatable and the compilers' left out.
 static std::string compileDatabaseFingerprint(llvm::StringRef Text,
                                               const PathBases &B) {
-  std::string Identity = relocatable(Text, B);
+  std::string Identity = relocatable(withoutCompilerPaths(Text), B);
   for (const std::string &File : responseFiles(Text)) {
     auto Content = llvm::MemoryBuffer::getFile(File);
     Identity +=

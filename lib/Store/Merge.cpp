@@ -76,6 +76,26 @@ llvm::Error checkFits(const ShardRecord &R, llvm::StringRef Path,
 
 } // namespace
 
+/// Refuses an input that collected coverage on its own share of the index
+/// (an older tia let it): the links to the other shares' code are lost,
+/// and no merge can bring them back.
+static llvm::Error checkCoverageOnWholeIndex(const InputRecords &In) {
+  const ShardRecord *Index = nullptr, *Coverage = nullptr;
+  for (const ShardRecord &R : In.Records)
+    if (R.Kind == "index" && R.N > 1)
+      Index = &R;
+    else if (R.Kind != "index")
+      Coverage = &R;
+  if (!Index || !Coverage)
+    return llvm::Error::success();
+  return makeErrorf(
+      "{0} holds coverage collected on share {1}/{2} of the index, which lost "
+      "its links to the code of the other shares: merge the index shares "
+      "first, then collect on copies of the merged database (docs/CI.md, "
+      "\"Sharded collection\")",
+      In.Path, Index->K, Index->N);
+}
+
 llvm::Expected<ShareMatch> matchShares(const std::vector<InputRecords> &Inputs,
                                        int64_t Schema) {
   ShareMatch M;
@@ -95,6 +115,8 @@ llvm::Expected<ShareMatch> matchShares(const std::vector<InputRecords> &Inputs,
                         "'tia collect' or 'tia collect --pytest' run with "
                         "--shard (a whole database goes first, as OUT)",
                         In.Path);
+    if (llvm::Error E = checkCoverageOnWholeIndex(In))
+      return E;
     for (const ShardRecord &R : In.Records) {
       if (R.Schema != Schema)
         return makeErrorf("{0} was written by another tia (schema {1}, this "

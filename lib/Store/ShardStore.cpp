@@ -97,6 +97,16 @@ llvm::Expected<std::vector<ShardRecord>> Store::shardRecords() {
   return Out;
 }
 
+llvm::Expected<std::optional<ShardRecord>> Store::indexShare() {
+  auto Records = shardRecords();
+  if (!Records)
+    return Records.takeError();
+  for (ShardRecord &R : *Records)
+    if (R.Kind == "index" && R.N > 1)
+      return std::move(R);
+  return std::nullopt;
+}
+
 llvm::Error Store::clearShardRecords() {
   auto S = DB->statement("DELETE FROM meta WHERE key >= ? AND key < ?");
   if (!S)

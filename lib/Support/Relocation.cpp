@@ -44,9 +44,11 @@ bool startsWithDirectory(llvm::StringRef Rest, llvm::StringRef Base) {
 
 std::string relocatable(llvm::StringRef Text, const PathBases &B) {
   // The longer base first: a build directory inside the root is "${build}".
+  // A build in the root itself is the root: "${build}" would move sources
+  // into another checkout's build directory.
   std::pair<llvm::StringRef, llvm::StringRef> Bases[] = {
       {B.BuildDir, BuildMarker}, {B.Root, RootMarker}};
-  if (Bases[1].first.size() > Bases[0].first.size())
+  if (Bases[1].first.size() >= Bases[0].first.size())
     std::swap(Bases[0], Bases[1]);
   std::string Out;
   Out.reserve(Text.size());

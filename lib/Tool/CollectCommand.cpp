@@ -162,6 +162,11 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
     return Build.takeError();
   if (!Build->empty())
     P.BuildDirs.push_back(*Build);
+  // What the store writes (test commands, shared objects) is relative to
+  // the build directory given, not to the one the index recorded.
+  if (!O.BuildDir.empty())
+    if (llvm::Error E = anchorPaths(**S, *Ctx, *Build))
+      return E;
   // What static selection wants observed: the index's critical functions,
   // operator methods and registered functions.
   auto Python = pythonOptions(*Ctx, rememberedIn(**S));

@@ -161,6 +161,12 @@ TEST(LocationsTest, ACompilationDatabaseIsRecognisedInAnotherCheckout) {
       cmakeDatabaseIn(B.Root, B.BuildDir, "-I" + B.Root + "/more -O2");
   ASSERT_VALUE(Same, S->isRecordedCompileDatabase(Clone));
   EXPECT_TRUE(*Same);
+  // A compiler installed elsewhere compiles the same files.
+  std::string OtherCompiler = Clone;
+  OtherCompiler.replace(OtherCompiler.find("/usr/bin/c++"), 12,
+                        "/opt/llvm/bin/clang++");
+  ASSERT_VALUE(Moved, S->isRecordedCompileDatabase(OtherCompiler));
+  EXPECT_TRUE(*Moved);
   // The response file is part of the command.
   cmakeDatabaseIn(B.Root, B.BuildDir, "-I" + B.Root + "/more -DWIN32");
   ASSERT_VALUE(Other, S->isRecordedCompileDatabase(Clone));

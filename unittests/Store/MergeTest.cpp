@@ -82,6 +82,25 @@ TEST(MergeTest, RefusesADatabaseThatIsNoShard) {
             "whole.db is no shard: it holds no record");
 }
 
+TEST(MergeTest, RefusesCoverageCollectedOnAShareOfTheIndex) {
+  const Strings Units = {"a.cpp", "b.cpp"};
+  for (llvm::StringRef Kind : {"collect", "pytest"}) {
+    std::vector<InputRecords> In = {{"one-phase.db",
+                                     {stamped(record(Kind, 1, 2, Tests)),
+                                      stamped(record("index", 1, 2, Units))}}};
+    std::string Text = errorText(matchShares(In, Store::SchemaVersion));
+    EXPECT_NE(Text.find("one-phase.db holds coverage collected on share 1/2 "
+                        "of the index"),
+              std::string::npos)
+        << Text;
+  }
+  // A whole index (one share of one) lost nothing.
+  std::vector<InputRecords> Whole = {{"whole.db",
+                                      {stamped(record("collect", 1, 2, Tests)),
+                                       stamped(record("index", 1, 1, Units))}}};
+  EXPECT_TRUE(bool(matchShares(Whole, Store::SchemaVersion)));
+}
+
 TEST(MergeTest, RefusesSharesOfAnotherCommit) {
   auto In = shards("collect", 2, Tests, {1});
   In.push_back({"late.db", {stamped(record("collect", 2, 2, Tests, "c2"))}});

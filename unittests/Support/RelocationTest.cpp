@@ -67,6 +67,12 @@ TEST(RelocationTest, BuildDirOutsideTheRoot) {
   PathBases Inside{"/w/build/src", "/w/build"};
   EXPECT_EQ(relocatable("/w/build/src/a.cpp", Inside), "${root}/a.cpp");
   EXPECT_EQ(relocatable("/w/build/a.o", Inside), "${build}/a.o");
+  // A build in the root (an in-source build): sources stay sources, so
+  // that a clone building in out/ finds them.
+  PathBases InSource{"/a/repo", "/a/repo"};
+  EXPECT_EQ(relocatable("/a/repo/src/a.cpp", InSource), "${root}/src/a.cpp");
+  EXPECT_EQ(resolved(relocatable("/a/repo/src/a.cpp", InSource), There),
+            "/b/clone/src/a.cpp");
 }
 
 TEST(RelocationTest, ResolvesAgainstAnotherCheckout) {

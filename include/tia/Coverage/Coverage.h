@@ -110,6 +110,12 @@ struct ImportSummary {
   unsigned NativeLinks = 0;
 };
 
+/// Fails, with what to do, when \p S holds one share of a sharded index
+/// (Store::indexShare): coverage mapped onto it would keep no link to the
+/// code of the other shares. Every import checks it; a collect checks it
+/// before it runs a test.
+llvm::Error requireWholeIndex(Store &S);
+
 /// Reads every file in \p Files, maps the hits onto the elements of the
 /// store's current index (by name, else by file and line), and replaces the
 /// coverage of each test found, all in one transaction: on any error nothing

@@ -519,6 +519,9 @@ public:
   llvm::Expected<std::vector<ShardRecord>> shardRecords();
   /// Forgets every shard record: the database is no longer a shard.
   llvm::Error clearShardRecords();
+  /// The record of the index share this database holds (`tia index --shard
+  /// K/N` with N > 1, not merged yet); std::nullopt for a whole index.
+  llvm::Expected<std::optional<ShardRecord>> indexShare();
 
   // --- Tests and coverage ---
 
