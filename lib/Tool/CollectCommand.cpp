@@ -10,6 +10,7 @@
 #include "PythonInternal.h"
 #include "tia/Collect/Collect.h"
 #include "tia/Collect/Pytest.h"
+#include "tia/Select/Incremental.h"
 #include "tia/Select/Static.h"
 #include "tia/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
@@ -65,6 +66,31 @@ llvm::Expected<std::string> pytestBuildDir(const Context &C, Store &S,
   return Recorded->value_or("");
 }
 
+/// What `collect --incremental` runs: a selection in the coverage mode
+/// from the newest snapshot to HEAD decides (docs/CI.md, "Incremental
+/// collection"). Says what it will do before the tests run.
+llvm::Expected<select::IncrementalCollect>
+incrementalPlan(const GlobalOptions &G, llvm::StringRef BuildDir,
+                llvm::raw_ostream &Err) {
+  SelectCommandOptions O;
+  O.Base = "HEAD";
+  O.Head = "HEAD";
+  O.Mode = select::SelectionMode::Coverage;
+  // Compile commands that changed since the index select what they build.
+  if (llvm::sys::fs::exists(BuildDir + "/compile_commands.json"))
+    O.BuildDir = BuildDir.str();
+  auto Made = makePlan(G, O);
+  if (!Made)
+    return Made.takeError();
+  select::IncrementalCollect Update = select::incrementalCollect(Made->Plan);
+  if (llvm::Error E =
+          select::measureCarriedAge(*Made->Ctx.Repo, *Made->DB, "HEAD", Update))
+    return E;
+  if (!G.Quiet)
+    Err << select::incrementalIntent(Update) << "\n";
+  return Update;
+}
+
 } // namespace
 
 llvm::Error runCollect(const GlobalOptions &G, const CollectCommandOptions &O,
@@ -105,6 +131,15 @@ llvm::Error runCollect(const GlobalOptions &G, const CollectCommandOptions &O,
   if (llvm::Error E = traceIn(*Ctx, O.TraceFiles, C.TraceFiles, C.TrackedFiles))
     return E;
 
+  std::optional<select::IncrementalCollect> Update;
+  if (O.Incremental) {
+    auto Planned = incrementalPlan(G, C.BuildDir, Err);
+    if (!Planned)
+      return Planned.takeError();
+    Update = std::move(*Planned);
+    C.Carry = Update->Carry;
+  }
+
   auto S = openForUpdate(*Ctx, C.BuildDir);
   if (!S)
     return S.takeError();
@@ -114,7 +149,9 @@ llvm::Error runCollect(const GlobalOptions &G, const CollectCommandOptions &O,
   for (size_t I = 0; I + 1 < Sum->Problems.size(); ++I)
     Err << "tia: error: " << Sum->Problems[I] << "\n";
   if (!G.Quiet)
-    Err << collect::summaryLine(*Sum) << "\n";
+    Err << collect::summaryLine(*Sum)
+        << (Update ? select::incrementalSummary(*Update, Sum->Carried) : "")
+        << "\n";
   if (!Sum->Problems.empty())
     return makeError(Sum->Problems.back());
   return llvm::Error::success();
@@ -329,6 +366,14 @@ llvm::cl::opt<std::string> BalanceFrom(
                    "this database recorded (default: by number of tests)"),
     llvm::cl::value_desc("db"), llvm::cl::init(""),
     llvm::cl::cat(tiaCategory()), llvm::cl::sub(CollectSubcommand));
+llvm::cl::opt<bool> Incremental(
+    "incremental",
+    llvm::cl::desc("Run only the tests that the change since the newest "
+                   "coverage snapshot can affect, and new and never "
+                   "covered tests; carry the others' coverage over (every "
+                   "test when tia cannot tell)"),
+    llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
+    llvm::cl::sub(CollectSubcommand));
 llvm::cl::list<std::string> Args(llvm::cl::Positional,
                                  llvm::cl::desc("[TEST...] | --pytest [-- "
                                                 "PYTEST_ARGS...]"),
@@ -341,10 +386,11 @@ int collectMain(const GlobalOptions &G) {
     return usageError("--timeout must be a number of seconds above 0");
   if (Pytest) {
     if (!Only.empty() || ProcessPerTest || SplitCases || !Gcov.empty() ||
-        !CTest.empty())
+        !CTest.empty() || Incremental)
       return usageError("--pytest runs the Python tests: --only, "
-                        "--process-per-test, --split-cases, --gcov and "
-                        "--ctest are for the tests of a CMake build");
+                        "--process-per-test, --split-cases, --gcov, --ctest "
+                        "and --incremental are for the tests of a CMake "
+                        "build");
     if (Jobs > 1 && NoIsolation)
       return usageError("--jobs runs test files in processes of their own: "
                         "it cannot go with --no-isolation");
@@ -392,6 +438,10 @@ int collectMain(const GlobalOptions &G) {
   O.Gcov = Gcov;
   O.CTest = CTest;
   O.TraceFiles = !NoFileTrace;
+  O.Incremental = Incremental;
+  if (Incremental && !O.Only.empty())
+    return usageError("--incremental chooses the tests to run: it cannot go "
+                      "with --only");
   return exitCode(runCollect(G, O, llvm::outs(), llvm::errs()));
 }
 

@@ -21,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -178,6 +179,10 @@ struct CollectOptions {
   double TimeoutSeconds = 0;
   /// Only these test ids (or glob patterns: '*', '?'); empty: all.
   std::vector<std::string> Only;
+  /// Tests whose coverage is carried over (an incremental collect,
+  /// select::IncrementalCollect): discovered but not run, their coverage
+  /// and results left as they are.
+  std::set<std::string> Carry;
   /// One process per case even for binaries with tia's listener.
   bool ProcessPerTest = false;
   /// Run the cases of one ctest test at once, split across the jobs (the
@@ -214,6 +219,8 @@ struct CollectSummary {
   unsigned Links = 0;        ///< test -> element links stored
   unsigned Processes = 0;    ///< test processes started
   unsigned Traced = 0;       ///< tests whose file reads were recorded
+  /// Discovered tests of CollectOptions::Carry, not run.
+  unsigned Carried = 0;
   double Seconds = 0;
   int64_t RunId = 0;
   /// What kept tia from collecting some coverage (a binary without

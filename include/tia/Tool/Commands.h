@@ -105,6 +105,9 @@ struct CollectCommandOptions {
   std::optional<shard::ShardSpec> Shard;
   /// --balance-from: the database whose test durations balance the shares.
   std::string BalanceFrom;
+  /// --incremental: run only the tests the change since the newest
+  /// coverage snapshot can affect, and the new ones; carry the rest over.
+  bool Incremental = false;
 };
 
 struct ResultsImportOptions {

@@ -1,0 +1,107 @@
+//===- Incremental.cpp - a map updated by what a change affects -----------===//
+
+#include "tia/Select/Incremental.h"
+#include "tia/Git/Repository.h"
+#include "tia/Support/CommitId.h"
+#include "tia/Support/Plural.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <map>
+
+namespace tia {
+namespace select {
+
+namespace {
+
+/// Why \p P cannot leave any test's coverage as it is; empty when it can.
+std::string whyEverything(const Plan &P) {
+  if (!P.Snapshot)
+    return "no coverage snapshot to update";
+  if (P.selectsAll()) {
+    for (const Fallback &F : P.Changes.Fallbacks)
+      if (F.Scope == FallbackScope::All)
+        return "every test is selected (" + fallbackName(F.Kind).str() +
+               (F.File.empty() ? "" : ": " + F.File) + ")";
+  }
+  // A cut selection leaves out tests the change affects: their coverage
+  // must not be carried over.
+  if (P.partial())
+    return "the selection was cut by a budget";
+  return "";
+}
+
+bool neverCovered(const PlannedTest &T) {
+  return llvm::any_of(T.Reasons, [](const TestReason &R) {
+    return R.Kind == ReasonKind::NewTest;
+  });
+}
+
+} // namespace
+
+IncrementalCollect incrementalCollect(const Plan &P) {
+  IncrementalCollect C;
+  C.FullBecause = whyEverything(P);
+  if (C.full())
+    return C;
+  C.Selected = P.Selected.size();
+  C.NeverCovered = llvm::count_if(P.Selected, neverCovered);
+  C.Carry.insert(P.NotSelected.begin(), P.NotSelected.end());
+  C.CheckedSince = P.Snapshot->DiffFrom;
+  return C;
+}
+
+llvm::Error measureCarriedAge(const git::Repository &Repo, Store &S,
+                              llvm::StringRef Head, IncrementalCollect &C) {
+  if (C.full())
+    return llvm::Error::success();
+  auto Stats = S.testStatistics();
+  if (!Stats)
+    return Stats.takeError();
+  std::map<std::string, unsigned> Behind; // commit -> commits to Head
+  for (const TestStatistics &T : *Stats) {
+    if (!C.Carry.count(T.Id) || T.LastCommit.empty())
+      continue;
+    auto [It, New] = Behind.emplace(T.LastCommit, 0);
+    if (!New)
+      continue;
+    auto N = Repo.hasCommit(T.LastCommit)
+                 ? Repo.countCommits(T.LastCommit, Head)
+                 : llvm::Expected<unsigned>(0u);
+    if (!N)
+      return N.takeError();
+    It->second = *N;
+    if (C.OldestRun.empty() || *N > C.CommitsBehind) {
+      C.OldestRun = T.LastCommit;
+      C.CommitsBehind = *N;
+    }
+  }
+  return llvm::Error::success();
+}
+
+std::string incrementalIntent(const IncrementalCollect &C) {
+  if (C.full())
+    return "incremental: every test runs: " + C.FullBecause;
+  return llvm::formatv("incremental: {0} test{1} selected by the changes "
+                       "since {2} ({3} never covered); the other {4} keep "
+                       "their coverage",
+                       C.Selected, pluralS(C.Selected), shortId(C.CheckedSince),
+                       C.NeverCovered, C.Carry.size())
+      .str();
+}
+
+std::string incrementalSummary(const IncrementalCollect &C, unsigned Carried) {
+  if (C.full())
+    return "; incremental: every test ran";
+  std::string Age;
+  if (!C.OldestRun.empty())
+    Age = llvm::formatv(" (the oldest last ran at {0}, {1} commit{2} back)",
+                        shortId(C.OldestRun), C.CommitsBehind,
+                        pluralS(C.CommitsBehind))
+              .str();
+  return llvm::formatv("; {0} carried over{1}, {2} never covered", Carried, Age,
+                       C.NeverCovered)
+      .str();
+}
+
+} // namespace select
+} // namespace tia

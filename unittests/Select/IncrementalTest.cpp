@@ -1,0 +1,75 @@
+//===- IncrementalTest.cpp - a map updated by what a change affects -------===//
+
+#include "tia/Select/Incremental.h"
+#include "gtest/gtest.h"
+
+using namespace tia;
+using namespace tia::select;
+
+namespace {
+
+PlannedTest planned(llvm::StringRef Id, ReasonKind Why) {
+  PlannedTest T;
+  T.Id = Id.str();
+  TestReason R;
+  R.Kind = Why;
+  T.Reasons.push_back(R);
+  return T;
+}
+
+/// A selection from a snapshot diffed from commit "c1": one covering test
+/// and one new one selected, two carried.
+Plan selection() {
+  Plan P;
+  P.Snapshot.emplace();
+  P.Snapshot->DiffFrom = "c1";
+  P.Selected = {planned("gtest:t:A.Covers", ReasonKind::Covers),
+                planned("gtest:t:A.New", ReasonKind::NewTest)};
+  P.NotSelected = {"gtest:t:B.One", "gtest:t:B.Two"};
+  return P;
+}
+
+TEST(IncrementalTest, RunsTheSelectionAndCarriesTheRest) {
+  IncrementalCollect C = incrementalCollect(selection());
+  EXPECT_FALSE(C.full());
+  EXPECT_EQ(C.Selected, 2u);
+  EXPECT_EQ(C.NeverCovered, 1u);
+  EXPECT_EQ(C.Carry, (std::set<std::string>{"gtest:t:B.One", "gtest:t:B.Two"}));
+  EXPECT_EQ(C.CheckedSince, "c1");
+}
+
+TEST(IncrementalTest, AFallbackToAllRunsEverything) {
+  Plan P = selection();
+  P.Changes.Fallbacks.push_back(
+      {FallbackKind::NonSourceFile, "CMakeLists.txt", "a build file changed"});
+  IncrementalCollect C = incrementalCollect(P);
+  EXPECT_TRUE(C.full());
+  EXPECT_TRUE(C.Carry.empty());
+  EXPECT_NE(C.FullBecause.find("CMakeLists.txt"), std::string::npos)
+      << C.FullBecause;
+}
+
+TEST(IncrementalTest, ACutSelectionCarriesNothing) {
+  // A test the budget left out is affected: its coverage must not carry.
+  Plan P = selection();
+  P.Cut.push_back(planned("gtest:t:A.Cut", ReasonKind::Covers));
+  EXPECT_TRUE(incrementalCollect(P).full());
+}
+
+TEST(IncrementalTest, NoSnapshotRunsEverything) {
+  Plan P = selection();
+  P.Snapshot.reset();
+  EXPECT_EQ(incrementalCollect(P).FullBecause,
+            "no coverage snapshot to update");
+}
+
+TEST(IncrementalTest, TheSummarySaysWhatWasCarriedAndHowOld) {
+  IncrementalCollect C = incrementalCollect(selection());
+  C.OldestRun = "0123456789abcdef0123456789abcdef01234567";
+  C.CommitsBehind = 3;
+  EXPECT_EQ(incrementalSummary(C, 2),
+            "; 2 carried over (the oldest last ran at 0123456789ab, 3 "
+            "commits back), 1 never covered");
+}
+
+} // namespace
