@@ -197,17 +197,17 @@ discoverChosenTests(const CollectOptions &O, llvm::StringRef Scratch,
   return selectOnly(std::move(Found->Tests), O.Only, Err, O.Quiet);
 }
 
-/// Leaves the tests of \p Carry out of \p Tests; returns their ids.
-std::vector<std::string> carryOver(std::vector<DiscoveredTest> &Tests,
-                                   const std::set<std::string> &Carry) {
-  std::vector<std::string> Carried;
+/// Leaves the tests \p Carry carries over out of \p Tests; returns how
+/// many.
+unsigned leaveOut(std::vector<DiscoveredTest> &Tests,
+                  const std::optional<CarryOver> &Carry) {
+  if (!Carry)
+    return 0;
+  size_t Before = Tests.size();
   llvm::erase_if(Tests, [&](const DiscoveredTest &T) {
-    if (!Carry.count(T.Id))
-      return false;
-    Carried.push_back(T.Id);
-    return true;
+    return Carry->Tests.count(T.Id) != 0;
   });
-  return Carried;
+  return Before - Tests.size();
 }
 
 /// --shard: keeps share K of \p Tests (a test is a unit: the cases of one
@@ -624,33 +624,13 @@ llvm::Error putTestInfos(Store &S, const std::vector<DiscoveredTest> &Tests,
   return llvm::Error::success();
 }
 
-/// Records the coverage of each test of \p Carried, which an incremental
-/// collect did not run, as collected at \p Commit too: the selection that
-/// left it out found no change since the merge base of every snapshot
-/// test's commit that it can affect, so its coverage holds at \p Commit
-/// as much as any selection's answer holds (docs/Safety.md). A test with
-/// no coverage is no test to carry.
-llvm::Error carryCoverage(Store &S, const std::vector<std::string> &Carried,
-                          llvm::StringRef Commit) {
-  if (Commit.empty())
-    return llvm::Error::success();
-  for (const std::string &Id : Carried) {
-    auto Keys = S.coverageOf(Id);
-    if (!Keys)
-      return Keys.takeError();
-    if (!Keys->empty())
-      if (llvm::Error E = S.putCoverage(Id, Commit, *Keys))
-        return E;
-  }
-  return llvm::Error::success();
-}
-
 /// Writes the run, the outcomes, the tests' commands, the coverage and the
-/// carried-over coverage in one transaction.
-llvm::Expected<coverage::ImportSummary> storeCollection(
-    Store &S, const std::vector<DiscoveredTest> &Tests, const Collected &C,
-    const CollectOptions &O, const std::vector<std::string> &Carried,
-    const std::optional<shard::ShardPlan> &Plan, CollectSummary &Sum) {
+/// carried-over coverage (carryCoverage) in one transaction.
+llvm::Expected<coverage::ImportSummary>
+storeCollection(Store &S, const std::vector<DiscoveredTest> &Tests,
+                const Collected &C, const CollectOptions &O,
+                const std::optional<shard::ShardPlan> &Plan,
+                CollectSummary &Sum) {
   auto DefinedAt = caseDefinitions(S);
   if (!DefinedAt)
     return DefinedAt.takeError();
@@ -680,8 +660,12 @@ llvm::Expected<coverage::ImportSummary> storeCollection(
     for (const auto &[Object, Sources] : C.BoundarySources)
       if (llvm::Error E = S.putBoundarySources(Object, Sources))
         return E;
-    if (llvm::Error E = carryCoverage(S, Carried, O.Commit))
-      return E;
+    if (O.Carry) {
+      auto Carried = carryCoverage(S, *O.Carry, O.Commit);
+      if (!Carried)
+        return Carried.takeError();
+      Sum.Carried = *Carried;
+    }
     if (C.Reports.empty())
       return llvm::Error::success();
     auto Got = coverage::importReports(S, C.Reports, Import);
@@ -792,7 +776,7 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
   auto Tests = discoverChosenTests(O, Scratch.Path, ListSeconds, Err);
   if (!Tests)
     return Tests.takeError();
-  std::vector<std::string> Carried = carryOver(*Tests, O.Carry);
+  unsigned LeftOut = leaveOut(*Tests, O.Carry);
   std::optional<shard::ShardPlan> Plan = keepShare(*Tests, O, Err);
 
   BinaryMap Binaries = probeExecutables(*Tests, O.BuildDir);
@@ -800,6 +784,7 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
   std::vector<Unit> Units = planUnits(*Tests, Binaries, O, Jobs);
   CoverageReader Reader(O.Gcov, Scratch.Path);
   Progress Prog("running", countTests(Units), Err, O.Quiet);
+  Prog.startHeartbeat(); // the workers write nothing to Err while they run
   RunContext Ctx(O, Scratch.Path, Reader, Prog);
   if (O.TraceFiles) {
     auto Tracer = writeFileReadTracer(Scratch.Path);
@@ -820,14 +805,14 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
 
   CollectSummary Sum;
   Sum.Processes = Ctx.Processes;
-  Sum.Carried = Carried.size();
+  Sum.LeftOut = LeftOut;
   auto Covered = testsWithCoverage(S);
   if (!Covered)
     return Covered.takeError();
   Collected C = gatherRuns(S, Runs, O, *Covered, Sum, Err);
   if (!O.Quiet)
     warnIfManyFailed(Sum, O, Err);
-  auto Imported = storeCollection(S, *Tests, C, O, Carried, Plan, Sum);
+  auto Imported = storeCollection(S, *Tests, C, O, Plan, Sum);
   if (!Imported)
     return Imported.takeError();
   Sum.WithCoverage = Imported->Tests;

@@ -506,6 +506,10 @@ struct JobPlan {
   unsigned Total = 0; ///< tests listed; 0: the first job's count
   /// --shard: the plan whose share the jobs run.
   std::optional<shard::ShardPlan> Shares;
+  /// --incremental: tests carried over, not run, and what carries over:
+  /// the tests of PytestOptions::Carry but those of the files that run.
+  unsigned LeftOut = 0;
+  std::optional<CarryOver> Carry;
 };
 
 /// --shard: keeps share K of \p Plan's test files, by the durations of
@@ -551,6 +555,23 @@ void keepShare(JobPlan &Plan,
         << "\n";
 }
 
+/// --incremental: leaves out of \p Items (node id and file) the files all
+/// of whose tests \p Carry carries over; a file with one test to run runs
+/// whole. Returns how many tests were left out.
+unsigned
+leaveOutCarriedFiles(std::vector<std::pair<std::string, std::string>> &Items,
+                     const CarryOver &Carry) {
+  std::set<std::string> Run;
+  for (const auto &[Item, Path] : Items)
+    if (!Carry.Tests.count("pytest:" + Item))
+      Run.insert(Path);
+  size_t Before = Items.size();
+  llvm::erase_if(Items, [&](const std::pair<std::string, std::string> &I) {
+    return !Run.count(I.second);
+  });
+  return Before - Items.size();
+}
+
 /// Isolated: a process that only lists the tests, then one job per test
 /// file, in the order pytest listed them.
 llvm::Expected<JobPlan> planIsolatedJobs(const PytestSetup &Setup,
@@ -569,13 +590,21 @@ llvm::Expected<JobPlan> planIsolatedJobs(const PytestSetup &Setup,
   if (List[0].Crashed || pytestFailed(List[0]))
     return pytestFailure(List[0], O.TimeoutSeconds);
   JobPlan Plan;
+  std::vector<std::pair<std::string, std::string>> Items = List[0].Log.Items;
+  if (O.Carry) {
+    Plan.LeftOut = leaveOutCarriedFiles(Items, *O.Carry);
+    // The tests of the files that run get their coverage from this run.
+    Plan.Carry = *O.Carry;
+    for (const auto &[Item, Path] : Items)
+      Plan.Carry->Tests.erase("pytest:" + Item);
+  }
   std::set<std::string> Seen;
-  for (auto &[Item, Path] : List[0].Log.Items)
+  for (auto &[Item, Path] : Items)
     if (Seen.insert(Path).second)
       Plan.TestFiles.push_back(Path);
-  Plan.Total = List[0].Log.Items.size();
+  Plan.Total = Items.size();
   if (O.Shard)
-    keepShare(Plan, List[0].Log.Items, O, Err);
+    keepShare(Plan, Items, O, Err);
   for (size_t I = 0; I < Plan.TestFiles.size(); ++I) {
     std::string Name = jobName(O, I);
     std::vector<std::string> Extra;
@@ -947,9 +976,15 @@ llvm::Error storeBoundaries(Store &S, const Gathered &G) {
 /// the tests' commands, and a "collect" run with the outcomes, in one
 /// transaction.
 llvm::Error storePytest(Store &S, const Gathered &G, const PytestOptions &O,
-                        const std::optional<shard::ShardPlan> &Shares,
-                        bool Crashed, PytestSummary &Sum) {
+                        const JobPlan &Plan, bool Crashed, PytestSummary &Sum) {
+  const std::optional<shard::ShardPlan> &Shares = Plan.Shares;
   return S.transaction([&]() -> llvm::Error {
+    if (!Crashed && Plan.Carry) {
+      auto Carried = carryCoverage(S, *Plan.Carry, O.Commit);
+      if (!Carried)
+        return Carried.takeError();
+      Sum.Carried = *Carried;
+    }
     if (!Crashed) {
       auto Cov = coverage::importCoveragePy(S, G.DataFiles, G.Import);
       if (!Cov)
@@ -1074,6 +1109,7 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
   PytestSummary Sum;
   Sum.Python = Setup->Python;
   Sum.Isolated = O.Isolate;
+  Sum.LeftOut = Plan->LeftOut;
   Sum.TestFiles = Plan->TestFiles.size();
   Gathered G = gatherJobs(Jobs, *Setup, O, Plan->TestFiles, Sum);
   if (!*Crashed)
@@ -1096,8 +1132,7 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
       return E;
   if (!*Crashed)
     readNative(S, *Setup, O, G, Err);
-  if (llvm::Error E =
-          storePytest(S, G, O, Plan->Shares, Crashed->has_value(), Sum))
+  if (llvm::Error E = storePytest(S, G, O, *Plan, Crashed->has_value(), Sum))
     return E;
   if (const std::optional<Crash> &C = *Crashed)
     return makeErrorf("pytest {0}{1}: the outcomes so far are recorded, "

@@ -162,7 +162,7 @@ public:
             const JobsOptions &O, llvm::raw_ostream &Err)
       : Jobs(Jobs), Root(Root), O(O), Err(Err), Shown(Jobs.size(), 0) {
     if (O.Total)
-      Prog = std::make_unique<Progress>("testing", O.Total, Err, O.Quiet);
+      startProgress(O.Total);
   }
 
   llvm::Error run() {
@@ -249,11 +249,20 @@ private:
       R.Progressed = Clock::now();
     }
     if (!Prog && J.Log.HaveCollected)
-      Prog =
-          std::make_unique<Progress>("testing", J.Log.Collected, Err, O.Quiet);
-    if (Prog)
-      for (size_t &N = Shown[R.Job]; N < J.Log.Results.size(); ++N)
-        Prog->step(J.Log.Results[N].getString("id").value_or(""));
+      startProgress(J.Log.Collected);
+    if (!Prog)
+      return;
+    if (!J.Log.Running.empty())
+      Prog->started(J.Log.Running);
+    for (size_t &N = Shown[R.Job]; N < J.Log.Results.size(); ++N)
+      Prog->step(J.Log.Results[N].getString("id").value_or(""));
+  }
+
+  /// Progress over \p Total tests, with a heartbeat in a log: the warnings
+  /// this runner writes meanwhile go to a stream that is not buffered.
+  void startProgress(unsigned Total) {
+    Prog = std::make_unique<Progress>("testing", Total, Err, O.Quiet);
+    Prog->startHeartbeat();
   }
 
   /// Kills \p R once the timeout passed with no test starting or ending;

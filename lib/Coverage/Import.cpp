@@ -55,11 +55,11 @@ llvm::Error requireWholeIndex(Store &S) {
   if (!*Share)
     return llvm::Error::success();
   return makeErrorf(
-      "this database holds share {0}/{1} of the index (tia index --shard): "
-      "coverage collected into it would lose its links to the code of the "
-      "other shares; merge the index shares first (tia merge), then collect "
-      "on copies of the merged database (docs/CI.md, \"Sharded collection\")",
-      (*Share)->K, (*Share)->N);
+      "{0} holds share {1}/{2} of the index (tia index --shard): coverage "
+      "collected into it would lose its links to the code of the other "
+      "shares; merge the index shares first (tia merge), then collect on "
+      "copies of the merged database (docs/CI.md, \"Sharded collection\")",
+      S.path(), (*Share)->K, (*Share)->N);
 }
 
 llvm::Error IndexedFiles::load() {

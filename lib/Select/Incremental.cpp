@@ -15,14 +15,12 @@ namespace {
 
 /// Why \p P cannot leave any test's coverage as it is; empty when it can.
 std::string whyEverything(const Plan &P) {
+  for (const Fallback &F : P.Changes.Fallbacks)
+    if (F.Scope == FallbackScope::All)
+      return fallbackName(F.Kind).str() + ": " +
+             (F.Detail.empty() ? F.File : F.Detail);
   if (!P.Snapshot)
     return "no coverage snapshot to update";
-  if (P.selectsAll()) {
-    for (const Fallback &F : P.Changes.Fallbacks)
-      if (F.Scope == FallbackScope::All)
-        return "every test is selected (" + fallbackName(F.Kind).str() +
-               (F.File.empty() ? "" : ": " + F.File) + ")";
-  }
   // A cut selection leaves out tests the change affects: their coverage
   // must not be carried over.
   if (P.partial())
@@ -47,6 +45,7 @@ IncrementalCollect incrementalCollect(const Plan &P) {
   C.NeverCovered = llvm::count_if(P.Selected, neverCovered);
   C.Carry.insert(P.NotSelected.begin(), P.NotSelected.end());
   C.CheckedSince = P.Snapshot->DiffFrom;
+  C.Snapshot = P.Snapshot->Snapshot.Id;
   return C;
 }
 
@@ -80,7 +79,7 @@ llvm::Error measureCarriedAge(const git::Repository &Repo, Store &S,
 
 std::string incrementalIntent(const IncrementalCollect &C) {
   if (C.full())
-    return "incremental: every test runs: " + C.FullBecause;
+    return "incremental: every test runs (" + C.FullBecause + ")";
   return llvm::formatv("incremental: {0} test{1} selected by the changes "
                        "since {2} ({3} never covered); the other {4} keep "
                        "their coverage",
@@ -89,7 +88,8 @@ std::string incrementalIntent(const IncrementalCollect &C) {
       .str();
 }
 
-std::string incrementalSummary(const IncrementalCollect &C, unsigned Carried) {
+std::string incrementalSummary(const IncrementalCollect &C, unsigned Carried,
+                               unsigned LeftOut) {
   if (C.full())
     return "; incremental: every test ran";
   std::string Age;
@@ -98,9 +98,14 @@ std::string incrementalSummary(const IncrementalCollect &C, unsigned Carried) {
                         shortId(C.OldestRun), C.CommitsBehind,
                         pluralS(C.CommitsBehind))
               .str();
-  return llvm::formatv("; {0} carried over{1}, {2} never covered", Carried, Age,
-                       C.NeverCovered)
-      .str();
+  std::string Kept =
+      Carried || !LeftOut
+          ? llvm::formatv("{0} carried over{1}", Carried, Age).str()
+          : llvm::formatv("{0} not run, their coverage kept as it was for "
+                          "the merge{1}",
+                          LeftOut, Age)
+                .str();
+  return llvm::formatv("; {0}, {1} never covered", Kept, C.NeverCovered).str();
 }
 
 } // namespace select

@@ -297,6 +297,8 @@ Store::Store(std::unique_ptr<Database> DB)
 
 Store::~Store() = default;
 
+llvm::StringRef Store::path() const { return DB->path(); }
+
 llvm::Expected<std::unique_ptr<Store>> Store::open(llvm::StringRef Path,
                                                    Mode M) {
   assert(static_cast<int>(schema::migrations().size()) == SchemaVersion &&

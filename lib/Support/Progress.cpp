@@ -30,10 +30,13 @@ double Progress::heartbeatSeconds() {
 Progress::Progress(llvm::StringRef Verb, unsigned Total, llvm::raw_ostream &OS,
                    bool Quiet)
     : Verb(Verb.str()), Total(Total), OS(OS), Quiet(Quiet),
-      Terminal(OS.is_displayed()), Start(Clock::now()), LastLine(Start) {
+      Terminal(OS.is_displayed()), Start(Clock::now()), LastLine(Start) {}
+
+void Progress::startHeartbeat() {
   // A terminal shows the line of the latest unit all along; a log needs
   // the heartbeat to tell a long test from a hung collect.
-  if (!Quiet && !Terminal && Total > 0)
+  std::lock_guard<std::mutex> Lock(M);
+  if (!Quiet && !Terminal && Total > 0 && !Stopping && !Heartbeat.joinable())
     Heartbeat = std::thread([this] { beat(); });
 }
 

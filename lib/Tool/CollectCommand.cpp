@@ -76,6 +76,9 @@ incrementalPlan(const GlobalOptions &G, llvm::StringRef BuildDir,
   O.Base = "HEAD";
   O.Head = "HEAD";
   O.Mode = select::SelectionMode::Coverage;
+  // A budget would cut tests the change affects: the whole selection runs.
+  O.MaxTests = 0;
+  O.TimeBudget = 0;
   // Compile commands that changed since the index select what they build.
   if (llvm::sys::fs::exists(BuildDir + "/compile_commands.json"))
     O.BuildDir = BuildDir.str();
@@ -137,7 +140,9 @@ llvm::Error runCollect(const GlobalOptions &G, const CollectCommandOptions &O,
     if (!Planned)
       return Planned.takeError();
     Update = std::move(*Planned);
-    C.Carry = Update->Carry;
+    if (!Update->full())
+      C.Carry = collect::CarryOver{Update->Carry, Update->Snapshot,
+                                   /*Restamp=*/!C.Shard};
   }
 
   auto S = openForUpdate(*Ctx, C.BuildDir);
@@ -150,7 +155,9 @@ llvm::Error runCollect(const GlobalOptions &G, const CollectCommandOptions &O,
     Err << "tia: error: " << Sum->Problems[I] << "\n";
   if (!G.Quiet)
     Err << collect::summaryLine(*Sum)
-        << (Update ? select::incrementalSummary(*Update, Sum->Carried) : "")
+        << (Update ? select::incrementalSummary(*Update, Sum->Carried,
+                                                Sum->LeftOut)
+                   : "")
         << "\n";
   if (!Sum->Problems.empty())
     return makeError(Sum->Problems.back());
@@ -189,6 +196,20 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
     if (!Durations)
       return Durations.takeError();
     P.Durations = std::move(*Durations);
+  }
+
+  std::optional<select::IncrementalCollect> Update;
+  if (O.Incremental) {
+    llvm::SmallString<256> Given;
+    if (!O.BuildDir.empty())
+      Given = absolutePath(O.BuildDir, Ctx->WorkingDir);
+    auto Planned = incrementalPlan(G, Given, Err);
+    if (!Planned)
+      return Planned.takeError();
+    Update = std::move(*Planned);
+    if (!Update->full())
+      P.Carry = collect::CarryOver{Update->Carry, Update->Snapshot,
+                                   /*Restamp=*/!P.Shard};
   }
 
   auto S = openForUpdate(*Ctx);
@@ -236,7 +257,7 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
     Err << llvm::formatv(
         "collected {0} in {1:f1}s with {2}: {3} passed, {4} failed, {5}{14}, "
         "{6} skipped; {7} ({8} through imports); {9} {10}, {11} probed, "
-        "{12}{13}\n",
+        "{12}{13}{15}\n",
         Count(Total, "pytest test", "pytest tests"), Sum->Seconds, Sum->Python,
         Sum->Passed, Sum->Failed, Count(Sum->Errors, "error", "errors"),
         Sum->Skipped,
@@ -246,7 +267,9 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
         Sum->Isolated ? "each in its own process" : "in one process",
         Count(Sum->Probed, "function", "functions"),
         Count(Sum->Accesses, "runtime access", "runtime accesses"), Broken,
-        TimedOut);
+        TimedOut,
+        Update ? select::incrementalSummary(*Update, Sum->Carried, Sum->LeftOut)
+               : std::string());
   }
   return llvm::Error::success();
 }
@@ -386,11 +409,10 @@ int collectMain(const GlobalOptions &G) {
     return usageError("--timeout must be a number of seconds above 0");
   if (Pytest) {
     if (!Only.empty() || ProcessPerTest || SplitCases || !Gcov.empty() ||
-        !CTest.empty() || Incremental)
+        !CTest.empty())
       return usageError("--pytest runs the Python tests: --only, "
-                        "--process-per-test, --split-cases, --gcov, --ctest "
-                        "and --incremental are for the tests of a CMake "
-                        "build");
+                        "--process-per-test, --split-cases, --gcov and "
+                        "--ctest are for the tests of a CMake build");
     if (Jobs > 1 && NoIsolation)
       return usageError("--jobs runs test files in processes of their own: "
                         "it cannot go with --no-isolation");
@@ -398,6 +420,10 @@ int collectMain(const GlobalOptions &G) {
       return usageError("--shard shares out test files, each run in a "
                         "process of its own: it cannot go with "
                         "--no-isolation");
+    if (Incremental && NoIsolation)
+      return usageError("--incremental runs the test files that hold an "
+                        "affected test, each in a process of its own: it "
+                        "cannot go with --no-isolation");
     CollectPytestOptions O;
     O.BuildDir = BuildDir;
     if (Timeout > 0)
@@ -409,6 +435,7 @@ int collectMain(const GlobalOptions &G) {
     O.JunitXml = JunitXml;
     O.PytestArgs.assign(Args.begin(), Args.end());
     O.Isolate = !NoIsolation;
+    O.Incremental = Incremental;
     O.TraceFiles = !NoFileTrace;
     // Test files run one after the other unless asked: they may share
     // files or ports.

@@ -33,6 +33,7 @@ TEST_F(LogProgress, QuarterLinesWithoutATerminal) {
 TEST_F(LogProgress, AHeartbeatNamesTheLongestRunningWhileNothingEnds) {
   {
     Progress P("running", 3, OS, /*Quiet=*/false);
+    P.startHeartbeat();
     P.started("slow");
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     P.started("quick");
@@ -48,6 +49,7 @@ TEST_F(LogProgress, AHeartbeatNamesTheLongestRunningWhileNothingEnds) {
 TEST_F(LogProgress, WhatEndedIsNoLongerNamed) {
   {
     Progress P("running", 2, OS, /*Quiet=*/false);
+    P.startHeartbeat();
     P.started("done");
     P.step("done");
     P.started("other");
@@ -59,9 +61,20 @@ TEST_F(LogProgress, WhatEndedIsNoLongerNamed) {
   EXPECT_NE(Text.find("[1/2] running ("), std::string::npos) << Text;
 }
 
+TEST_F(LogProgress, NoHeartbeatUnlessAsked) {
+  {
+    Progress P("merging", 2, OS, /*Quiet=*/false);
+    P.started("slow");
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    P.finish();
+  }
+  EXPECT_EQ(Text, "");
+}
+
 TEST_F(LogProgress, QuietPrintsNothing) {
   {
     Progress P("running", 2, OS, /*Quiet=*/true);
+    P.startHeartbeat();
     P.started("slow");
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     P.step("slow");

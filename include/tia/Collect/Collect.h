@@ -171,6 +171,27 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
 // Collection
 //===----------------------------------------------------------------------===//
 
+/// What an incremental collect (select::IncrementalCollect) leaves out:
+/// tests a selection from snapshot Snapshot found unaffected by the change
+/// since. They are not run; their coverage in that snapshot is recorded at
+/// the collect's commit too (carryCoverage), unless Restamp is false (a
+/// shard: the merge copies only what the shares ran).
+struct CarryOver {
+  std::set<std::string> Tests;
+  int64_t Snapshot = 0;
+  bool Restamp = true;
+};
+
+/// Records the coverage each test of \p C held in snapshot C.Snapshot as
+/// collected at \p Commit too, empty coverage included: the selection that
+/// left it out cleared it for every change since the merge base of that
+/// snapshot's commits, so its coverage holds at \p Commit as much as any
+/// selection's answer holds (docs/Safety.md). Tests the snapshot does not
+/// hold are no tests to carry. Returns how many were carried; none without
+/// a commit or with Restamp false. Joins the caller's transaction.
+llvm::Expected<unsigned> carryCoverage(Store &S, const CarryOver &C,
+                                       llvm::StringRef Commit);
+
 struct CollectOptions {
   std::string BuildDir; ///< absolute; holds CTestTestfile.cmake
   unsigned Jobs = 0;    ///< 0: one per core
@@ -179,10 +200,9 @@ struct CollectOptions {
   double TimeoutSeconds = 0;
   /// Only these test ids (or glob patterns: '*', '?'); empty: all.
   std::vector<std::string> Only;
-  /// Tests whose coverage is carried over (an incremental collect,
-  /// select::IncrementalCollect): discovered but not run, their coverage
-  /// and results left as they are.
-  std::set<std::string> Carry;
+  /// An incremental collect: the tests not to run, whose coverage is
+  /// carried over.
+  std::optional<CarryOver> Carry;
   /// One process per case even for binaries with tia's listener.
   bool ProcessPerTest = false;
   /// Run the cases of one ctest test at once, split across the jobs (the
@@ -219,7 +239,9 @@ struct CollectSummary {
   unsigned Links = 0;        ///< test -> element links stored
   unsigned Processes = 0;    ///< test processes started
   unsigned Traced = 0;       ///< tests whose file reads were recorded
-  /// Discovered tests of CollectOptions::Carry, not run.
+  /// Tests of CollectOptions::Carry left out of the run, and of those
+  /// the ones whose coverage was carried to this commit.
+  unsigned LeftOut = 0;
   unsigned Carried = 0;
   double Seconds = 0;
   int64_t RunId = 0;

@@ -11,6 +11,7 @@
 #ifndef TIA_COLLECT_PYTEST_H
 #define TIA_COLLECT_PYTEST_H
 
+#include "tia/Collect/Collect.h"
 #include "tia/Coverage/Coverage.h"
 #include "tia/Support/Model.h"
 #include "tia/Support/Shard.h"
@@ -73,6 +74,9 @@ struct PytestOptions {
   /// shares: a file costs its tests' sum, a test it lacks the mean. Empty:
   /// a file costs its number of tests.
   std::map<std::string, double> Durations;
+  /// --incremental (with Isolate): the tests not to run, whose coverage is
+  /// carried over; a test file runs whole when one of its tests is not.
+  std::optional<CarryOver> Carry;
 };
 
 struct PytestSummary {
@@ -89,6 +93,9 @@ struct PytestSummary {
   /// Tests that failed under collect and passed when run again without
   /// tia's instrumentation: not recorded, their coverage kept.
   unsigned Broken = 0;
+  /// --incremental: tests of the files left out, and the tests whose
+  /// coverage was carried to this commit.
+  unsigned LeftOut = 0, Carried = 0;
 };
 
 /// Runs pytest as above (with Isolate, one process per test file, with

@@ -1,13 +1,13 @@
 //===- tia/Select/Incremental.h - a map updated by what a change affects --===//
 //
 // `tia collect --incremental` on the main branch: the tests the change
-// since the newest coverage snapshot can affect are run with coverage, with
-// the new and never-covered ones; every other test's coverage is carried
-// over as it is. The selection decides, so the update is as safe as a
-// selection from that snapshot: a carried-over test's coverage keeps the
-// commit it was collected at, and a later selection diffs from the merge
-// base of those commits (docs/Safety.md), so whatever changed since any
-// test last ran counts as changed for it.
+// since the newest usable coverage snapshot can affect are run with
+// coverage, with the new and never-covered ones; every other test's
+// coverage in that snapshot is carried over to the new commit. The
+// selection decides, so the update is as safe as a selection from that
+// snapshot: a test it leaves out is unaffected by everything that changed
+// since the merge base of the snapshot's commits, which is the claim any
+// selection makes for a test it skips (docs/Safety.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +28,8 @@ struct IncrementalCollect {
   std::string FullBecause;
   /// Known tests whose coverage is carried over, not run.
   std::set<std::string> Carry;
+  /// The snapshot the selection read: the coverage carried over is its.
+  int64_t Snapshot = 0;
   /// Tests the change since the snapshot selects, and of those the ones no
   /// coverage was recorded for (new or never covered).
   unsigned Selected = 0;
@@ -61,9 +63,11 @@ llvm::Error measureCarriedAge(const git::Repository &Repo, Store &S,
 std::string incrementalIntent(const IncrementalCollect &C);
 
 /// The tail of the collect's summary line: "; 11 carried over (the oldest
-/// last ran at 5d1c2e3, 2 commits back), 1 never covered"; \p Carried is
-/// how many discovered tests were carried over.
-std::string incrementalSummary(const IncrementalCollect &C, unsigned Carried);
+/// last ran at 5d1c2e3, 2 commits back), 1 never covered". \p Carried is
+/// how many tests' coverage was carried to the new commit; \p LeftOut how
+/// many discovered tests were not run (a shard carries none over).
+std::string incrementalSummary(const IncrementalCollect &C, unsigned Carried,
+                               unsigned LeftOut);
 
 } // namespace select
 } // namespace tia

@@ -320,6 +320,9 @@ public:
                                                      Mode M);
   ~Store();
 
+  /// The database file (":memory:" for a store in memory), for messages.
+  llvm::StringRef path() const;
+
   /// The schema version of the open database.
   int schemaVersion() const;
 

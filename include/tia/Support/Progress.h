@@ -16,9 +16,12 @@ namespace tia {
 
 /// Reports "[N/M] what (ETA 12s)" for long work. On a terminal the line is
 /// rewritten in place; elsewhere (CI logs) only a few lines are printed, at
-/// each quarter of the work, and a heartbeat line whenever no line was
-/// printed for a while, naming the longest running units (those started()
-/// and not yet stepped); with Quiet nothing. Thread-safe.
+/// each quarter of the work, and, once asked (startHeartbeat), a heartbeat
+/// line whenever no line was printed for a while, naming the longest
+/// running units (those started() and not yet stepped); with Quiet
+/// nothing. Thread-safe, but the heartbeat writes to the stream from a
+/// thread of its own: only work that writes nothing else to it meanwhile
+/// (or only through a stream that is not buffered) starts one.
 class Progress {
 public:
   Progress(llvm::StringRef Verb, unsigned Total, llvm::raw_ostream &OS,
@@ -27,6 +30,9 @@ public:
   Progress(const Progress &) = delete;
   Progress &operator=(const Progress &) = delete;
 
+  /// Without a terminal, prints a heartbeat line whenever
+  /// heartbeatSeconds() pass without a line, until finish().
+  void startHeartbeat();
   /// Marks \p What as running, for the heartbeat.
   void started(llvm::StringRef What);
   /// Marks \p What as no longer running without counting it as done.

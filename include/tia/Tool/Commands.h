@@ -85,6 +85,9 @@ struct CollectPytestOptions {
   /// -p: the build whose extension modules and programs the tests use;
   /// empty: the one the index recorded, if any.
   std::string BuildDir;
+  /// --incremental: run only the test files holding a test the change
+  /// since the newest coverage snapshot can affect, or a new one.
+  bool Incremental = false;
 };
 
 struct CollectCommandOptions {
