@@ -227,6 +227,30 @@ runWithListener(RunContext &Ctx,
                 const Binary &B);
 
 //===----------------------------------------------------------------------===//
+// Which discovered tests run (Choose.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The tests --only names (ids or glob patterns) among \p All, with the
+/// tests that set up and clean up the fixtures they require; warns of
+/// names that match nothing. Fails when none matches.
+llvm::Expected<std::vector<DiscoveredTest>>
+selectOnly(std::vector<DiscoveredTest> All,
+           const std::vector<std::string> &Only, llvm::raw_ostream &Err,
+           bool Quiet);
+
+/// Leaves the tests \p Carry carries over out of \p Tests; returns how
+/// many.
+unsigned leaveOut(std::vector<DiscoveredTest> &Tests,
+                  const std::optional<CarryOver> &Carry);
+
+/// --shard: keeps share K of \p Tests (a test is a unit: the cases of one
+/// binary may go to several shares) and says what it holds; returns the
+/// plan, std::nullopt without --shard.
+std::optional<shard::ShardPlan> keepShare(std::vector<DiscoveredTest> &Tests,
+                                          const CollectOptions &O,
+                                          llvm::raw_ostream &Err);
+
+//===----------------------------------------------------------------------===//
 // What starting a process per case cost
 //===----------------------------------------------------------------------===//
 
