@@ -182,8 +182,9 @@ const std::vector<std::string> &defaultIgnored() {
 
 const std::vector<std::string> &outputFormatNames() {
   static const std::vector<std::string> Names = {
-      "ids",          "json",     "ctest",  "ctest-list", "gtest",   "pytest",
-      "pytest-files", "markdown", "github", "catch2",     "doctest", "boost"};
+      "ids",     "json",         "ctest",    "ctest-list", "gtest",
+      "pytest",  "pytest-files", "markdown", "github",     "catch2",
+      "doctest", "boost",        "sarif",    "codequality"};
   return Names;
 }
 
@@ -245,6 +246,7 @@ struct RawConfig {
   tia::config::PythonConfig Python;
   RawSelect Select;
   RawOutput Output;
+  tia::config::ReportConfig Report;
   RawPredict Predict;
 };
 
@@ -321,6 +323,25 @@ template <> struct MappingTraits<RawOutput> {
   }
 };
 
+template <> struct MappingTraits<tia::config::ReportConfig> {
+  static void mapping(IO &IO, tia::config::ReportConfig &R) {
+    IO.mapOptional("untested", R.Untested);
+    IO.mapOptional("selects-all", R.SelectsAll);
+    IO.mapOptional("covered", R.Covered);
+  }
+  static std::string validate(IO &IO, tia::config::ReportConfig &R) {
+    for (auto [Key, Value] : {std::pair("untested", &R.Untested),
+                              std::pair("selects-all", &R.SelectsAll),
+                              std::pair("covered", &R.Covered)})
+      if (*Value != "note" && *Value != "warning" && *Value != "error")
+        return std::string("report.") + Key +
+               " must be note, warning or "
+               "error, not '" +
+               *Value + "'";
+    return "";
+  }
+};
+
 template <> struct MappingTraits<RawPredict> {
   static void mapping(IO &IO, RawPredict &P) {
     IO.mapOptional("docs", P.Docs);
@@ -344,6 +365,7 @@ template <> struct MappingTraits<RawConfig> {
     IO.mapOptional("cpp", C.Cpp);
     IO.mapOptional("select", C.Select);
     IO.mapOptional("output", C.Output);
+    IO.mapOptional("report", C.Report);
     IO.mapOptional("predict", C.Predict);
   }
 };
@@ -465,6 +487,7 @@ llvm::Expected<Config> parseConfig(llvm::StringRef Text,
   C.Select.UnreadFilesSelectAll = Raw.Select.UnreadFilesSelectAll;
   C.Output.Format = Raw.Output.Format.Value;
   C.Output.Exclusion = Raw.Output.Exclusion;
+  C.Report = Raw.Report;
   // The project's own lists come first, so that the message naming the
   // pattern that matched names theirs.
   if (Raw.Select.DefaultTriggers)

@@ -24,11 +24,15 @@ using select::PlannedTest;
 using select::ReasonKind;
 using select::TestReason;
 
+llvm::StringRef toolVersion() { return TIA_VERSION; }
+
 std::optional<Format> parseFormat(llvm::StringRef Name) {
   static const Format Order[] = {
-      Format::Ids,    Format::Json,   Format::Ctest,       Format::CtestList,
-      Format::Gtest,  Format::Pytest, Format::PytestFiles, Format::Markdown,
-      Format::Github, Format::Catch2, Format::Doctest,     Format::Boost};
+      Format::Ids,         Format::Json,       Format::Ctest,
+      Format::CtestList,   Format::Gtest,      Format::Pytest,
+      Format::PytestFiles, Format::Markdown,   Format::Github,
+      Format::Catch2,      Format::Doctest,    Format::Boost,
+      Format::Sarif,       Format::CodeQuality};
   const std::vector<std::string> &Names = config::outputFormatNames();
   for (size_t I = 0; I < Names.size() && I < std::size(Order); ++I)
     if (Names[I] == Name)
@@ -677,7 +681,14 @@ void write(const Plan &P, Format F, const WriteOptions &O,
   case Format::Markdown:
     return writeMarkdown(P, OS);
   case Format::Github:
-    return writeGithubOutputs(P, O, OS);
+    // The outputs go to $GITHUB_OUTPUT; the runner reads workflow
+    // commands from the step's log, stderr included.
+    writeGithubOutputs(P, O, OS);
+    return writeGithubAnnotations(P, O, Warn);
+  case Format::Sarif:
+    return writeSarif(P, O, OS);
+  case Format::CodeQuality:
+    return writeCodeQuality(P, O, OS);
   case Format::Ctest:
     return Print(ctestArguments(P, O.Exclusion), "ctest");
   case Format::CtestList:

@@ -3,6 +3,7 @@
 #ifndef TIA_LIB_REPORT_REPORTINTERNAL_H
 #define TIA_LIB_REPORT_REPORTINTERNAL_H
 
+#include "tia/Report/Report.h"
 #include "tia/Select/Policy.h"
 #include "llvm/Support/JSON.h"
 #include <string>
@@ -42,6 +43,45 @@ void jsonUntested(llvm::json::OStream &J, const select::Plan &P);
 /// The "Untested changes" and "Change coverage" sections of the Markdown
 /// output.
 void markdownUntested(llvm::raw_ostream &OS, const select::Plan &P);
+
+//===----------------------------------------------------------------------===//
+// Findings (Findings.cpp): what the sarif, codequality and github formats
+// put on the diff
+//===----------------------------------------------------------------------===//
+
+/// The kinds of finding, in the order of the SARIF rules.
+enum class FindingRule { Untested, SelectsAll, Covered };
+
+/// A rule as SARIF and GitLab name it.
+struct RuleInfo {
+  llvm::StringRef Id;    ///< "TIA001"
+  llvm::StringRef Name;  ///< "untested-change"
+  llvm::StringRef Short; ///< one line
+  llvm::StringRef Help;  ///< what to do
+};
+const RuleInfo &ruleInfo(FindingRule R);
+
+/// One finding, at a file of the head (repository-relative).
+struct Finding {
+  FindingRule Rule = FindingRule::Untested;
+  FindingLevel Level = FindingLevel::Warning;
+  std::string File;
+  /// 1-based and inclusive; 1 and 1 for a finding about a whole file.
+  unsigned StartLine = 1, EndLine = 1;
+  std::string Title;   ///< short, for a GitHub annotation's title
+  std::string Message; ///< for people, one paragraph
+  /// Untested: the shortest call paths from public entry points, each a
+  /// list of functions ending at the changed one.
+  std::vector<std::vector<std::string>> Paths;
+  /// Stays the same while what it is about does not change.
+  std::string Fingerprint;
+};
+
+/// The findings of \p P, untested changes first, in the plan's order.
+std::vector<Finding> findings(const select::Plan &P, const WriteOptions &O);
+
+/// "note", "warning" or "error".
+llvm::StringRef levelName(FindingLevel L);
 
 } // namespace report
 } // namespace tia

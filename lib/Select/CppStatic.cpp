@@ -531,13 +531,26 @@ private:
     return llvm::Error::success();
   }
 
+  /// Whether \p E lies in a test definition of its file's head version (a
+  /// TEST's body): the test itself, which is selected when it changes, not
+  /// code a test should reach.
+  bool isTestCode(const Element &E) const {
+    for (const TestFileChange &F : Sel.TestFiles)
+      if (F.Path == E.File)
+        return llvm::any_of(F.New, [&](const TestDefinition &D) {
+          return D.BeginLine <= E.BeginLine && E.EndLine <= D.EndLine;
+        });
+    return false;
+  }
+
   llvm::Error describeReach() {
     auto Public = [&](llvm::StringRef P) {
       return O.PublicHeader ? O.PublicHeader(P) : isDefaultPublicHeader(P);
     };
     for (size_t I : Changed) {
       const ChangedElement &CE = Sel.Elements[I];
-      if (!isFunctionKind(CE.Elem.Kind) || CE.Change == ElementChange::Deleted)
+      if (!isFunctionKind(CE.Elem.Kind) ||
+          CE.Change == ElementChange::Deleted || isTestCode(CE.Elem))
         continue;
       FunctionReach R;
       R.Element = I;

@@ -65,6 +65,7 @@ struct SelectCommandLine {
   llvm::cl::opt<std::string> PredictTop;
   llvm::cl::opt<bool> NoContextMatching, NoCriticalPruning;
   llvm::cl::opt<bool> ExitCode;
+  llvm::cl::opt<bool> CoveredFindings;
 };
 
 /// SelectExitCode for \p P (what --exit-code returns).

@@ -41,6 +41,16 @@ int exitCodeOf(const select::Plan &P) {
   return SelectedSome;
 }
 
+/// The levels `report:` of .tia.yaml gives the findings (checked as it
+/// was read).
+static report::FindingLevels findingLevels(const config::ReportConfig &C) {
+  report::FindingLevels L;
+  L.Untested = report::parseFindingLevel(C.Untested).value_or(L.Untested);
+  L.SelectsAll = report::parseFindingLevel(C.SelectsAll).value_or(L.SelectsAll);
+  L.Covered = report::parseFindingLevel(C.Covered).value_or(L.Covered);
+  return L;
+}
+
 llvm::Expected<int> runSelect(const GlobalOptions &G,
                               const SelectCommandOptions &O,
                               llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
@@ -55,6 +65,9 @@ llvm::Expected<int> runSelect(const GlobalOptions &G,
   report::Format F = O.Format.value_or(*report::parseFormat(Defaults.Format));
   report::WriteOptions W;
   W.Exclusion = O.Exclusion.value_or(Defaults.Exclusion);
+  W.Levels = findingLevels(P->Ctx.Config.Report);
+  W.CoveredFindings = O.CoveredFindings;
+  W.Root = P->Ctx.Root;
   if (O.Explain)
     report::writeExplain(Plan, Out);
   else
@@ -140,7 +153,15 @@ SelectCommandLine::SelectCommandLine(llvm::cl::SubCommand &Sub)
                             "a pull request comment"),
                  clEnumValN(report::Format::Github, "github",
                             "GitHub Actions step outputs; the Markdown "
-                            "goes to $GITHUB_STEP_SUMMARY")),
+                            "goes to $GITHUB_STEP_SUMMARY, annotations of "
+                            "untested changes to stderr"),
+                 clEnumValN(report::Format::Sarif, "sarif",
+                            "SARIF 2.1.0 findings (untested changes, "
+                            "changes that run every test) for code "
+                            "scanning"),
+                 clEnumValN(report::Format::CodeQuality, "codequality",
+                            "the same findings as a GitLab Code Quality "
+                            "report")),
              llvm::cl::cat(tiaCategory()), llvm::cl::sub(Sub)),
       Exclusion("exclusion",
                 llvm::cl::desc("Print the tests to skip instead of the tests "
@@ -227,7 +248,14 @@ SelectCommandLine::SelectCommandLine(llvm::cl::SubCommand &Sub)
                               "(tia run: when the runner passed); without "
                               "it any valid selection exits 0"),
                llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
-               llvm::cl::sub(Sub)) {}
+               llvm::cl::sub(Sub)),
+      CoveredFindings(
+          "covered-findings",
+          llvm::cl::desc("With --format sarif, codequality or github: also "
+                         "report each changed function a selected test "
+                         "reaches, naming the tests"),
+          llvm::cl::init(false), llvm::cl::cat(tiaCategory()),
+          llvm::cl::sub(Sub)) {}
 
 std::optional<int> SelectCommandLine::fill(SelectCommandOptions &O) const {
   if (Format.getNumOccurrences())
@@ -251,6 +279,7 @@ std::optional<int> SelectCommandLine::fill(SelectCommandOptions &O) const {
   O.ContextMatching = !NoContextMatching;
   O.CriticalPruning = !NoCriticalPruning;
   O.ExitCode = ExitCode;
+  O.CoveredFindings = CoveredFindings;
   O.OrderPredicted = Order == RunOrder::Predicted;
   if (!PredictTop.empty()) {
     std::optional<predict::TopCut> Cut = predict::parseTopCut(PredictTop);

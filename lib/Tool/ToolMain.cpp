@@ -8,6 +8,7 @@
 
 #include "tia/Tool/ToolMain.h"
 #include "CommandsInternal.h"
+#include "tia/Report/Report.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
@@ -111,7 +112,8 @@ int toolMain(int Argc, const char **Argv) {
   Argc = static_cast<int>(Args.size());
   Argv = Args.data();
   cl::HideUnrelatedOptions(tool::tiaCategory());
-  cl::SetVersionPrinter([](raw_ostream &OS) { OS << "tia 0.1.0\n"; });
+  cl::SetVersionPrinter(
+      [](raw_ostream &OS) { OS << "tia " << report::toolVersion() << "\n"; });
   if (!cl::ParseCommandLineOptions(
           Argc, Argv,
           "tia - test impact analysis for C++ and Python\n\n"

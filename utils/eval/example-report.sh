@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates docs/examples/report.md: the pull request comment tia writes
+# Regenerates docs/examples/report.md, the pull request comment tia writes
 # for a change to examples/calc, from real per-test coverage and real test
-# results.
+# results, and docs/examples/findings.sarif, the same change's findings.
 #
 #   utils/eval/example-report.sh [WORK_DIR]     (default: a new temporary folder)
 #
@@ -66,4 +66,10 @@ mkdir -p "$(dirname "$out")"
   "$tia" select -q --base main --head faster-length --format markdown
 } > "$out"
 echo "== wrote $out"
+# The same change's findings as code scanning gets them, with the scratch
+# folder's path replaced by the one a GitHub runner checks out to.
+sarif=$root/docs/examples/findings.sarif
+"$tia" select -q --base main --head faster-length --format sarif |
+  sed "s|file://$work/calc/|file:///home/runner/work/calc/calc/|" > "$sarif"
+echo "== wrote $sarif"
 "$tia" select --base main --head faster-length --explain

@@ -11,7 +11,7 @@ packages=(
   libgtest-dev googletest
   catch2 doctest-dev libboost-test-dev
   python3-dev python3-pytest python3-pytest-cov python3-coverage pybind11-dev
-  python3-yaml python3-psutil
+  python3-yaml python3-psutil python3-jsonschema
 )
 
 missing=()

@@ -134,6 +134,17 @@ struct OutputConfig {
   bool Exclusion = false;
 };
 
+/// `report:` how much each kind of finding of the sarif, codequality and
+/// github formats weighs: "note", "warning" or "error".
+struct ReportConfig {
+  /// `untested:` a changed function no test reaches.
+  std::string Untested = "warning";
+  /// `selects-all:` a change that made tia run every test.
+  std::string SelectsAll = "note";
+  /// `covered:` a changed function selected tests reach (--covered-findings).
+  std::string Covered = "note";
+};
+
 /// `predict:` history-based failure prediction (tia train, tia rank).
 struct PredictConfig {
   /// The files whose changes never cause a test failure: select.ignore
@@ -162,6 +173,7 @@ struct Config {
   CppConfig Cpp;
   SelectConfig Select;
   OutputConfig Output;
+  ReportConfig Report;
   PredictConfig Predict;
 
   /// True when \p Path (repository-relative) passes paths.include and

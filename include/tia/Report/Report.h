@@ -32,7 +32,23 @@ enum class Format {
   Pytest,      ///< pytest arguments: node ids, or --deselect=ID
   PytestFiles, ///< pytest arguments: test files, or --ignore=FILE
   Markdown,    ///< the pull request comment
-  Github,      ///< GitHub Actions step outputs
+  Github,      ///< GitHub Actions step outputs, and annotations on stderr
+  Sarif,       ///< SARIF 2.1.0: findings for code scanning and review bots
+  CodeQuality, ///< GitLab Code Quality: findings for the merge request
+};
+
+/// How much a finding weighs, as SARIF names it (GitHub: notice, warning,
+/// error; GitLab: info, minor, major).
+enum class FindingLevel { Note, Warning, Error };
+
+/// Parses "note", "warning" or "error".
+std::optional<FindingLevel> parseFindingLevel(llvm::StringRef Name);
+
+/// The level of each kind of finding (`report:` in .tia.yaml).
+struct FindingLevels {
+  FindingLevel Untested = FindingLevel::Warning;
+  FindingLevel SelectsAll = FindingLevel::Note;
+  FindingLevel Covered = FindingLevel::Note;
 };
 
 /// Parses a name of config::outputFormatNames().
@@ -46,6 +62,13 @@ struct WriteOptions {
   /// The tests to skip instead of the tests to run (runner formats and
   /// ids): a test tia has never seen then still runs.
   bool Exclusion = false;
+  /// The findings formats (sarif, codequality, github's annotations).
+  FindingLevels Levels;
+  /// Also report each changed function a selected test reaches, naming
+  /// the tests (--covered-findings).
+  bool CoveredFindings = false;
+  /// Absolute repository root: SARIF's SRCROOT (paths are relative to it).
+  std::string Root;
 };
 
 /// Writes \p P in format \p F to \p OS. Tests a runner format cannot name
@@ -93,6 +116,31 @@ void writeMarkdown(const select::Plan &P, llvm::raw_ostream &OS);
 /// the heredoc form), for `>> "$GITHUB_OUTPUT"`.
 void writeGithubOutputs(const select::Plan &P, const WriteOptions &O,
                         llvm::raw_ostream &OS);
+
+/// What `tia select` finds for reviewers, as SARIF 2.1.0 (one run, tool
+/// tia with its rules; docs/Formats.md, "Findings"): each changed function
+/// no test reaches, at its changed lines, with the shortest call paths from
+/// public entry points as code flows; each fallback that selected every
+/// test, at the file that caused it; with CoveredFindings each changed
+/// function a selected test reaches, naming the tests. Paths are relative
+/// to SRCROOT (O.Root); partialFingerprints stay the same while the
+/// function (or the fallback's file and kind) does.
+void writeSarif(const select::Plan &P, const WriteOptions &O,
+                llvm::raw_ostream &OS);
+
+/// The same findings as GitLab Code Quality JSON (description, check_name,
+/// fingerprint, severity, location.path, location.lines.begin).
+void writeCodeQuality(const select::Plan &P, const WriteOptions &O,
+                      llvm::raw_ostream &OS);
+
+/// The same findings as GitHub Actions workflow commands ("::warning
+/// file=F,line=L,endLine=E,title=T::MESSAGE"), at most 10 of each level
+/// (what GitHub shows per step), then a line saying how many were left out.
+void writeGithubAnnotations(const select::Plan &P, const WriteOptions &O,
+                            llvm::raw_ostream &OS);
+
+/// tia's version ("0.1.0").
+llvm::StringRef toolVersion();
 
 /// One line for people about \p R of a test.
 std::string describe(const select::Plan &P, const select::TestReason &R);

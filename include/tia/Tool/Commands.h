@@ -155,6 +155,9 @@ struct SelectCommandOptions {
   /// --exit-code: say in the exit code that every test was selected (3) or
   /// the selection was cut (4); without it any valid selection exits 0.
   bool ExitCode = false;
+  /// --covered-findings: the findings formats also report the changed
+  /// functions selected tests reach.
+  bool CoveredFindings = false;
 };
 
 /// Exit codes of `tia select --exit-code` (docs/UserGuide.md); without
