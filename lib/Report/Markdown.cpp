@@ -343,7 +343,7 @@ void writeGithubOutputs(const Plan &P, const WriteOptions &O,
                         llvm::raw_ostream &OS) {
   std::vector<std::string> Ids;
   if (O.Exclusion)
-    Ids = skippedIds(P);
+    Ids = P.skippedIds();
   else
     for (const PlannedTest &T : P.Selected)
       Ids.push_back(T.Id);

@@ -3,6 +3,7 @@
 #include "tia/Report/Report.h"
 #include "ReportInternal.h"
 #include "tia/Config/Config.h"
+#include "tia/Results/Runners.h"
 #include "tia/Support/CommitId.h"
 #include "tia/Support/Quote.h"
 #include "llvm/ADT/StringExtras.h"
@@ -83,14 +84,6 @@ std::string uncoveredText(const ChangedElement &CE) {
          CE.Elem.Display + " at " + where(CE);
 }
 
-std::vector<std::string> skippedIds(const Plan &P) {
-  std::vector<std::string> Out = P.NotSelected;
-  for (const PlannedTest &T : P.Cut)
-    Out.push_back(T.Id);
-  llvm::sort(Out);
-  return Out;
-}
-
 namespace {
 
 std::string linesText(const std::vector<unsigned> &Lines) {
@@ -156,7 +149,7 @@ std::string describe(const Plan &P, const TestReason &R) {
 
 void writeIds(const Plan &P, const WriteOptions &O, llvm::raw_ostream &OS) {
   if (O.Exclusion) {
-    for (const std::string &Id : skippedIds(P))
+    for (const std::string &Id : P.skippedIds())
       OS << Id << "\n";
     return;
   }
@@ -662,8 +655,8 @@ void writeSummary(const Plan &P, llvm::raw_ostream &OS) {
 
 void write(const Plan &P, Format F, const WriteOptions &O,
            llvm::raw_ostream &OS, llvm::raw_ostream &Warn) {
-  RunnerArguments Args;
-  auto Print = [&](const RunnerArguments &A, llvm::StringRef Runner) {
+  results::RunnerArguments Args;
+  auto Print = [&](const results::RunnerArguments &A, llvm::StringRef Runner) {
     for (const std::string &Arg : A.Arguments)
       OS << Arg << "\n";
     if (A.Unnamed)
@@ -690,12 +683,12 @@ void write(const Plan &P, Format F, const WriteOptions &O,
   case Format::CodeQuality:
     return writeCodeQuality(P, O, OS);
   case Format::Ctest:
-    return Print(ctestArguments(P, O.Exclusion), "ctest");
+    return Print(results::ctestArguments(P, O.Exclusion), "ctest");
   case Format::CtestList:
-    return Print(ctestNames(P, O.Exclusion), "ctest");
+    return Print(results::ctestNames(P, O.Exclusion), "ctest");
   case Format::Pytest:
   case Format::PytestFiles:
-    Args = pytestArguments(P, O.Exclusion, F == Format::PytestFiles);
+    Args = results::pytestArguments(P, O.Exclusion, F == Format::PytestFiles);
     Print(Args, "pytest");
     if (!O.Exclusion && !P.selectsAll() && Args.Arguments.empty())
       Warn << "tia: warning: no pytest test is selected: do not run pytest "
@@ -703,9 +696,10 @@ void write(const Plan &P, Format F, const WriteOptions &O,
     return;
   case Format::Gtest: {
     unsigned Unnamed = 0;
-    for (auto &[Binary, Filter] : gtestFilters(P, O.Exclusion, Unnamed))
+    for (auto &[Binary, Filter] :
+         results::gtestFilters(P, O.Exclusion, Unnamed))
       OS << Binary << " --gtest_filter=" << Filter << "\n";
-    RunnerArguments None;
+    results::RunnerArguments None;
     None.Unnamed = Unnamed;
     return Print(None, "gtest");
   }
@@ -717,13 +711,13 @@ void write(const Plan &P, Format F, const WriteOptions &O,
                                                      : CaseFramework::Boost;
     unsigned Unnamed = 0;
     for (auto &[Binary, Specs] :
-         caseArguments(P, Framework, O.Exclusion, Unnamed)) {
+         results::caseArguments(P, Framework, O.Exclusion, Unnamed)) {
       OS << Binary;
       for (const std::string &Spec : Specs)
         OS << " " << shellQuoted(Spec);
       OS << "\n";
     }
-    RunnerArguments None;
+    results::RunnerArguments None;
     None.Unnamed = Unnamed;
     return Print(None, caseFrameworkName(Framework));
   }

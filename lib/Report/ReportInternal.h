@@ -28,9 +28,6 @@ std::string fallbackText(const select::Fallback &F);
 /// "modified class Shape at FILE:BEGIN-END" (no kind for a function).
 std::string uncoveredText(const select::ChangedElement &CE);
 
-/// The tests the exclusion form skips: not selected, or cut; sorted.
-std::vector<std::string> skippedIds(const select::Plan &P);
-
 /// How many selected tests a change to \p Path selected (by an element of
 /// it or a fallback it caused).
 unsigned testsOfFile(const select::Plan &P, llvm::StringRef Path);

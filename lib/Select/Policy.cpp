@@ -981,5 +981,13 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
   return P;
 }
 
+std::vector<std::string> Plan::skippedIds() const {
+  std::vector<std::string> Out = NotSelected;
+  for (const PlannedTest &T : Cut)
+    Out.push_back(T.Id);
+  llvm::sort(Out);
+  return Out;
+}
+
 } // namespace select
 } // namespace tia

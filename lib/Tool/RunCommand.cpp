@@ -11,6 +11,7 @@
 #include "tia/Collect/Collect.h"
 #include "tia/Report/Report.h"
 #include "tia/Results/JUnit.h"
+#include "tia/Results/Runners.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Quote.h"
 #include "llvm/ADT/StringExtras.h"
@@ -37,104 +38,6 @@ std::string shown(const std::vector<std::string> &Args) {
   return llvm::join(Parts, " ");
 }
 
-/// The selection's arguments for the runner; \p Unnamed counts the tests
-/// of other runners.
-std::vector<std::string> selectionArguments(const select::Plan &P,
-                                            results::Runner Kind,
-                                            llvm::StringRef Binary,
-                                            bool Exclusion, unsigned &Unnamed) {
-  Unnamed = 0;
-  switch (Kind) {
-  case results::Runner::Ctest: {
-    report::RunnerArguments A = report::ctestArguments(P, Exclusion);
-    Unnamed = A.Unnamed;
-    return A.Arguments;
-  }
-  case results::Runner::Pytest: {
-    report::RunnerArguments A = report::pytestArguments(P, Exclusion, false);
-    Unnamed = A.Unnamed;
-    return A.Arguments;
-  }
-  case results::Runner::Catch2:
-  case results::Runner::Doctest:
-  case results::Runner::Boost: {
-    CaseFramework F = Kind == results::Runner::Catch2 ? CaseFramework::Catch2
-                      : Kind == results::Runner::Doctest
-                          ? CaseFramework::Doctest
-                          : CaseFramework::Boost;
-    unsigned Other = 0;
-    for (auto &[Known, Args] : report::caseArguments(P, F, Exclusion, Other))
-      if (Known == Binary)
-        return Args;
-    // A binary tia knows no case of runs whole.
-    return {};
-  }
-  case results::Runner::Gtest:
-  case results::Runner::Auto:
-    return {"--gtest_filter=" + report::gtestFilter(P, Binary, Exclusion)};
-  }
-  return {};
-}
-
-/// True when \p Binary is a Boost.Test binary tia knows none of whose cases
-/// is selected: Boost.Test cannot be told to run no case.
-bool noBoostCaseSelected(const select::Plan &P, llvm::StringRef Binary) {
-  if (P.selectsAll())
-    return false;
-  unsigned Other = 0;
-  auto Lists = [&](bool Exclusion) {
-    return llvm::any_of(
-        report::caseArguments(P, CaseFramework::Boost, Exclusion, Other),
-        [&](const auto &Entry) { return Entry.first == Binary; });
-  };
-  return Lists(/*Exclusion=*/true) && !Lists(/*Exclusion=*/false);
-}
-
-/// What `PROGRAM --version` prints on stdout; empty when it cannot run.
-std::string versionOf(llvm::StringRef Program) {
-  llvm::SmallString<128> Out;
-  if (llvm::sys::fs::createTemporaryFile("tia-version", "txt", Out))
-    return std::string();
-  std::optional<llvm::StringRef> Redirects[] = {
-      llvm::StringRef(""), llvm::StringRef(Out), llvm::StringRef("")};
-  int RC = llvm::sys::ExecuteAndWait(Program, {Program, "--version"},
-                                     std::nullopt, Redirects, 30);
-  std::string Text;
-  if (RC == 0)
-    if (auto Buf = llvm::MemoryBuffer::getFile(Out))
-      Text = (*Buf)->getBuffer().str();
-  llvm::sys::fs::remove(Out);
-  return Text;
-}
-
-/// With a ctest that reads lists of names (CMake 3.29), the names go to a
-/// file instead of a regex on the command line, which has no length limit.
-/// Keeps \p Selection when a selected test is a definition's pattern, when
-/// nothing is passed, or when the file cannot be written.
-void useNameFile(const select::Plan &P, bool Exclusion, llvm::StringRef Program,
-                 std::vector<std::string> &Selection, std::string &NameFile) {
-  if (Selection.empty() || Selection == std::vector<std::string>{"-R", "^$"})
-    return;
-  if (!Exclusion && llvm::any_of(P.Selected, [](const select::PlannedTest &T) {
-        return T.FromDefinition;
-      }))
-    return;
-  if (!report::ctestReadsNameFiles(versionOf(Program)))
-    return;
-  llvm::SmallString<128> Path;
-  int FD;
-  if (llvm::sys::fs::createTemporaryFile("tia-tests", "txt", FD, Path))
-    return;
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    for (const std::string &Name : report::ctestNames(P, Exclusion).Arguments)
-      OS << Name << "\n";
-  }
-  NameFile = std::string(Path);
-  Selection = {Exclusion ? "--exclude-from-file" : "--tests-from-file",
-               NameFile};
-}
-
 bool tooLong(const std::vector<std::string> &Args) {
   return llvm::any_of(
       Args, [](const std::string &A) { return A.size() > MaxArgument; });
@@ -148,16 +51,15 @@ runnerSelection(const GlobalOptions &G, const RunOptions &O,
                 const select::Plan &P, results::Runner Kind,
                 llvm::StringRef Binary, bool &Exclusion,
                 llvm::raw_ostream &Err) {
-  unsigned Unnamed = 0;
-  std::vector<std::string> Selection;
+  results::RunnerArguments Selection;
   if (!O.Observe)
-    Selection = selectionArguments(P, Kind, Binary, Exclusion, Unnamed);
-  if (tooLong(Selection)) {
-    Selection = selectionArguments(P, Kind, Binary, !Exclusion, Unnamed);
-    if (tooLong(Selection)) {
+    Selection = results::selectionArguments(P, Kind, Binary, Exclusion);
+  if (tooLong(Selection.Arguments)) {
+    Selection = results::selectionArguments(P, Kind, Binary, !Exclusion);
+    if (tooLong(Selection.Arguments)) {
       Err << "tia: warning: the selection is too long to pass to " << Binary
           << "; running every test\n";
-      Selection.clear();
+      Selection.Arguments.clear();
     } else {
       Exclusion = !Exclusion;
     }
@@ -166,13 +68,13 @@ runnerSelection(const GlobalOptions &G, const RunOptions &O,
     report::writeSummary(P, Err);
     if (O.Observe)
       Err << "observing: every test runs\n";
-    if (Unnamed)
+    if (unsigned Unnamed = Selection.Unnamed)
       Err << "note: " << Unnamed
           << (Exclusion ? " test to skip" : " test to run")
           << (Unnamed == 1 ? " is" : "s are") << " not for "
           << results::runnerName(Kind) << "\n";
   }
-  return Selection;
+  return Selection.Arguments;
 }
 
 /// The runner's program: found on PATH, or made absolute.
@@ -188,61 +90,16 @@ llvm::Expected<std::string> runnerProgram(llvm::StringRef Program,
   return *Found;
 }
 
-/// The runner \p Command starts: ctest and pytest by name, a test binary
-/// by the framework it links (GoogleTest when it cannot be told).
-results::Runner recogniseRunner(const std::vector<std::string> &Command,
-                                const Context &Ctx) {
-  llvm::StringRef Name = llvm::sys::path::filename(Command.front());
-  if (Name == "ctest")
-    return results::Runner::Ctest;
-  if (Name == "pytest" || Name == "py.test" || Name == "pytest-3")
-    return results::Runner::Pytest;
-  if (Name.starts_with("python") && Command.size() > 2 && Command[1] == "-m" &&
-      Command[2] == "pytest")
-    return results::Runner::Pytest;
+/// The runner \p Command starts (results::recogniseRunner), its program
+/// found as running it would find it.
+results::Runner recognised(const std::vector<std::string> &Command,
+                           const Context &Ctx) {
   auto Program = runnerProgram(Command.front(), Ctx);
   if (!Program) {
     llvm::consumeError(Program.takeError()); // Running it will say why.
-    return results::Runner::Gtest;
+    return results::recogniseRunner(Command, "");
   }
-  std::optional<CaseFramework> F = collect::caseFrameworkOfBinary(*Program);
-  if (F == CaseFramework::Catch2)
-    return results::Runner::Catch2;
-  if (F == CaseFramework::Doctest)
-    return results::Runner::Doctest;
-  if (F == CaseFramework::Boost)
-    return results::Runner::Boost;
-  return results::Runner::Gtest;
-}
-
-/// Asks the runner for a JUnit report at \p Report.
-void askForReport(results::Runner Kind, llvm::StringRef Report,
-                  std::vector<std::string> &Args) {
-  switch (Kind) {
-  case results::Runner::Ctest:
-    Args.push_back("--output-junit");
-    Args.push_back(Report.str());
-    break;
-  case results::Runner::Pytest:
-    Args.push_back(("--junitxml=" + Report).str());
-    break;
-  case results::Runner::Catch2:
-    llvm::append_range(Args, std::vector<std::string>{"--reporter", "junit",
-                                                      "--out", Report.str()});
-    break;
-  case results::Runner::Doctest:
-    Args.push_back("--reporters=junit");
-    Args.push_back(("--out=" + Report).str());
-    break;
-  case results::Runner::Boost:
-    // Boost's console log stays, a JUnit logger joins it.
-    Args.push_back(("--logger=HRF,error,stdout:JUNIT,error," + Report).str());
-    break;
-  case results::Runner::Gtest:
-  case results::Runner::Auto:
-    Args.push_back(("--gtest_output=xml:" + Report).str());
-    break;
-  }
+  return results::recogniseRunner(Command, *Program);
 }
 
 /// Runs \p Args and returns the runner's exit code (1 when it did not exit
@@ -354,9 +211,8 @@ llvm::Expected<int> runUnplanned(const GlobalOptions &G, const RunOptions &O,
   auto Ctx = makeContext(G, /*NeedGit=*/false);
   if (!Ctx)
     return Ctx.takeError();
-  results::Runner Kind = O.Kind == results::Runner::Auto
-                             ? recogniseRunner(O.Command, *Ctx)
-                             : O.Kind;
+  results::Runner Kind =
+      O.Kind == results::Runner::Auto ? recognised(O.Command, *Ctx) : O.Kind;
   std::string Binary = llvm::sys::path::filename(O.Command.front()).str();
   auto Program = runnerProgram(O.Command.front(), *Ctx);
   if (!Program)
@@ -365,7 +221,7 @@ llvm::Expected<int> runUnplanned(const GlobalOptions &G, const RunOptions &O,
   if (!Report)
     return Report.takeError();
   std::vector<std::string> Args = O.Command;
-  askForReport(Kind, *Report, Args);
+  results::askForReport(Kind, *Report, Args);
   auto RC = execute(G, *Program, Args, Binary, Out, Err);
   if (!RC)
     return RC.takeError();
@@ -403,50 +259,39 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
   if (O.Observe)
     Others = planOtherModes(G, O.Select, P.Changes.Mode);
 
-  results::Runner Kind = O.Kind == results::Runner::Auto
-                             ? recogniseRunner(O.Command, Ctx)
-                             : O.Kind;
+  results::Runner Kind =
+      O.Kind == results::Runner::Auto ? recognised(O.Command, Ctx) : O.Kind;
   std::string Binary = llvm::sys::path::filename(O.Command.front()).str();
   bool Exclusion = !O.Inclusion;
   std::vector<std::string> Selection =
       runnerSelection(G, O, P, Kind, Binary, Exclusion, Err);
-  bool NoPytestSelected =
-      !O.Observe && !P.selectsAll() &&
-      llvm::none_of(P.Selected, [](const select::PlannedTest &T) {
-        return llvm::StringRef(T.Id).starts_with("pytest:");
-      });
-  if (Kind == results::Runner::Pytest && !Exclusion && NoPytestSelected) {
-    if (!G.Quiet)
-      Err << "nothing to run: no pytest test is selected\n";
-    return O.Select.ExitCode ? exitCodeOf(P) : 0;
-  }
-  if (Kind == results::Runner::Boost && !O.Observe &&
-      noBoostCaseSelected(P, Binary)) {
-    if (!G.Quiet)
-      Err << "nothing to run: no case of " << Binary << " is selected\n";
-    return O.Select.ExitCode ? exitCodeOf(P) : 0;
-  }
+  if (!O.Observe)
+    if (std::optional<std::string> Why =
+            results::nothingToRun(P, Kind, Binary, Exclusion)) {
+      if (!G.Quiet)
+        Err << "nothing to run: " << *Why << "\n";
+      return O.Select.ExitCode ? exitCodeOf(P) : 0;
+    }
 
   auto Program = runnerProgram(O.Command.front(), Ctx);
   if (!Program)
     return Program.takeError();
   std::string NameFile;
   if (Kind == results::Runner::Ctest)
-    useNameFile(P, Exclusion, *Program, Selection, NameFile);
+    results::useCtestNameFile(P, Exclusion, *Program, Selection, NameFile);
   auto Report = reportPath();
   if (!Report)
     return Report.takeError();
   std::vector<std::string> Args = O.Command;
   llvm::append_range(Args, Selection);
-  askForReport(Kind, *Report, Args);
+  results::askForReport(Kind, *Report, Args);
   auto RC = execute(G, *Program, Args, Binary, Out, Err);
   if (!NameFile.empty())
     llvm::sys::fs::remove(NameFile);
   if (!RC)
     return RC.takeError();
-  // pytest says "no tests ran" (5) when every test it found was deselected.
-  if (Kind == results::Runner::Pytest && *RC == 5 && NoPytestSelected)
-    *RC = 0;
+  if (!O.Observe)
+    *RC = results::runExitCode(P, Kind, *RC);
 
   auto Done =
       importReport(G, Ctx, P.Changes.HeadCommit, Kind, Binary, *Report, Err);

@@ -24,7 +24,7 @@
 # At every commit: check out, build (C++), index both databases, collect
 # both (full, then incremental), then select for the next commit from each.
 # CPU is user+sys of the collect and all its children (bash's `times`
-# around the command), not wall time.
+# before and after the command), not wall time.
 #
 # Environment:
 #   BUILD      (C++, required) a shell command that configures and builds the
@@ -93,20 +93,24 @@ echo "bench-incremental.sh: $n commits, ${first:0:12} to ${last:0:12}" >&2
 
 # cpu_of LOG COMMAND...: runs COMMAND with its output in LOG and sets $cpu to
 # the user+sys CPU seconds it and its children used and $rc to its status.
+# `times` runs in this shell (not in a $(...) subshell, whose children are
+# not COMMAND's); its second line is the children's user and system time.
 children_cpu() {
-  # The second line of `times`: the children's user and system time.
-  times | sed -n 2p | awk '{
+  times >"$work/times"
+  sed -n 2p "$work/times" | awk '{
     s = 0
     for (i = 1; i <= 2; i++) { split($i, a, /m/); sub(/s$/, "", a[2]); s += a[1] * 60 + a[2] }
-    printf "%.2f", s }'
+    printf "%.3f", s }' >"$work/cpu"
 }
 cpu_of() {
   local log=$1 before after
   shift
-  before=$(children_cpu)
+  children_cpu
+  before=$(cat "$work/cpu")
   rc=0
   "$@" >"$log" 2>&1 || rc=$?
-  after=$(children_cpu)
+  children_cpu
+  after=$(cat "$work/cpu")
   cpu=$(awk -v a="$after" -v b="$before" 'BEGIN { printf "%.1f", a - b }')
 }
 

@@ -12,6 +12,7 @@
 #ifndef TIA_COLLECT_COLLECT_H
 #define TIA_COLLECT_COLLECT_H
 
+#include "tia/Results/Runners.h"
 #include "tia/Support/CaseFilters.h"
 #include "tia/Support/Model.h"
 #include "tia/Support/Shard.h"
@@ -105,57 +106,6 @@ struct CTestEntry {
 /// "malformed ctest JSON from BUILD_DIR: REASON".
 llvm::Expected<std::vector<CTestEntry>>
 parseCTestJson(llvm::StringRef Text, llvm::StringRef BuildDir);
-
-/// Parses `--gtest_list_tests` output into "Suite.Name" cases, in order
-/// (typed and parameterized ones included, their "# ..." comments dropped).
-std::vector<std::string> parseGTestList(llvm::StringRef Text);
-
-/// Parses `--list-test-names-only` output of a Catch2 binary: one case
-/// name a line, as Catch2 names them (spaces, commas, brackets kept).
-std::vector<std::string> parseCatch2List(llvm::StringRef Text);
-
-/// Splits the arguments after the executable of a ctest command running a
-/// Catch2 binary into its test specs (catch_discover_tests' one case, or
-/// tags) and its other options (with their values).
-std::pair<std::vector<std::string>, std::vector<std::string>>
-splitCatch2Arguments(llvm::ArrayRef<std::string> Command);
-
-/// The framework test binary \p Path is linked with, from its contents
-/// (GoogleTest's, Catch2's and doctest's option names, Boost.Test's
-/// functions); std::nullopt for
-/// another program or one that cannot be read.
-std::optional<CaseFramework> caseFrameworkOfBinary(llvm::StringRef Path);
-
-/// Parses `--list-test-cases` output of a doctest binary: the case names
-/// between its "[doctest]" notes and "====" rules, one a line.
-std::vector<std::string> parseDoctestList(llvm::StringRef Text);
-
-/// A test case of a Boost.Test binary: its path of suites ("math/adds",
-/// "math/data/_0", "math/sum<int>") and whether it runs unless named.
-struct BoostTestUnit {
-  std::string Path;
-  bool Enabled;
-};
-
-/// Parses `--list_content` output of a Boost.Test binary (which it writes
-/// to stderr): the leaves of its tree of suites.
-std::vector<BoostTestUnit> parseBoostTestList(llvm::StringRef Text);
-
-/// Splits the arguments after the executable of a ctest command running a
-/// Boost.Test binary into its filters (--run_test=, -t) and its other
-/// options.
-std::pair<std::vector<std::string>, std::vector<std::string>>
-splitBoostTestArguments(llvm::ArrayRef<std::string> Command);
-
-/// Splits the arguments after the executable of a ctest command running a
-/// doctest binary into its filters (--test-case=, -tc=, --test-suite=, ...,
-/// with or without doctest's "dt-" prefix; doctest_discover_tests' one
-/// case) and its other options.
-std::pair<std::vector<std::string>, std::vector<std::string>>
-splitDoctestArguments(llvm::ArrayRef<std::string> Command);
-
-/// True when \p Case matches a --gtest_filter value ("A.*:B.c-*.Slow").
-bool matchesGTestFilter(llvm::StringRef Filter, llvm::StringRef Case);
 
 /// Runs `ctest --show-only=json-v1` in \p BuildDir (with \p CTest), lists
 /// the cases of every GoogleTest binary among the commands, and returns the

@@ -145,60 +145,6 @@ llvm::StringRef toolVersion();
 /// One line for people about \p R of a test.
 std::string describe(const select::Plan &P, const select::TestReason &R);
 
-//===----------------------------------------------------------------------===//
-// Runner arguments, for the formats and for `tia run`
-//===----------------------------------------------------------------------===//
-
-/// A runner's arguments and the tests they could not name.
-struct RunnerArguments {
-  std::vector<std::string> Arguments;
-  /// Selected (or, in the exclusion form, skipped) tests of other runners.
-  unsigned Unnamed = 0;
-};
-
-/// ctest's -R (inclusion) or -E (exclusion) with an anchored regex of test
-/// names: "ctest:NAME" is NAME, "gtest:BINARY:Suite.Name" is Suite.Name
-/// (gtest_discover_tests' names). No arguments when everything runs;
-/// "-R ^$" when nothing does.
-RunnerArguments ctestArguments(const select::Plan &P, bool Exclusion);
-
-/// The ctest names to run (or to skip), one per element, sorted. Tests
-/// known only from a definition (patterns, not names) are counted in
-/// Unnamed.
-RunnerArguments ctestNames(const select::Plan &P, bool Exclusion);
-
-/// True when \p VersionOutput (what `ctest --version` prints) names a ctest
-/// that reads --tests-from-file and --exclude-from-file (CMake 3.29 on).
-bool ctestReadsNameFiles(llvm::StringRef VersionOutput);
-
-/// The --gtest_filter of every known GoogleTest binary: "*" when all its
-/// tests run, "-*" when none does.
-std::vector<std::pair<std::string, std::string>>
-gtestFilters(const select::Plan &P, bool Exclusion, unsigned &Unnamed);
-
-/// The --gtest_filter value for \p Binary.
-std::string gtestFilter(const select::Plan &P, llvm::StringRef Binary,
-                        bool Exclusion);
-
-/// The arguments that run the selected cases of every known binary of
-/// framework \p F (Catch2, doctest or Boost.Test): one Catch2 test spec
-/// naming them ("~*" when none runs), doctest's --test-case=
-/// (--test-case-exclude=*) or Boost's --run_test=a:b; in the exclusion form
-/// Catch2's "~NAME" per skipped case and "~[.]", doctest's
-/// --test-case-exclude= or Boost's --run_test=!a:!b; no arguments when all
-/// its cases run. Boost.Test cannot run no case (it exits 200): a Boost
-/// binary none of whose cases is selected is left out of the inclusion
-/// form. Case names are escaped as the framework reads them.
-std::vector<std::pair<std::string, std::vector<std::string>>>
-caseArguments(const select::Plan &P, CaseFramework F, bool Exclusion,
-              unsigned &Unnamed);
-
-/// pytest's node ids (or --deselect=ID), or with \p Files the test files
-/// (or --ignore=FILE). No arguments when everything runs, and when nothing
-/// does (pytest cannot be told to run nothing: do not run it).
-RunnerArguments pytestArguments(const select::Plan &P, bool Exclusion,
-                                bool Files);
-
 } // namespace report
 } // namespace tia
 

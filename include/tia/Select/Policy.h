@@ -170,6 +170,8 @@ struct Plan {
 
   bool selectsAll() const { return Changes.selectsAll(); }
   bool partial() const { return !Cut.empty(); }
+  /// The tests the exclusion form skips: not selected, or cut; sorted.
+  std::vector<std::string> skippedIds() const;
   /// Expected seconds of the selected tests.
   double selectedSeconds() const;
 };

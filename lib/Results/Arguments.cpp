@@ -1,4 +1,4 @@
-//===- Runners.cpp - selections as ctest, GoogleTest and pytest arguments -===//
+//===- Arguments.cpp - selections as runner arguments ---------------------===//
 //
 // How tia's test ids become runner arguments:
 //  - ctest runs tests by name: "ctest:NAME" is NAME; "gtest:BINARY:S.N" is
@@ -16,15 +16,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ReportInternal.h"
-#include "tia/Report/Report.h"
+#include "tia/Results/Runners.h"
 #include "tia/Support/CaseFilters.h"
 #include "llvm/ADT/StringExtras.h"
 #include <map>
 #include <set>
 
 namespace tia {
-namespace report {
+namespace results {
 
 using select::Plan;
 using select::PlannedTest;
@@ -82,7 +81,7 @@ std::set<std::string> ctestNamesToSkip(const Plan &P, unsigned &Unnamed) {
   for (const PlannedTest &T : P.Selected)
     if (std::optional<std::string> Name = ctestName(T.Id))
       Keep.insert(*Name);
-  for (const std::string &Id : skippedIds(P)) {
+  for (const std::string &Id : P.skippedIds()) {
     std::optional<std::string> Name = ctestName(Id);
     if (!Name)
       ++Unnamed;
@@ -188,7 +187,7 @@ struct GtestView {
       else
         Patterns.insert(G->Name);
     }
-    for (const std::string &Id : skippedIds(P)) {
+    for (const std::string &Id : P.skippedIds()) {
       std::optional<GtestId> G = gtestId(Id);
       if (!G) {
         ++UnnamedSkipped;
@@ -279,7 +278,7 @@ struct CaseView {
                                  (T.FromDefinition ? "*" : ""));
       SelectedNames[C->Binary].insert(C->Name);
     }
-    for (const std::string &Id : skippedIds(P)) {
+    for (const std::string &Id : P.skippedIds()) {
       std::optional<CaseId> C = parseCaseId(Id);
       if (!C || C->Framework != F) {
         ++UnnamedSkipped;
@@ -408,7 +407,7 @@ RunnerArguments pytestArguments(const Plan &P, bool Exclusion, bool Files) {
   for (const std::string &N : Selected)
     KeepFiles.insert(FileOf(N));
   std::set<std::string> SkipFiles;
-  for (const std::string &Id : skippedIds(P)) {
+  for (const std::string &Id : P.skippedIds()) {
     std::optional<std::string> N = NodeId(Id);
     if (!N) {
       ++Out.Unnamed;
@@ -424,5 +423,83 @@ RunnerArguments pytestArguments(const Plan &P, bool Exclusion, bool Files) {
   return Out;
 }
 
-} // namespace report
+namespace {
+
+/// The case framework of runner \p Kind, if it is one's binary.
+std::optional<CaseFramework> frameworkOfRunner(Runner Kind) {
+  switch (Kind) {
+  case Runner::Catch2:
+    return CaseFramework::Catch2;
+  case Runner::Doctest:
+    return CaseFramework::Doctest;
+  case Runner::Boost:
+    return CaseFramework::Boost;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// True when no pytest test is selected: pytest cannot be told to run none.
+bool noPytestSelected(const Plan &P) {
+  return !P.selectsAll() && llvm::none_of(P.Selected, [](const PlannedTest &T) {
+    return llvm::StringRef(T.Id).starts_with("pytest:");
+  });
+}
+
+} // namespace
+
+RunnerArguments selectionArguments(const Plan &P, Runner Kind,
+                                   llvm::StringRef Binary, bool Exclusion) {
+  switch (Kind) {
+  case Runner::Ctest:
+    return ctestArguments(P, Exclusion);
+  case Runner::Pytest:
+    return pytestArguments(P, Exclusion, /*Files=*/false);
+  case Runner::Catch2:
+  case Runner::Doctest:
+  case Runner::Boost: {
+    RunnerArguments Out;
+    for (auto &[Known, Args] :
+         caseArguments(P, *frameworkOfRunner(Kind), Exclusion, Out.Unnamed))
+      if (Known == Binary)
+        Out.Arguments = Args;
+    // A binary tia knows no case of runs whole.
+    return Out;
+  }
+  case Runner::Gtest:
+  case Runner::Auto:
+    return {{"--gtest_filter=" + gtestFilter(P, Binary, Exclusion)}, 0};
+  }
+  return {};
+}
+
+std::optional<std::string> nothingToRun(const Plan &P, Runner Kind,
+                                        llvm::StringRef Binary,
+                                        bool Exclusion) {
+  if (Kind == Runner::Pytest && !Exclusion && noPytestSelected(P))
+    return std::string("no pytest test is selected");
+  if (Kind != Runner::Boost || P.selectsAll())
+    return std::nullopt;
+  // Boost.Test cannot be told to run no case: a binary tia knows whose
+  // cases are all skipped does not run.
+  unsigned Other = 0;
+  auto Lists = [&](bool Skipping) {
+    return llvm::any_of(
+        caseArguments(P, CaseFramework::Boost, Skipping, Other),
+        [&](const auto &Entry) { return Entry.first == Binary; });
+  };
+  if (Lists(/*Skipping=*/true) && !Lists(/*Skipping=*/false))
+    return ("no case of " + Binary + " is selected").str();
+  return std::nullopt;
+}
+
+int runExitCode(const Plan &P, Runner Kind, int Code) {
+  // pytest says "no tests ran" (5) when every test it found was
+  // deselected: what a selection of no pytest test asks for.
+  if (Kind == Runner::Pytest && Code == 5 && noPytestSelected(P))
+    return 0;
+  return Code;
+}
+
+} // namespace results
 } // namespace tia
