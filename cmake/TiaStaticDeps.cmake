@@ -14,6 +14,15 @@
 # libraries are linked, as TIA_STATIC_DEPS=OFF does.
 option(TIA_STATIC_DEPS "Link libpython, libgit2 and SQLite from their static archives" ON)
 
+# The archives hold code that is not position independent (Debian builds
+# libpython3.11.a without -fPIC), so they go only into executables that are
+# not PIEs: a PIE build (TIA_PIE, and the sanitizer and fuzz builds, whose
+# runtimes want PIEs) links the shared libraries instead.
+if(TIA_STATIC_DEPS AND (TIA_PIE OR TIA_SANITIZE OR TIA_FUZZ))
+  message(STATUS "tia: a PIE build links the shared libpython, libgit2 and SQLite")
+  set(TIA_STATIC_DEPS OFF)
+endif()
+
 # Sets OUT to the static archives lib<NAME>.a of NAMES, or to empty when
 # one of them is missing.
 function(tia_find_archives OUT)
