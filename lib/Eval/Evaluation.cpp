@@ -58,6 +58,23 @@ llvm::Expected<llvm::StringMap<std::string>> testFiles(Store &S) {
   return Out;
 }
 
+/// The files \p Commit changed against \p Parent, both paths of a rename.
+llvm::Expected<std::set<std::string>>
+filesChanged(ScratchClone &S, llvm::StringRef Parent, llvm::StringRef Commit) {
+  auto Repo = git::Repository::discover(S.Tree);
+  if (!Repo)
+    return Repo.takeError();
+  auto Diff = Repo->diff(Parent, Commit);
+  if (!Diff)
+    return Diff.takeError();
+  std::set<std::string> Files;
+  for (const git::FileChange &F : *Diff)
+    for (const std::string *Path : {&F.OldPath, &F.NewPath})
+      if (!Path->empty())
+        Files.insert(*Path);
+  return Files;
+}
+
 /// One report per mode, the first holding the others.
 ReplayReport emptyReport(const ReplayRequest &R,
                          const std::vector<select::SelectionMode> &Modes) {
@@ -132,6 +149,10 @@ llvm::Expected<std::vector<TestResult>> replayCommit(
   Obs.CommitSnapshot = *CommitSnap;
   Obs.ParentResults = ParentResults;
   Obs.CommitResults = *Results;
+  auto Own = filesChanged(S, Parent, C.Id);
+  if (!Own)
+    return Own.takeError();
+  Obs.CommitFiles = std::move(*Own);
   auto Files = testFiles(**DB);
   if (!Files)
     return Files.takeError();

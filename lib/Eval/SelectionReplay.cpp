@@ -258,6 +258,9 @@ llvm::Error measure(Store &S, const select::Plan &P, const Observed &O,
   };
   for (size_t I = 0; I < P.Changes.Elements.size(); ++I) {
     const select::ChangedElement &E = P.Changes.Elements[I];
+    // A change an earlier commit made affects none of this commit's tests.
+    if (O.CommitFiles && !O.CommitFiles->count(E.Elem.File))
+      continue;
     // A change that only rebinds names affects the tests that ran code
     // using them; coverage links the binding itself to every test whose
     // import ran it.

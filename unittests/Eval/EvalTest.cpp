@@ -292,6 +292,13 @@ TEST(Measure, GroundTruthFromBothSnapshotsAndFailures) {
             "element the commit changed");
   EXPECT_EQ(M.AllTestsSeconds, 4);
   EXPECT_EQ(M.SelectedTestsSeconds, 1);
+
+  // A commit that changed only another file (its changes came from an
+  // earlier commit the coverage lies behind) affects only t4, which fails.
+  O.CommitFiles = std::set<std::string>{"CHANGELOG.md"};
+  CommitMeasure Alone;
+  ASSERT_FALSE(bool(measure(St, P, O, {}, Alone)));
+  EXPECT_EQ(Alone.AffectedTests, (std::vector<std::string>{"ctest:t4"}));
 }
 
 } // namespace

@@ -21,6 +21,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -130,6 +131,11 @@ struct Observed {
   int64_t ParentSnapshot = 0, CommitSnapshot = 0;
   /// The results of the collections at the parent and at the commit.
   std::vector<TestResult> ParentResults, CommitResults;
+  /// The files the commit changed against its parent (both paths of a
+  /// rename). A selection diffs from its coverage's commit, which may lie
+  /// behind the parent; only the elements of these files are the commit's
+  /// own changes. std::nullopt: every changed element counts.
+  std::optional<std::set<std::string>> CommitFiles;
 };
 
 /// True when \p Selected (a plan's ids, which may be definitions standing
