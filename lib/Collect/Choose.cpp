@@ -21,10 +21,11 @@ namespace {
 
 /// Adds to \p Chosen (flags over \p All) the tests that set up or clean
 /// up a fixture a chosen test requires, as ctest adds them to a -R run,
-/// with the fixtures those need in turn; says which unless \p Quiet.
+/// with the fixtures those need in turn; says which unless \p Quiet
+/// (\p Chosen names what chose the tests: "a test --only names").
 void addFixtureTests(const std::vector<DiscoveredTest> &All,
-                     std::vector<bool> &Chosen, llvm::raw_ostream &Err,
-                     bool Quiet) {
+                     std::vector<bool> &Chosen, llvm::StringRef Chooser,
+                     llvm::raw_ostream &Err, bool Quiet) {
   std::set<std::string> Needed;
   bool Grew = true;
   while (Grew) {
@@ -44,8 +45,7 @@ void addFixtureTests(const std::vector<DiscoveredTest> &All,
             if (!Quiet)
               Err << "tia: note: running " << All[I].Id << " too: it "
                   << (Fixtures == &S.Setup ? "sets up" : "cleans up")
-                  << " fixture " << F << ", which a test --only names "
-                  << "requires\n";
+                  << " fixture " << F << ", which " << Chooser << " requires\n";
           }
     }
   }
@@ -82,7 +82,7 @@ selectOnly(std::vector<DiscoveredTest> All,
   if (llvm::none_of(Chosen, [](bool C) { return C; }))
     return makeError("--only matches none of the discovered tests: check the "
                      "ids with 'tia dump tests' or 'ctest -N'");
-  addFixtureTests(All, Chosen, Err, Quiet);
+  addFixtureTests(All, Chosen, "a test --only names", Err, Quiet);
   std::vector<DiscoveredTest> Out;
   for (size_t T = 0; T < All.size(); ++T)
     if (Chosen[T])
@@ -93,14 +93,23 @@ selectOnly(std::vector<DiscoveredTest> All,
 /// Leaves the tests \p Carry carries over out of \p Tests; returns how
 /// many.
 unsigned leaveOut(std::vector<DiscoveredTest> &Tests,
-                  const std::optional<CarryOver> &Carry) {
+                  const std::optional<CarryOver> &Carry, llvm::raw_ostream &Err,
+                  bool Quiet) {
   if (!Carry)
     return 0;
-  size_t Before = Tests.size();
-  llvm::erase_if(Tests, [&](const DiscoveredTest &T) {
-    return Carry->Tests.count(T.Id) != 0;
-  });
-  return Before - Tests.size();
+  std::vector<bool> Run(Tests.size());
+  for (size_t I = 0; I < Tests.size(); ++I)
+    Run[I] = !Carry->Tests.count(Tests[I].Id);
+  // A test that runs needs its fixtures' set-up and clean-up, carried
+  // over or not.
+  addFixtureTests(Tests, Run, "a test the change affects", Err, Quiet);
+  std::vector<DiscoveredTest> Kept;
+  for (size_t I = 0; I < Tests.size(); ++I)
+    if (Run[I])
+      Kept.push_back(std::move(Tests[I]));
+  unsigned Left = Tests.size() - Kept.size();
+  Tests = std::move(Kept);
+  return Left;
 }
 
 /// --shard: keeps share K of \p Tests (a test is a unit: the cases of one

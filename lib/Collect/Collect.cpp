@@ -667,7 +667,7 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
   auto Tests = discoverChosenTests(O, Scratch.Path, ListSeconds, Err);
   if (!Tests)
     return Tests.takeError();
-  unsigned LeftOut = leaveOut(*Tests, O.Carry);
+  unsigned LeftOut = leaveOut(*Tests, O.Carry, Err, O.Quiet);
   std::optional<shard::ShardPlan> Plan = keepShare(*Tests, O, Err);
 
   BinaryMap Binaries = probeExecutables(*Tests, O.BuildDir);

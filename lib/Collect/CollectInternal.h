@@ -238,10 +238,12 @@ selectOnly(std::vector<DiscoveredTest> All,
            const std::vector<std::string> &Only, llvm::raw_ostream &Err,
            bool Quiet);
 
-/// Leaves the tests \p Carry carries over out of \p Tests; returns how
-/// many.
+/// Leaves the tests \p Carry carries over out of \p Tests, but for those
+/// that set up or clean up a fixture a test that runs requires (said on
+/// \p Err unless \p Quiet); returns how many were left out.
 unsigned leaveOut(std::vector<DiscoveredTest> &Tests,
-                  const std::optional<CarryOver> &Carry);
+                  const std::optional<CarryOver> &Carry, llvm::raw_ostream &Err,
+                  bool Quiet);
 
 /// --shard: keeps share K of \p Tests (a test is a unit: the cases of one
 /// binary may go to several shares) and says what it holds; returns the

@@ -61,15 +61,14 @@ Finding untested(const Plan &P, const FunctionReach &R, const WriteOptions &O) {
   if (!R.Trigger.empty())
     F.Message += "; it " + R.Trigger;
   F.Message += ".";
-  for (const select::CallPath &Path : R.Paths)
-    F.Paths.push_back(Path.Displays);
+  F.Paths = R.Paths;
   if (F.Paths.empty())
     F.Message += " No public entry point reaches it.";
   else
     F.Message +=
         " It is reachable from " +
         plural(R.EntryPoints, "public entry point", "public entry points") +
-        "; the shortest path: " + pathText(F.Paths.front()) + ".";
+        "; the shortest path: " + pathText(F.Paths.front().Displays) + ".";
   return F;
 }
 

@@ -67,9 +67,9 @@ struct Finding {
   unsigned StartLine = 1, EndLine = 1;
   std::string Title;   ///< short, for a GitHub annotation's title
   std::string Message; ///< for people, one paragraph
-  /// Untested: the shortest call paths from public entry points, each a
-  /// list of functions ending at the changed one.
-  std::vector<std::vector<std::string>> Paths;
+  /// Untested: the shortest call paths from public entry points, each
+  /// ending at the changed function.
+  std::vector<select::CallPath> Paths;
   /// Stays the same while what it is about does not change.
   std::string Fingerprint;
 };

@@ -75,20 +75,39 @@ void location(llvm::json::OStream &J, const Finding &F) {
   });
 }
 
-/// One code flow per call path, each step a location that names the
-/// function (the index keeps no position for the callers).
+/// One step of a call path: the function, where it is defined when the
+/// index knows.
+void step(llvm::json::OStream &J, const select::CallPath &Path, size_t I) {
+  J.object([&] {
+    J.attributeObject("location", [&] {
+      if (I < Path.Files.size() && !Path.Files[I].empty() &&
+          I < Path.Lines.size() && Path.Lines[I])
+        J.attributeObject("physicalLocation", [&] {
+          J.attributeObject("artifactLocation", [&] {
+            J.attribute("uri", uriPath(Path.Files[I]));
+            J.attribute("uriBaseId", RootId);
+          });
+          J.attributeObject("region", [&] {
+            J.attribute("startLine", static_cast<int64_t>(Path.Lines[I]));
+          });
+        });
+      message(J, Path.Displays[I]);
+    });
+  });
+}
+
+/// One code flow per call path, from the public entry point to the
+/// changed function.
 void codeFlows(llvm::json::OStream &J, const Finding &F) {
   J.attributeArray("codeFlows", [&] {
-    for (const std::vector<std::string> &Path : F.Paths)
+    for (const select::CallPath &Path : F.Paths)
       J.object([&] {
-        message(J, "from the public entry point " + Path.front());
+        message(J, "from the public entry point " + Path.Displays.front());
         J.attributeArray("threadFlows", [&] {
           J.object([&] {
             J.attributeArray("locations", [&] {
-              for (const std::string &Step : Path)
-                J.object([&] {
-                  J.attributeObject("location", [&] { message(J, Step); });
-                });
+              for (size_t I = 0; I < Path.Displays.size(); ++I)
+                step(J, Path, I);
             });
           });
         });
@@ -130,7 +149,9 @@ void writeSarif(const select::Plan &P, const WriteOptions &O,
         if (!O.Root.empty())
           J.attributeObject("originalUriBaseIds", [&] {
             J.attributeObject(RootId, [&] {
-              J.attribute("uri", "file://" + uriPath(O.Root) + "/");
+              J.attribute(
+                  "uri", "file://" +
+                             uriPath(llvm::StringRef(O.Root).rtrim('/')) + "/");
             });
           });
         J.attributeArray("results", [&] {

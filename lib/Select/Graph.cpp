@@ -141,6 +141,8 @@ CallPath ReferenceGraph::path(const std::map<std::string, std::string> &Next,
     P.Keys.push_back(At);
     const Node *N = node(At);
     P.Displays.push_back(N ? N->Display : displayOf(At));
+    P.Files.push_back(N ? N->File : "");
+    P.Lines.push_back(N ? N->BeginLine : 0);
     auto It = Next.find(At);
     if (It == Next.end() || It->second.empty())
       break;

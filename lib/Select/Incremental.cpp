@@ -44,6 +44,12 @@ IncrementalCollect incrementalCollect(const Plan &P) {
   C.Selected = P.Selected.size();
   C.NeverCovered = llvm::count_if(P.Selected, neverCovered);
   C.Carry.insert(P.NotSelected.begin(), P.NotSelected.end());
+  // A selected pytest function runs its instances ("f[1]"), whatever ids
+  // they were recorded under.
+  for (const PlannedTest &T : P.Selected)
+    for (auto It = C.Carry.lower_bound(T.Id + "[");
+         It != C.Carry.end() && llvm::StringRef(*It).starts_with(T.Id + "[");)
+      It = C.Carry.erase(It);
   C.CheckedSince = P.Snapshot->DiffFrom;
   C.Snapshot = P.Snapshot->Snapshot.Id;
   return C;

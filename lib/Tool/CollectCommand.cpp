@@ -80,7 +80,8 @@ incrementalPlan(const GlobalOptions &G, llvm::StringRef BuildDir,
   O.MaxTests = 0;
   O.TimeBudget = 0;
   // Compile commands that changed since the index select what they build.
-  if (llvm::sys::fs::exists(BuildDir + "/compile_commands.json"))
+  if (!BuildDir.empty() &&
+      llvm::sys::fs::exists(BuildDir + "/compile_commands.json"))
     O.BuildDir = BuildDir.str();
   auto Made = makePlan(G, O);
   if (!Made)

@@ -153,8 +153,8 @@ SelectCommandLine::SelectCommandLine(llvm::cl::SubCommand &Sub)
                             "a pull request comment"),
                  clEnumValN(report::Format::Github, "github",
                             "GitHub Actions step outputs; the Markdown "
-                            "goes to $GITHUB_STEP_SUMMARY, annotations of "
-                            "untested changes to stderr"),
+                            "goes to $GITHUB_STEP_SUMMARY, the findings as "
+                            "annotations to stderr"),
                  clEnumValN(report::Format::Sarif, "sarif",
                             "SARIF 2.1.0 findings (untested changes, "
                             "changes that run every test) for code "

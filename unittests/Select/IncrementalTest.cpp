@@ -40,6 +40,18 @@ TEST(IncrementalTest, RunsTheSelectionAndCarriesTheRest) {
   EXPECT_EQ(C.Snapshot, 7);
 }
 
+TEST(IncrementalTest, TheInstancesOfASelectedFunctionRun) {
+  Plan P = selection();
+  P.Selected.push_back(planned("pytest:t.py::test_x", ReasonKind::Covers));
+  P.NotSelected.push_back("pytest:t.py::test_x[1]");
+  P.NotSelected.push_back("pytest:t.py::test_x[2]");
+  P.NotSelected.push_back("pytest:t.py::test_xy");
+  IncrementalCollect C = incrementalCollect(P);
+  EXPECT_FALSE(C.Carry.count("pytest:t.py::test_x[1]"));
+  EXPECT_FALSE(C.Carry.count("pytest:t.py::test_x[2]"));
+  EXPECT_TRUE(C.Carry.count("pytest:t.py::test_xy"));
+}
+
 TEST(IncrementalTest, AFallbackToAllRunsEverything) {
   Plan P = selection();
   P.Changes.Fallbacks.push_back(

@@ -10,15 +10,21 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tia/Git/Repository.h"
 #include <Python.h>
 #include <cstdio>
 #include <git2.h>
 #include <sqlite3.h>
 
 int main() {
+  // tia's own git code, as tia links it: a repository that is not there.
+  auto Repo = tia::git::Repository::discover("/nonexistent/tia-link-check");
+  bool Found = static_cast<bool>(Repo);
+  if (!Repo)
+    llvm::consumeError(Repo.takeError());
   int Major = 0, Minor = 0, Patch = 0;
   git_libgit2_version(&Major, &Minor, &Patch);
   std::printf("python %.4s, libgit2 %d.%d.%d, sqlite %s\n", Py_GetVersion(),
               Major, Minor, Patch, sqlite3_libversion());
-  return 0;
+  return Found ? 1 : 0;
 }

@@ -219,6 +219,10 @@ struct TestFileChange {
 struct CallPath {
   std::vector<std::string> Keys;
   std::vector<std::string> Displays;
+  /// Where each function is defined: its file (empty when unknown) and
+  /// first line (0 when unknown).
+  std::vector<std::string> Files;
+  std::vector<unsigned> Lines;
 };
 
 /// Whether the tests reach one changed function, and if none does, how a
