@@ -146,7 +146,10 @@ TEST(ConfigTest, BadSelectAndOutputValues) {
   EXPECT_EQ(errorText(parseConfig("output:\n  format: xml\n", "c.yaml")),
             "c.yaml:2:11: unknown output format 'xml': use one of ids, json, "
             "ctest, ctest-list, gtest, pytest, pytest-files, markdown, github, "
-            "catch2, doctest, boost (see docs/Config.md)");
+            "catch2, doctest, boost, sarif, codequality (see docs/Config.md)");
+  EXPECT_EQ(errorText(parseConfig("report:\n  covered: loud\n", "c.yaml")),
+            "c.yaml:2:3: report.covered must be note, warning or error, not "
+            "'loud' (see docs/Config.md)");
   EXPECT_EQ(errorText(parseConfig("select:\n  max_tests: -1\n", "c.yaml")),
             "c.yaml:2:14: invalid number (see docs/Config.md)");
   EXPECT_EQ(errorText(parseConfig("select:\n  time_budget: -5\n", "c.yaml")),
