@@ -63,10 +63,10 @@ public:
     Dir = Env;
     if (const char *Reads = std::getenv("TIA_READS_FILE"))
       ProgramReads = Reads;
-    File = std::fopen((Dir + "/journal").c_str(), "a");
-    return File != nullptr;
+    Active = true;
+    return true;
   }
-  bool active() const { return File != nullptr; }
+  bool active() const { return Active; }
 
   /// A case begins: its counters go to a fresh segment (also when the
   /// case ends the process), the processes it starts write beside it.
@@ -208,11 +208,21 @@ private:
   }
 
   void note(const std::string &Line) {
+    // Opened on the first line, closed on exec: a process the binary
+    // starts (a helper mode of the binary itself, which inherits
+    // TIA_COLLECT_DIR) holds no journal it did not write to, so the file
+    // descriptors it checks are its own. A journal that cannot be opened
+    // leaves none, and collect then runs one process per case.
+    if (!File)
+      File = std::fopen((Dir + "/journal").c_str(), "ae");
+    if (!File)
+      return;
     std::fprintf(File, "%s\n", Line.c_str());
     std::fflush(File);
   }
 
   std::string Dir;
+  bool Active = false;
   std::FILE *File = nullptr;
   std::string CaseSegment;
   std::string ProgramReads; ///< empty: tia traces no reads
