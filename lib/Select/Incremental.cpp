@@ -95,22 +95,22 @@ std::string incrementalIntent(const IncrementalCollect &C) {
 }
 
 std::string incrementalSummary(const IncrementalCollect &C, unsigned Carried,
-                               unsigned LeftOut) {
+                               unsigned LeftOut, bool Sharded) {
   if (C.full())
     return "; incremental: every test ran";
+  // The age is of coverage carried over or kept: none when every test ran.
   std::string Age;
-  if (!C.OldestRun.empty())
+  if (!C.OldestRun.empty() && (Carried || LeftOut))
     Age = llvm::formatv(" (the oldest last ran at {0}, {1} commit{2} back)",
                         shortId(C.OldestRun), C.CommitsBehind,
                         pluralS(C.CommitsBehind))
               .str();
   std::string Kept =
-      Carried || !LeftOut
-          ? llvm::formatv("{0} carried over{1}", Carried, Age).str()
-          : llvm::formatv("{0} not run, their coverage kept as it was for "
-                          "the merge{1}",
-                          LeftOut, Age)
-                .str();
+      Sharded ? llvm::formatv("{0} not run, their coverage kept as it was for "
+                              "the merge{1}",
+                              LeftOut, Age)
+                    .str()
+              : llvm::formatv("{0} carried over{1}", Carried, Age).str();
   return llvm::formatv("; {0}, {1} never covered", Kept, C.NeverCovered).str();
 }
 

@@ -156,9 +156,10 @@ llvm::Error runCollect(const GlobalOptions &G, const CollectCommandOptions &O,
     Err << "tia: error: " << Sum->Problems[I] << "\n";
   if (!G.Quiet)
     Err << collect::summaryLine(*Sum)
-        << (Update ? select::incrementalSummary(*Update, Sum->Carried,
-                                                Sum->LeftOut)
-                   : "")
+        << (Update
+                ? select::incrementalSummary(*Update, Sum->Carried,
+                                             Sum->LeftOut, C.Shard.has_value())
+                : "")
         << "\n";
   if (!Sum->Problems.empty())
     return makeError(Sum->Problems.back());
@@ -269,7 +270,8 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
         Count(Sum->Probed, "function", "functions"),
         Count(Sum->Accesses, "runtime access", "runtime accesses"), Broken,
         TimedOut,
-        Update ? select::incrementalSummary(*Update, Sum->Carried, Sum->LeftOut)
+        Update ? select::incrementalSummary(*Update, Sum->Carried, Sum->LeftOut,
+                                            P.Shard.has_value())
                : std::string());
   }
   return llvm::Error::success();

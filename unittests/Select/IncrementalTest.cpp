@@ -81,14 +81,17 @@ TEST(IncrementalTest, TheSummarySaysWhatWasCarriedAndHowOld) {
   IncrementalCollect C = incrementalCollect(selection());
   C.OldestRun = "0123456789abcdef0123456789abcdef01234567";
   C.CommitsBehind = 3;
-  EXPECT_EQ(incrementalSummary(C, 2, 2),
+  EXPECT_EQ(incrementalSummary(C, 2, 2, false),
             "; 2 carried over (the oldest last ran at 0123456789ab, 3 "
             "commits back), 1 never covered");
   // A shard carries nothing over: the merge keeps what the map held.
-  EXPECT_EQ(incrementalSummary(C, 0, 2),
+  EXPECT_EQ(incrementalSummary(C, 0, 2, true),
             "; 2 not run, their coverage kept as it was for the merge (the "
             "oldest last ran at 0123456789ab, 3 commits back), 1 never "
             "covered");
+  // Every test ran: no age to tell.
+  EXPECT_EQ(incrementalSummary(C, 0, 0, false),
+            "; 0 carried over, 1 never covered");
 }
 
 TEST(IncrementalTest, AStaleSnapshotSaysWhy) {

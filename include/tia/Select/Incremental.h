@@ -65,9 +65,10 @@ std::string incrementalIntent(const IncrementalCollect &C);
 /// The tail of the collect's summary line: "; 11 carried over (the oldest
 /// last ran at 5d1c2e3, 2 commits back), 1 never covered". \p Carried is
 /// how many tests' coverage was carried to the new commit; \p LeftOut how
-/// many discovered tests were not run (a shard carries none over).
+/// many discovered tests were not run; a shard (\p Sharded) carries none
+/// over and says so.
 std::string incrementalSummary(const IncrementalCollect &C, unsigned Carried,
-                               unsigned LeftOut);
+                               unsigned LeftOut, bool Sharded);
 
 } // namespace select
 } // namespace tia
