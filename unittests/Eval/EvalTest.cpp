@@ -219,9 +219,10 @@ TEST(Reports, SeveralModesAgainstOneGroundTruth) {
   std::string Md;
   llvm::raw_string_ostream MdOS(Md);
   writeReplayMarkdown(R, MdOS);
-  EXPECT_NE(Md.find("| `0123456789ab` | change | 4 (2) | 1 | 3 (2) | 0 (0) | 0 | "
-                    "**1** |"),
-            std::string::npos)
+  EXPECT_NE(
+      Md.find("| `0123456789ab` | change | 4 (2) | 1 | 3 (2) | 0 (0) | 0 | "
+              "**1** |"),
+      std::string::npos)
       << Md;
   EXPECT_NE(Md.find("- coverage, `0123456789ab` `gtest:t:A.B`: a reason"),
             std::string::npos)
