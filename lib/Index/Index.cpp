@@ -275,9 +275,14 @@ private:
       auto Rev = S.addRevision(R.Commit, R.Dirty, List);
       if (!Rev)
         return Rev.takeError();
-      if (R.Shard)
+      if (R.Shard) {
         if (llvm::Error E = S.putShardRecord(*R.Shard))
           return E;
+      } else if (!R.Narrowed) {
+        // The whole index now: no longer a share that collect refuses.
+        if (llvm::Error E = S.forgetShardRecord("index"))
+          return E;
+      }
       if (R.PytestReading)
         if (llvm::Error E = S.rememberPytestSettings(R.PytestReading->first,
                                                      R.PytestReading->second))

@@ -107,6 +107,10 @@ llvm::Expected<std::optional<ShardRecord>> Store::indexShare() {
   return std::nullopt;
 }
 
+llvm::Error Store::forgetShardRecord(llvm::StringRef Kind) {
+  return schema::deleteMeta(*DB, (KeyPrefix + Kind).str());
+}
+
 llvm::Error Store::clearShardRecords() {
   auto S = DB->statement("DELETE FROM meta WHERE key >= ? AND key < ?");
   if (!S)

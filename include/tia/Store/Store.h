@@ -522,6 +522,9 @@ public:
   llvm::Expected<std::vector<ShardRecord>> shardRecords();
   /// Forgets every shard record: the database is no longer a shard.
   llvm::Error clearShardRecords();
+  /// Forgets the shard record of kind \p Kind, if any: that work was since
+  /// done whole.
+  llvm::Error forgetShardRecord(llvm::StringRef Kind);
   /// The record of the index share this database holds (`tia index --shard
   /// K/N` with N > 1, not merged yet); std::nullopt for a whole index.
   llvm::Expected<std::optional<ShardRecord>> indexShare();
