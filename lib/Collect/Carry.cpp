@@ -13,7 +13,10 @@ llvm::Expected<unsigned> carryCoverage(Store &S, const CarryOver &C,
   auto Held = S.snapshotTests(C.Snapshot);
   if (!Held)
     return Held.takeError();
-  unsigned Carried = 0;
+  // Read every test's coverage before writing any: recording coverage at a
+  // new commit starts a snapshot and may drop the oldest kept one, which
+  // can be the snapshot read here.
+  std::vector<std::pair<std::string, std::vector<std::string>>> Carry;
   for (const TestRecord &T : *Held) {
     // The snapshot's own coverage is what the selection checked, not the
     // test's newest (recorded on another branch, or since).
@@ -22,11 +25,12 @@ llvm::Expected<unsigned> carryCoverage(Store &S, const CarryOver &C,
     auto Keys = S.coverageOf(T.Id, C.Snapshot);
     if (!Keys)
       return Keys.takeError();
-    if (llvm::Error E = S.putCoverage(T.Id, Commit, *Keys))
-      return E;
-    ++Carried;
+    Carry.emplace_back(T.Id, std::move(*Keys));
   }
-  return Carried;
+  for (const auto &[Id, Keys] : Carry)
+    if (llvm::Error E = S.putCoverage(Id, Commit, Keys))
+      return E;
+  return static_cast<unsigned>(Carry.size());
 }
 
 } // namespace collect
