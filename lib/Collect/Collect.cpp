@@ -111,12 +111,13 @@ llvm::Expected<std::string> makeScratchDir() {
 /// discovery could not read.
 llvm::Expected<std::vector<DiscoveredTest>>
 discoverChosenTests(const CollectOptions &O, llvm::StringRef Scratch,
-                    std::map<std::string, double> &ListSeconds,
+                    std::map<std::string, double> &ListSeconds, bool &Complete,
                     llvm::raw_ostream &Err) {
   auto Found = discoverTests(O.BuildDir, O.CTest, Scratch);
   if (!Found)
     return Found.takeError();
   ListSeconds = std::move(Found->ListSeconds);
+  Complete = Found->Problems.empty();
   if (!O.Quiet)
     for (const std::string &P : Found->Problems)
       Err << "tia: warning: " << P << "\n";
@@ -515,13 +516,14 @@ llvm::Error putTestInfos(Store &S, const std::vector<DiscoveredTest> &Tests,
   return llvm::Error::success();
 }
 
-/// Writes the run, the outcomes, the tests' commands, the coverage and the
-/// carried-over coverage (carryCoverage) in one transaction.
+/// Writes the run, the outcomes, the tests' commands, the coverage, the
+/// carried-over coverage (carryCoverage) and the retirement of the tests
+/// \p Gone in one transaction.
 llvm::Expected<coverage::ImportSummary>
 storeCollection(Store &S, const std::vector<DiscoveredTest> &Tests,
                 const Collected &C, const CollectOptions &O,
                 const std::optional<shard::ShardPlan> &Plan,
-                CollectSummary &Sum) {
+                const std::vector<std::string> &Gone, CollectSummary &Sum) {
   auto DefinedAt = caseDefinitions(S);
   if (!DefinedAt)
     return DefinedAt.takeError();
@@ -557,13 +559,14 @@ storeCollection(Store &S, const std::vector<DiscoveredTest> &Tests,
         return Carried.takeError();
       Sum.Carried = *Carried;
     }
-    if (C.Reports.empty())
-      return llvm::Error::success();
-    auto Got = coverage::importReports(S, C.Reports, Import);
-    if (!Got)
-      return Got.takeError();
-    Imported = std::move(*Got);
-    return llvm::Error::success();
+    if (!C.Reports.empty()) {
+      auto Got = coverage::importReports(S, C.Reports, Import);
+      if (!Got)
+        return Got.takeError();
+      Imported = std::move(*Got);
+    }
+    // Last: carrying over reads a snapshot that a new one may drop.
+    return S.retireTests(O.Commit, Gone);
   });
   if (E)
     return E;
@@ -597,6 +600,24 @@ void warnUnlinked(const coverage::ImportSummary &Imported,
       << Imported.Unlinked.front()
       << (Imported.Unlinked.size() > 1 ? ", ..." : "")
       << "): check that 'tia index' ran on this build's sources\n";
+}
+
+/// The tests a whole collect (no --only, no --shard) of \p O.BuildDir
+/// finds gone: goneCppTests of what discovery found (\p Listed). None
+/// when discovery was not \p Complete: a test whose binary could not list
+/// its cases (not built, say) may still exist.
+llvm::Expected<std::vector<std::string>>
+goneTests(Store &S, const std::vector<DiscoveredTest> &Listed, bool Complete,
+          const CollectOptions &O) {
+  if (!Complete || !O.Only.empty() || O.Shard)
+    return std::vector<std::string>();
+  auto Known = S.testInfos();
+  if (!Known)
+    return Known.takeError();
+  std::set<std::string> Ids;
+  for (const DiscoveredTest &T : Listed)
+    Ids.insert(T.Id);
+  return goneCppTests(*Known, Ids, O.BuildDir);
 }
 
 } // namespace
@@ -664,9 +685,13 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
     return ScratchPath.takeError();
   ScratchDir Scratch{*ScratchPath};
   std::map<std::string, double> ListSeconds;
-  auto Tests = discoverChosenTests(O, Scratch.Path, ListSeconds, Err);
+  bool Complete = false;
+  auto Tests = discoverChosenTests(O, Scratch.Path, ListSeconds, Complete, Err);
   if (!Tests)
     return Tests.takeError();
+  auto Gone = goneTests(S, *Tests, Complete, O);
+  if (!Gone)
+    return Gone.takeError();
   unsigned LeftOut = leaveOut(*Tests, O.Carry, Err, O.Quiet);
   std::optional<shard::ShardPlan> Plan = keepShare(*Tests, O, Err);
 
@@ -703,9 +728,11 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
   Collected C = gatherRuns(S, Runs, O, *Covered, Sum, Err);
   if (!O.Quiet)
     warnIfManyFailed(Sum, O, Err);
-  auto Imported = storeCollection(S, *Tests, C, O, Plan, Sum);
+  auto Imported = storeCollection(S, *Tests, C, O, Plan, *Gone, Sum);
   if (!Imported)
     return Imported.takeError();
+  if (!O.Quiet)
+    noteRetired(*Gone, Err);
   Sum.WithCoverage = Imported->Tests;
   Sum.Links = Imported->Links;
   if (!O.Quiet)

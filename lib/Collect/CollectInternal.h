@@ -253,6 +253,33 @@ std::optional<shard::ShardPlan> keepShare(std::vector<DiscoveredTest> &Tests,
                                           llvm::raw_ostream &Err);
 
 //===----------------------------------------------------------------------===//
+// The tests a collect finds gone (Retire.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The C++ tests of \p Known that a whole collect of build directory
+/// \p BuildDir did not discover (\p Listed: the ids it did) although their
+/// stored command runs there (its executable or working directory is inside \p
+/// BuildDir): ctest or their binary's case listing no longer names them.
+std::vector<std::string> goneCppTests(const std::vector<TestInfo> &Known,
+                                      const std::set<std::string> &Listed,
+                                      llvm::StringRef BuildDir);
+
+/// The pytest tests of \p Known (ids) that are gone, given what the
+/// session collected (\p Listed: node id and file, deselected ones too): a
+/// test of a listed file that was not listed (nor, for a parametrized
+/// function's own id, any of its instances), and a test of an unlisted file
+/// that no longer exists
+/// (\p FileExists, relative to tia's root; judged only when the session's
+/// node ids are relative to that root too).
+std::vector<std::string>
+gonePytestTests(const std::vector<std::string> &Known,
+                const std::vector<std::pair<std::string, std::string>> &Listed,
+                llvm::function_ref<bool(llvm::StringRef)> FileExists);
+
+/// Says on \p Err which tests a collect retired; nothing when none.
+void noteRetired(const std::vector<std::string> &Ids, llvm::raw_ostream &Err);
+
+//===----------------------------------------------------------------------===//
 // What starting a process per case cost
 //===----------------------------------------------------------------------===//
 

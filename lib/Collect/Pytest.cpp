@@ -510,6 +510,10 @@ struct JobPlan {
   /// the tests of PytestOptions::Carry but those of the files that run.
   unsigned LeftOut = 0;
   std::optional<CarryOver> Carry;
+  /// Every test the session collected (node id and file), deselected ones
+  /// too, before --shard and --incremental left some out: what is gone is
+  /// judged against it.
+  std::vector<std::pair<std::string, std::string>> Listed;
 };
 
 /// --shard: keeps share K of \p Plan's test files, by the durations of
@@ -591,6 +595,8 @@ llvm::Expected<JobPlan> planIsolatedJobs(const PytestSetup &Setup,
     return pytestFailure(List[0], O.TimeoutSeconds);
   JobPlan Plan;
   std::vector<std::pair<std::string, std::string>> Items = List[0].Log.Items;
+  Plan.Listed = Items;
+  llvm::append_range(Plan.Listed, List[0].Log.Deselected);
   if (O.Carry) {
     Plan.LeftOut = leaveOutCarriedFiles(Items, *O.Carry);
     // The tests of the files that run get their coverage from this run.
@@ -971,12 +977,36 @@ llvm::Error storeBoundaries(Store &S, const Gathered &G) {
   return llvm::Error::success();
 }
 
-/// Writes the coverage, the runtime evidence and the files each test read
-/// (unless pytest crashed),
-/// the tests' commands, and a "collect" run with the outcomes, in one
-/// transaction.
+/// The known pytest tests the session found gone (gonePytestTests); none
+/// for a share of --shard, whose merge would not carry the retirement, or
+/// when pytest was given node ids.
+llvm::Expected<std::vector<std::string>>
+goneFromSession(Store &S, const JobPlan &Plan, const PytestOptions &O) {
+  // A node id argument ("f.py::test_x") leaves its file's other tests out
+  // of the session without deselecting them.
+  bool NodeIdArgument = llvm::any_of(O.PytestArgs, [](const std::string &A) {
+    return llvm::StringRef(A).contains("::");
+  });
+  if (O.Shard || NodeIdArgument)
+    return std::vector<std::string>();
+  auto Known = S.sharedTests();
+  if (!Known)
+    return Known.takeError();
+  std::vector<std::string> Ids;
+  for (const TestRecord &T : **Known)
+    Ids.push_back(T.Id);
+  return gonePytestTests(Ids, Plan.Listed, [&](llvm::StringRef File) {
+    return llvm::sys::fs::exists(O.Root + "/" + File);
+  });
+}
+
+/// Writes the coverage, the runtime evidence and the files each test read,
+/// and retires the tests \p Gone (unless pytest crashed), the tests'
+/// commands, and a "collect" run with the outcomes, in one transaction.
 llvm::Error storePytest(Store &S, const Gathered &G, const PytestOptions &O,
-                        const JobPlan &Plan, bool Crashed, PytestSummary &Sum) {
+                        const JobPlan &Plan, bool Crashed,
+                        const std::vector<std::string> &Gone,
+                        PytestSummary &Sum) {
   const std::optional<shard::ShardPlan> &Shares = Plan.Shares;
   return S.transaction([&]() -> llvm::Error {
     if (!Crashed && Plan.Carry) {
@@ -1010,7 +1040,10 @@ llvm::Error storePytest(Store &S, const Gathered &G, const PytestOptions &O,
       if (llvm::Error E = S.putShardRecord(
               shardRecordOf("pytest", *Shares, *O.Shard, O.Commit, *Run)))
         return E;
-    return S.putResults(*Run, G.Results);
+    if (llvm::Error E = S.putResults(*Run, G.Results))
+      return E;
+    // Last: carrying over reads a snapshot that a new one may drop.
+    return Crashed ? llvm::Error::success() : S.retireTests(O.Commit, Gone);
   });
 }
 
@@ -1101,10 +1134,13 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
   auto Crashed = firstCrash(Jobs, O);
   if (!Crashed)
     return Crashed.takeError();
-  if (!O.Isolate)
+  if (!O.Isolate) {
     for (auto &[Item, Path] : Jobs[0].Log.Items)
       if (!llvm::is_contained(Plan->TestFiles, Path))
         Plan->TestFiles.push_back(Path);
+    Plan->Listed = Jobs[0].Log.Items;
+    llvm::append_range(Plan->Listed, Jobs[0].Log.Deselected);
+  }
 
   PytestSummary Sum;
   Sum.Python = Setup->Python;
@@ -1132,8 +1168,14 @@ llvm::Expected<PytestSummary> collectPytest(Store &S, const PytestOptions &O,
       return E;
   if (!*Crashed)
     readNative(S, *Setup, O, G, Err);
-  if (llvm::Error E = storePytest(S, G, O, *Plan, Crashed->has_value(), Sum))
+  auto Gone = goneFromSession(S, *Plan, O);
+  if (!Gone)
+    return Gone.takeError();
+  if (llvm::Error E =
+          storePytest(S, G, O, *Plan, Crashed->has_value(), *Gone, Sum))
     return E;
+  if (!O.Quiet && !*Crashed)
+    noteRetired(*Gone, Err);
   if (const std::optional<Crash> &C = *Crashed)
     return makeErrorf("pytest {0}{1}: the outcomes so far are recorded, "
                       "no coverage{2}",

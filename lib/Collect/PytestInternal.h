@@ -28,6 +28,9 @@ struct PluginLog {
   std::vector<llvm::json::Object> Results;
   /// $TIA_PYTEST_LIST: (node id, path relative to the repository root).
   std::vector<std::pair<std::string, std::string>> Items;
+  /// $TIA_PYTEST_LIST: the items collected but deselected (-k, -m,
+  /// --deselect, a plugin): tests that exist, though they do not run.
+  std::vector<std::pair<std::string, std::string>> Deselected;
   std::string Running; ///< started, not finished
   /// Bytes of the log read so far (whole lines).
   uint64_t Consumed = 0;

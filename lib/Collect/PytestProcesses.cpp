@@ -50,6 +50,9 @@ void readPluginLog(const std::string &Path, PluginLog &Log) {
     } else if (auto Item = O->getString("item")) {
       Log.Items.emplace_back(Item->str(),
                              O->getString("path").value_or("").str());
+    } else if (auto Item = O->getString("deselected")) {
+      Log.Deselected.emplace_back(Item->str(),
+                                  O->getString("path").value_or("").str());
     } else if (auto S = O->getString("start")) {
       Log.Running = S->str();
     } else if (O->getString("id")) {

@@ -10,7 +10,8 @@
 # selection (tia_evidence.py) and writes it to $TIA_PYTEST_EVIDENCE. With
 # $TIA_PYTEST_ONLY (a path relative to $TIA_PYTEST_ROOT) it collects that
 # test file only: `tia collect` runs each test file in a process of its
-# own. With $TIA_PYTEST_LIST it also lists the collected items. With
+# own. With $TIA_PYTEST_LIST it also lists the collected items, and those
+# deselected ({"deselected": NODEID}). With
 # $TIA_PYTEST_CHILD (a path prefix) the Python processes the tests start
 # are traced too (tia_child.py). With $TIA_PYTEST_FILES each result also
 # holds the files the test read and the directories it listed (tia_files.py):
@@ -100,6 +101,14 @@ def pytest_ignore_collect(collection_path, config):
 def pytest_collection_modifyitems(session, config, items):
     if _only:
         items[:] = [i for i in items if _relative(_item_path(i)) == _only]
+
+
+def pytest_deselected(items):
+    # Deselected tests exist: `tia collect` must not take them for gone.
+    if _list:
+        for item in items:
+            _write({"deselected": item.nodeid,
+                    "path": _relative(_item_path(item))})
 
 
 def pytest_collection_finish(session):

@@ -582,6 +582,8 @@ struct KnownTests {
   std::vector<TestInfo> Infos;
   /// The tests of the coverage snapshot (the chosen one, else the newest).
   std::set<std::string> Recorded;
+  /// The tests it holds as retired (gone at its commit), left out of Ids.
+  std::set<std::string> Retired;
   std::vector<TestStatistics> Stats;
 };
 
@@ -589,15 +591,6 @@ llvm::Expected<KnownTests>
 knownTests(Store &S, const Plan &P,
            const std::optional<CoverageSnapshot> &Newest) {
   KnownTests K;
-  auto Known = S.sharedTests();
-  if (!Known)
-    return Known.takeError();
-  for (const TestRecord &T : **Known)
-    K.Ids.push_back(T.Id);
-  auto Infos = S.testInfos();
-  if (!Infos)
-    return Infos.takeError();
-  K.Infos = std::move(*Infos);
   std::optional<int64_t> MembersOf =
       P.Snapshot ? std::optional<int64_t>(P.Snapshot->Snapshot.Id)
                  : (Newest ? std::optional<int64_t>(Newest->Id) : std::nullopt);
@@ -607,11 +600,29 @@ knownTests(Store &S, const Plan &P,
       return Members.takeError();
     for (const TestRecord &T : *Members)
       K.Recorded.insert(T.Id);
+    auto Gone = S.retiredTests(*MembersOf);
+    if (!Gone)
+      return Gone.takeError();
+    K.Retired.insert(Gone->begin(), Gone->end());
   }
+  // A retired test is gone at the snapshot's commit: no known test. A
+  // change that brings it back defines it anew (addNew).
+  auto Known = S.sharedTests();
+  if (!Known)
+    return Known.takeError();
+  for (const TestRecord &T : **Known)
+    if (!K.Retired.count(T.Id))
+      K.Ids.push_back(T.Id);
+  auto Infos = S.testInfos();
+  if (!Infos)
+    return Infos.takeError();
+  K.Infos = std::move(*Infos);
   auto Stats = S.testStatistics();
   if (!Stats)
     return Stats.takeError();
-  K.Stats = std::move(*Stats);
+  for (TestStatistics &T : *Stats)
+    if (!K.Retired.count(T.Id))
+      K.Stats.push_back(std::move(T));
   return K;
 }
 
@@ -655,9 +666,14 @@ public:
   /// Impacted: the engine's covering tests.
   void addImpacted() {
     std::set<size_t> NewBodies = newTestBodies();
-    for (const SelectedTest &T : C.Tests)
+    for (const SelectedTest &T : C.Tests) {
+      // Gone, though its file reads or boundaries are still stored; if the
+      // head defines it again, it is a new test (addNew).
+      if (K.Retired.count(T.Id))
+        continue;
       for (const Reason &R : T.Reasons)
         addImpactedBy(T.Id, R, NewBodies);
+    }
   }
 
   /// Previously failing, unless the test is flaky (\p P lists those): a

@@ -7,6 +7,11 @@
 // S is T's rows in coverage when S's commit for T is T's latest, else its
 // rows in coverage_history at S's commit for T.
 //
+// A collect that finds a test gone (its case no longer listed, its file
+// deleted) marks it retired in its commit's snapshot: a row whose commit is
+// RetiredMark. The mark matches no coverage, and later snapshots inherit it
+// until the test's coverage is recorded again.
+//
 //===----------------------------------------------------------------------===//
 
 #include "CoverageIndex.h"
@@ -68,6 +73,21 @@ llvm::Expected<int64_t> startSnapshot(Database &DB, llvm::StringRef Commit) {
   return Id;
 }
 
+/// The snapshot of \p Commit, started when there is none.
+llvm::Expected<int64_t> snapshotAt(Database &DB, llvm::StringRef Commit) {
+  auto Find = DB.statement("SELECT id FROM coverage_snapshots "
+                           "WHERE commit_id = ?");
+  if (!Find)
+    return Find.takeError();
+  Find->bindText(0, Commit);
+  auto Found = queryOptionalInt(*Find);
+  if (!Found)
+    return Found.takeError();
+  if (*Found)
+    return **Found;
+  return startSnapshot(DB, Commit);
+}
+
 } // namespace
 
 llvm::Expected<int64_t>
@@ -97,17 +117,7 @@ beforeCoverageReplaced(Database &DB, int64_t TestId, llvm::StringRef Commit,
   if (llvm::Error E = Forget->run())
     return E;
 
-  auto Find = DB.statement("SELECT id FROM coverage_snapshots "
-                           "WHERE commit_id = ?");
-  if (!Find)
-    return Find.takeError();
-  Find->bindText(0, Commit);
-  auto Found = queryOptionalInt(*Find);
-  if (!Found)
-    return Found.takeError();
-  if (*Found)
-    return **Found;
-  return startSnapshot(DB, Commit);
+  return snapshotAt(DB, Commit);
 }
 
 llvm::Error afterCoverageReplaced(Database &DB, int64_t Snapshot,
@@ -124,16 +134,63 @@ llvm::Error afterCoverageReplaced(Database &DB, int64_t Snapshot,
   return S->run();
 }
 
+llvm::Error retireInSnapshot(Database &DB, llvm::StringRef Commit,
+                             const std::vector<int64_t> &TestIds) {
+  if (TestIds.empty())
+    return llvm::Error::success();
+  auto Snapshot = snapshotAt(DB, Commit);
+  if (!Snapshot)
+    return Snapshot.takeError();
+  for (int64_t Id : TestIds)
+    if (llvm::Error E = afterCoverageReplaced(DB, *Snapshot, Id, RetiredMark))
+      return E;
+  return llvm::Error::success();
+}
+
 } // namespace store
+
+llvm::Error Store::retireTests(llvm::StringRef Commit,
+                               const std::vector<std::string> &Ids) {
+  if (Commit.empty())
+    return llvm::Error::success();
+  auto Find = DB->statement("SELECT id FROM tests WHERE name = ?");
+  if (!Find)
+    return Find.takeError();
+  std::vector<int64_t> TestIds;
+  for (const std::string &Name : Ids) {
+    Find->reset();
+    Find->bindText(0, Name);
+    auto Id = queryOptionalInt(*Find);
+    if (!Id)
+      return Id.takeError();
+    if (*Id)
+      TestIds.push_back(**Id);
+  }
+  return inTransaction(
+      *DB, [&] { return store::retireInSnapshot(*DB, Commit, TestIds); });
+}
+
+llvm::Expected<std::vector<std::string>> Store::retiredTests(int64_t Snapshot) {
+  auto S = DB->statement(
+      "SELECT t.name FROM snapshot_tests st JOIN tests t ON t.id = st.test_id "
+      "WHERE st.snapshot_id = ? AND st.coverage_commit = ? ORDER BY t.name");
+  if (!S)
+    return S.takeError();
+  S->bindInt64(0, Snapshot);
+  S->bindText(1, store::RetiredMark);
+  return collectText(*S);
+}
 
 llvm::Expected<std::vector<CoverageSnapshot>> Store::coverageSnapshots() {
   auto S =
       DB->statement("SELECT s.id, s.commit_id, s.created_at, count(st.test_id) "
                     "FROM coverage_snapshots s "
                     "LEFT JOIN snapshot_tests st ON st.snapshot_id = s.id "
+                    "AND st.coverage_commit != ?1 "
                     "GROUP BY s.id ORDER BY s.id DESC");
   if (!S)
     return S.takeError();
+  S->bindText(0, store::RetiredMark);
   std::vector<CoverageSnapshot> Out;
   if (llvm::Error E = S->forEachRow([&] {
         CoverageSnapshot C;
@@ -146,12 +203,14 @@ llvm::Expected<std::vector<CoverageSnapshot>> Store::coverageSnapshots() {
     return E;
   auto Commits = DB->statement("SELECT DISTINCT coverage_commit FROM "
                                "snapshot_tests WHERE snapshot_id = ? "
+                               "AND coverage_commit != ? "
                                "ORDER BY coverage_commit");
   if (!Commits)
     return Commits.takeError();
   for (CoverageSnapshot &C : Out) {
     Commits->reset();
     Commits->bindInt64(0, C.Id);
+    Commits->bindText(1, store::RetiredMark);
     auto List = collectText(*Commits);
     if (!List)
       return List.takeError();
@@ -263,10 +322,11 @@ llvm::Expected<std::vector<TestRecord>> Store::snapshotTests(int64_t Snapshot) {
       "ELSE (SELECT count(*) FROM coverage_history h WHERE h.test_id = t.id "
       "AND h.commit_id = st.coverage_commit) END "
       "FROM snapshot_tests st JOIN tests t ON t.id = st.test_id "
-      "WHERE st.snapshot_id = ? ORDER BY t.name");
+      "WHERE st.snapshot_id = ? AND st.coverage_commit != ? ORDER BY t.name");
   if (!S)
     return S.takeError();
   S->bindInt64(0, Snapshot);
+  S->bindText(1, store::RetiredMark);
   std::vector<TestRecord> Out;
   if (llvm::Error E = S->forEachRow([&] {
         TestRecord T;

@@ -68,6 +68,16 @@ llvm::Expected<int64_t>
 beforeCoverageReplaced(Database &DB, int64_t TestId, llvm::StringRef Commit,
                        const std::vector<int64_t> &OldKeys);
 
+/// The coverage commit of a test a snapshot holds as retired (gone at the
+/// snapshot's commit). '~' cannot start a revision, so an older tia reads
+/// it as coverage of an unknown commit and selects every test.
+inline constexpr const char RetiredMark[] = "~retired";
+
+/// Marks each test of \p TestIds retired in the snapshot of \p Commit,
+/// which starts when there is none.
+llvm::Error retireInSnapshot(Database &DB, llvm::StringRef Commit,
+                             const std::vector<int64_t> &TestIds);
+
 /// After the replacement: records \p TestId at \p Commit in \p Snapshot.
 llvm::Error afterCoverageReplaced(Database &DB, int64_t Snapshot,
                                   int64_t TestId, llvm::StringRef Commit);

@@ -104,6 +104,63 @@ TEST(SnapshotStoreTest, RemovedTestsLeaveTheSnapshots) {
   EXPECT_EQ(describe(*S), (Strings{"c1:1:c1"}));
 }
 
+TEST(SnapshotStoreTest, ARetiredTestHoldsNoCommitAndCoversNothing) {
+  auto S = openMemory();
+  ASSERT_TRUE(S);
+  ASSERT_OK(S->putCoverage("old", "c1", {"k"}));
+  ASSERT_OK(S->putCoverage("kept", "c1", {"k"}));
+  ASSERT_OK(S->putCoverage("kept", "c2", {"k"}));
+  EXPECT_EQ(describe(*S), (Strings{"c2:2:c1,c2", "c1:2:c1"}));
+
+  // "old" is gone at c2: c2's snapshot no longer diffs from c1.
+  ASSERT_OK(S->retireTests("c2", {"old", "never-seen"}));
+  EXPECT_EQ(describe(*S), (Strings{"c2:1:c2", "c1:2:c1"}));
+  ASSERT_VALUE(Snaps, S->coverageSnapshots());
+  int64_t C2 = (*Snaps)[0].Id, C1 = (*Snaps)[1].Id;
+  ASSERT_VALUE(Retired, S->retiredTests(C2));
+  EXPECT_EQ(*Retired, (Strings{"old"}));
+  ASSERT_VALUE(Covering, S->testsCovering("k", C2));
+  EXPECT_EQ(*Covering, (Strings{"kept"}));
+  ASSERT_VALUE(Members, S->snapshotTests(C2));
+  ASSERT_EQ(Members->size(), 1u);
+  EXPECT_EQ((*Members)[0].Id, "kept");
+  ASSERT_VALUE(OldKeys, S->coverageOf("old", C2));
+  EXPECT_TRUE(OldKeys->empty());
+  // The older snapshot still holds it as it was.
+  ASSERT_VALUE(AtC1, S->testsCovering("k", C1));
+  EXPECT_EQ(*AtC1, (Strings{"kept", "old"}));
+  ASSERT_VALUE(NoneRetired, S->retiredTests(C1));
+  EXPECT_TRUE(NoneRetired->empty());
+}
+
+TEST(SnapshotStoreTest, LaterSnapshotsKeepARetirementUntilCoverageReturns) {
+  auto S = openMemory();
+  ASSERT_TRUE(S);
+  ASSERT_OK(S->putCoverage("t", "c1", {"k"}));
+  ASSERT_OK(S->putCoverage("u", "c1", {"k"}));
+  ASSERT_OK(S->retireTests("c2", {"t"}));
+  ASSERT_OK(S->putCoverage("u", "c3", {"k"}));
+  EXPECT_EQ(describe(*S), (Strings{"c3:1:c3", "c2:1:c1", "c1:2:c1"}));
+  ASSERT_VALUE(Snaps, S->coverageSnapshots());
+  ASSERT_VALUE(AtC3, S->retiredTests((*Snaps)[0].Id));
+  EXPECT_EQ(*AtC3, (Strings{"t"}));
+
+  // The test is back (a revert): its coverage ends the retirement.
+  ASSERT_OK(S->putCoverage("t", "c4", {"k"}));
+  EXPECT_EQ(describe(*S).front(), "c4:2:c3,c4");
+  ASSERT_VALUE(Now, S->coverageSnapshots());
+  ASSERT_VALUE(AtC4, S->retiredTests((*Now)[0].Id));
+  EXPECT_TRUE(AtC4->empty());
+}
+
+TEST(SnapshotStoreTest, RetiringWithoutACommitDoesNothing) {
+  auto S = openMemory();
+  ASSERT_TRUE(S);
+  ASSERT_OK(S->putCoverage("t", "c1", {"k"}));
+  ASSERT_OK(S->retireTests("", {"t"}));
+  EXPECT_EQ(describe(*S), (Strings{"c1:1:c1"}));
+}
+
 TEST(SnapshotStoreTest, Version2CoverageBecomesSnapshots) {
   auto Raw = Database::open(":memory:", Database::OpenMode::ReadWrite);
   ASSERT_TRUE(static_cast<bool>(Raw)) << llvm::toString(Raw.takeError());

@@ -134,6 +134,21 @@ select_ids() { # DB BASE HEAD LOG: the selected ids, one a line, sorted
     --format ids 2>"$4") | sed '/^$/d' | sort -u
 }
 
+# reasons_of DB BASE HEAD IDS_FILE: each test of IDS_FILE as "`id` (why DB
+# selects it: the kinds of its reasons)", one a line: a test selected as
+# previously failing comes from a failure the other database never saw run.
+reasons_of() {
+  (cd "$SRC" && "$tia" --db "$1" select --base "$2" --head "$3" --mode coverage \
+    --format json 2>/dev/null) | python3 -c '
+import json, sys
+ids = [l.strip() for l in open(sys.argv[1]) if l.strip()]
+plan = json.load(sys.stdin)
+kinds = {t["id"]: sorted({r["kind"] for r in t.get("reasons", [])})
+         for t in plan.get("tests", [])}
+for i in ids:
+    print("`%s` (%s)" % (i, ", ".join(kinds.get(i, ["?"]))))' "$4"
+}
+
 table=$out/table.md
 {
   echo "| # | commit | subject | full: ran | full: CPU s | incr.: ran | incr.: CPU s | incr.: carried | next: full selects | next: incr. selects | missed by incr. | incremental said |"
@@ -227,7 +242,8 @@ for ((i = 0; i < n; i++)); do
     next_incr=$(wc -l <"$logs/$tag-incremental-select.ids")
     comm -23 "$logs/$tag-full-select.ids" "$logs/$tag-incremental-select.ids" >"$logs/$tag-missed.ids"
     if [ -s "$logs/$tag-missed.ids" ]; then
-      missed="**$(wc -l <"$logs/$tag-missed.ids")**: $(sed 's/|/\\|/g; s/$/`/; s/^/`/' "$logs/$tag-missed.ids" | paste -sd' ')"
+      reasons_of "$full_db" "$c" "$nx" "$logs/$tag-missed.ids" >"$logs/$tag-missed.why"
+      missed="**$(wc -l <"$logs/$tag-missed.ids")**: $(sed 's/|/\\|/g' "$logs/$tag-missed.why" | paste -sd' ')"
       missed_commits=$((missed_commits + 1))
     else
       missed=none

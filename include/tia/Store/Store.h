@@ -101,7 +101,7 @@ struct CoverageSnapshot {
   int64_t CreatedAt = 0; ///< seconds since the epoch
   unsigned Tests = 0;    ///< the tests it holds
   /// The distinct commits its tests' coverage was collected at, sorted:
-  /// only Commit after a full collection.
+  /// only Commit after a full collection. Retired tests count in neither.
   std::vector<std::string> CoverageCommits;
 };
 
@@ -620,8 +620,17 @@ public:
                                                       int64_t Snapshot);
   /// The tests snapshot \p Snapshot holds, each with the commit its
   /// coverage there was collected at and how many elements it covers;
-  /// sorted by id.
+  /// sorted by id. Retired tests are not among them.
   llvm::Expected<std::vector<TestRecord>> snapshotTests(int64_t Snapshot);
+  /// Records that tests \p Ids are gone at \p Commit: its snapshot (and
+  /// the later ones, until a test's coverage is recorded again) holds them
+  /// as retired, with no coverage and no coverage commit, so they neither
+  /// select nor hold the diff base back (docs/Safety.md, "Coverage
+  /// snapshots"). Unknown ids and an empty commit are ignored.
+  llvm::Error retireTests(llvm::StringRef Commit,
+                          const std::vector<std::string> &Ids);
+  /// The tests snapshot \p Snapshot holds as retired, sorted.
+  llvm::Expected<std::vector<std::string>> retiredTests(int64_t Snapshot);
 
   /// What the recorded results say about every test that has one, sorted
   /// by id.
