@@ -53,6 +53,8 @@ config.substitutions.append(("%fwfixture", config.frameworks_fixture))
 # pytest-cov and coverage (utils/setup/install-deps.sh), whatever is first on PATH.
 config.tia_python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"
 config.substitutions.append(("%python", config.tia_python))
+# The lit running this suite, to run a lit suite of a test's own.
+config.substitutions.append(("%lit", sys.executable + " " + os.path.abspath(sys.argv[0])))
 config.environment["TIA_TEST_PYTHON"] = config.tia_python
 for var in ["PYTHONPATH", "COVERAGE_FILE", "COVERAGE_PROCESS_START", "PYTEST_ADDOPTS"]:
     config.environment.pop(var, None)

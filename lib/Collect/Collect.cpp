@@ -271,10 +271,16 @@ std::vector<Unit> planUnits(const std::vector<DiscoveredTest> &Tests,
   if (O.SplitCases)
     return planSplitUnits(Tests, Binaries, O, Jobs);
   std::map<std::string, std::vector<size_t>> ByCTest;
-  for (size_t I = 0; I < Tests.size(); ++I)
-    if (!Tests[I].Disabled)
-      ByCTest[Tests[I].Sched.CTestName].push_back(I);
   std::vector<Unit> Units;
+  for (size_t I = 0; I < Tests.size(); ++I) {
+    if (Tests[I].Disabled)
+      continue;
+    // lit runs the tests of a suite at once: each is a unit of its own.
+    if (llvm::StringRef(Tests[I].Id).starts_with("lit:"))
+      Units.push_back({{I}, false, &Tests[I].Sched});
+    else
+      ByCTest[Tests[I].Sched.CTestName].push_back(I);
+  }
   for (auto &[Name, Group] : ByCTest) {
     const DiscoveredTest &First = Tests[Group.front()];
     Units.push_back({Group, usesListener(First, Binaries, O), &First.Sched});

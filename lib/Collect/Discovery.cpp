@@ -335,6 +335,49 @@ private:
   llvm::StringMap<llvm::StringSet<>> ByName;
 };
 
+/// The tests of ctest test \p E, a lit suite, as lit lists them (`lit
+/// --show-tests` with the test's own arguments, so its filters and
+/// parameters count): one test per file, each run by lit alone with
+/// --filter naming it. False, with a problem, when lit could not list them:
+/// the ctest test then runs whole.
+bool addLitTests(const CTestEntry &E, const TestCommand &Base,
+                 llvm::StringRef WorkDir, const std::vector<std::string> &Env,
+                 Discovery &D, std::map<std::string, DiscoveredTest> &Tests) {
+  std::vector<std::string> Args(E.Command.begin() + 1, E.Command.end());
+  std::string ListOut = WorkDir.str() + "/lit-" + E.Name + ".txt";
+  std::vector<std::string> ListArgs = Args;
+  ListArgs.push_back("--show-tests");
+  ProcessSpec L{E.Command[0], ListArgs,
+                buildEnvironment({"TIA_COLLECT_DIR"}, {Env, E.Environment}),
+                Base.WorkingDir, ListOut};
+  ProcessEnd R = runProcess(L, 600);
+  std::vector<std::string> Names =
+      results::parseLitTestList(readFileOrEmpty(ListOut));
+  if (R.How != ProcessEnd::Exited || R.ExitCode != 0 || Names.empty()) {
+    D.Problems.push_back("lit --show-tests failed for ctest test " + E.Name +
+                         "; it runs as one ctest test");
+    return false;
+  }
+  for (const std::string &Name : Names) {
+    DiscoveredTest T;
+    T.Id = results::litTestId(Name);
+    if (Tests.count(T.Id))
+      continue;
+    T.Command = Base;
+    T.Command.Arguments = Args;
+    llvm::append_range(
+        T.Command.Arguments,
+        std::vector<std::string>{"--filter", results::litFilter({Name})});
+    T.Disabled = E.Disabled;
+    T.Sched = E.Sched;
+    // lit exits 0 for a test it did not run (UNSUPPORTED): its summary
+    // says so. XFAIL passes; FAIL, XPASS, UNRESOLVED and TIMEOUT exit 1.
+    T.Rules.SkipRegex = {"Unsupported *: +1 "};
+    Tests.emplace(T.Id, std::move(T));
+  }
+  return true;
+}
+
 /// Ctest test \p E run whole: "ctest:NAME".
 DiscoveredTest wholeCTestTest(const CTestEntry &E, const TestCommand &Base) {
   DiscoveredTest T;
@@ -384,6 +427,9 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
     Base.WorkingDir = E.WorkingDir.empty() ? BuildDir.str() : E.WorkingDir;
     Base.Environment = E.Environment;
     Base.TimeoutSeconds = E.Timeout;
+    if (results::runsLit(E.Command) &&
+        addLitTests(E, Base, WorkDir, Env, D, Tests))
+      continue;
     const std::optional<results::CaseListing> &Listing = Lister.casesOf(E);
     // A listing of no case (a spec the binary does not match, such as
     // catch_discover_tests' for a name with a backslash) leaves the ctest

@@ -291,11 +291,15 @@ RunContext::readsOf(const std::string &Binary, Outcome Result,
 
 const Binary &RunContext::withPrograms(const Binary &B,
                                        const std::optional<RawReads> &Reads) {
-  if (!Reads || !B.Clang)
+  if (!Reads)
     return B;
   std::lock_guard<std::mutex> Lock(M);
-  std::vector<std::string> Objects(B.Clang->objects().begin(),
-                                   B.Clang->objects().end());
+  // An uninstrumented runner (lit, a shell) with no instrumented test
+  // binary in the build has no mapping of its own: the programs it ran
+  // are all there is to read.
+  std::vector<std::string> Objects;
+  if (B.Clang)
+    Objects.assign(B.Clang->objects().begin(), B.Clang->objects().end());
   std::vector<std::string> Programs;
   for (const std::string &Path : Reads->Executed) {
     llvm::SmallString<256> Real;
@@ -335,6 +339,16 @@ const Binary &RunContext::withPrograms(const Binary &B,
   return Out->Clang ? *Out : B;
 }
 
+/// True for a lit test that, as its complete file-read trace shows, ran no
+/// instrumented program of the build (withPrograms found none for \p B, lit
+/// itself): it covers nothing, which is no missing coverage. A program of
+/// the build it ran without coverage is a boundary (gatherBoundaries).
+static bool ranNothingInstrumented(const TestRun &Run, const Binary &B) {
+  return llvm::StringRef(Run.Result.TestId).starts_with("lit:") && Run.Reads &&
+         !Run.Reads->Incomplete && !B.Clang &&
+         B.Probe.Kind == coverage::Instrumentation::None;
+}
+
 /// Reads the coverage of a test that passed (or was skipped) into \p Run.
 /// A test that did not pass may have stopped half-way, so its coverage is
 /// not stored: its profiles are not read either (a program it ran may have
@@ -347,6 +361,10 @@ static void readInto(RunContext &Ctx, TestRun &Run, const Binary &B,
   auto Hits = Ctx.Reader.read(B, Locations);
   if (!Hits) {
     Run.CoverageProblem = llvm::toString(Hits.takeError());
+    return;
+  }
+  if (!*Hits && ranNothingInstrumented(Run, B)) {
+    Run.Hits.emplace();
     return;
   }
   if (!*Hits) {

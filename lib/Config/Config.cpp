@@ -182,9 +182,9 @@ const std::vector<std::string> &defaultIgnored() {
 
 const std::vector<std::string> &outputFormatNames() {
   static const std::vector<std::string> Names = {
-      "ids",     "json",         "ctest",    "ctest-list", "gtest",
-      "pytest",  "pytest-files", "markdown", "github",     "catch2",
-      "doctest", "boost",        "sarif",    "codequality"};
+      "ids",     "json",         "ctest",    "ctest-list",  "gtest",
+      "pytest",  "pytest-files", "markdown", "github",      "catch2",
+      "doctest", "boost",        "sarif",    "codequality", "lit"};
   return Names;
 }
 

@@ -29,11 +29,11 @@ llvm::StringRef toolVersion() { return TIA_VERSION; }
 
 std::optional<Format> parseFormat(llvm::StringRef Name) {
   static const Format Order[] = {
-      Format::Ids,         Format::Json,       Format::Ctest,
-      Format::CtestList,   Format::Gtest,      Format::Pytest,
-      Format::PytestFiles, Format::Markdown,   Format::Github,
-      Format::Catch2,      Format::Doctest,    Format::Boost,
-      Format::Sarif,       Format::CodeQuality};
+      Format::Ids,         Format::Json,        Format::Ctest,
+      Format::CtestList,   Format::Gtest,       Format::Pytest,
+      Format::PytestFiles, Format::Markdown,    Format::Github,
+      Format::Catch2,      Format::Doctest,     Format::Boost,
+      Format::Sarif,       Format::CodeQuality, Format::Lit};
   const std::vector<std::string> &Names = config::outputFormatNames();
   for (size_t I = 0; I < Names.size() && I < std::size(Order); ++I)
     if (Names[I] == Name)
@@ -686,6 +686,8 @@ void write(const Plan &P, Format F, const WriteOptions &O,
     return Print(results::ctestArguments(P, O.Exclusion), "ctest");
   case Format::CtestList:
     return Print(results::ctestNames(P, O.Exclusion), "ctest");
+  case Format::Lit:
+    return Print(results::litArguments(P, O.Exclusion), "lit");
   case Format::Pytest:
   case Format::PytestFiles:
     Args = results::pytestArguments(P, O.Exclusion, F == Format::PytestFiles);

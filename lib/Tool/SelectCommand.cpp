@@ -149,6 +149,9 @@ SelectCommandLine::SelectCommandLine(llvm::cl::SubCommand &Sub)
                  clEnumValN(report::Format::PytestFiles, "pytest-files",
                             "pytest test files (--ignore=FILE with "
                             "--exclusion)"),
+                 clEnumValN(report::Format::Lit, "lit",
+                            "lit arguments: --filter REGEX (--filter-out "
+                            "REGEX with --exclusion)"),
                  clEnumValN(report::Format::Markdown, "markdown",
                             "a pull request comment"),
                  clEnumValN(report::Format::Github, "github",

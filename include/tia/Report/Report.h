@@ -35,6 +35,7 @@ enum class Format {
   Github,      ///< GitHub Actions step outputs, and annotations on stderr
   Sarif,       ///< SARIF 2.1.0: findings for code scanning and review bots
   CodeQuality, ///< GitLab Code Quality: findings for the merge request
+  Lit,         ///< lit arguments: --filter REGEX, or --filter-out REGEX
 };
 
 /// How much a finding weighs, as SARIF names it (GitHub: notice, warning,

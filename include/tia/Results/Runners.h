@@ -5,7 +5,7 @@
 // a runner touches it and its tests alone:
 //  - recognising one: the program a command starts (ctest, pytest, a test
 //    binary of GoogleTest, Catch2, doctest or Boost.Test), and a case
-//    framework's binary from its contents;
+//    framework's binary from its contents; a lit suite;
 //  - how a case framework's binary lists its cases, and which arguments of
 //    a ctest command choose them (collect's discovery);
 //  - selecting with it: the arguments that run a selection, in both forms
@@ -126,6 +126,29 @@ struct CaseListing {
 CaseListing parseListing(CaseFramework F, llvm::StringRef Text);
 
 //===----------------------------------------------------------------------===//
+// lit suites (Lit.cpp)
+//===----------------------------------------------------------------------===//
+
+/// True when \p Command runs lit (lit.py, lit or llvm-lit, directly or
+/// through python): a ctest test that is a lit suite, whose tests collect
+/// expands the way it expands a binary's cases.
+bool runsLit(const std::vector<std::string> &Command);
+
+/// Parses `lit --show-tests` output into the tests' full names ("SUITE ::
+/// PATH"), in order.
+std::vector<std::string> parseLitTestList(llvm::StringRef Text);
+
+/// The id of lit test \p FullName: "lit:SUITE::PATH".
+std::string litTestId(llvm::StringRef FullName);
+
+/// The full name ("SUITE :: PATH") of lit test id \p Id; std::nullopt for
+/// an id of another runner.
+std::optional<std::string> litFullName(llvm::StringRef Id);
+
+/// lit's --filter value that matches exactly the tests \p FullNames.
+std::string litFilter(const std::vector<std::string> &FullNames);
+
+//===----------------------------------------------------------------------===//
 // Selecting with a runner (Arguments.cpp)
 //===----------------------------------------------------------------------===//
 
@@ -178,6 +201,13 @@ caseArguments(const select::Plan &P, CaseFramework F, bool Exclusion,
 /// does (pytest cannot be told to run nothing: do not run it).
 RunnerArguments pytestArguments(const select::Plan &P, bool Exclusion,
                                 bool Files);
+
+/// lit's arguments: "--filter REGEX" naming the selected lit tests
+/// (inclusion), or "--filter-out REGEX" naming the skipped ones
+/// (exclusion). No arguments when everything runs (inclusion) or nothing
+/// is skipped (exclusion); "--filter ^$ --allow-empty-runs" when nothing
+/// runs. Tests of other runners are counted in Unnamed.
+RunnerArguments litArguments(const select::Plan &P, bool Exclusion);
 
 /// The arguments that make runner \p Kind run \p P's selection (or, with
 /// \p Exclusion, skip the other tests); for a case framework's binary,

@@ -1,0 +1,127 @@
+//===- Lit.cpp - lit suites: recognising, listing and naming their tests --===//
+//
+// A lit suite's tests are script files, each running the build's programs.
+// lit names a test "SUITE :: PATH" (the suite's config.name and the file's
+// path in the suite); tia's id is "lit:SUITE::PATH", one per file. lit
+// chooses tests with --filter, a regular expression searched in that name.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tia/Results/Runners.h"
+#include "tia/Select/Policy.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
+namespace tia {
+namespace results {
+
+namespace {
+
+/// lit's program names: lit.py (LLVM's source tree, Debian's llvm-N-tools),
+/// lit (pip's entry point), llvm-lit (LLVM's build tree).
+bool isLitProgram(llvm::StringRef Path) {
+  llvm::StringRef Name = llvm::sys::path::filename(Path);
+  return Name == "lit.py" || Name == "lit" || Name == "llvm-lit";
+}
+
+/// \p Text with the characters a Python regular expression gives meaning
+/// escaped, as re.escape does for them.
+std::string regexEscaped(llvm::StringRef Text) {
+  std::string Out;
+  for (char C : Text) {
+    if (llvm::StringRef(".^$*+?{}[]\\|()").contains(C))
+      Out += '\\';
+    Out += C;
+  }
+  return Out;
+}
+
+} // namespace
+
+bool runsLit(const std::vector<std::string> &Command) {
+  if (Command.empty())
+    return false;
+  if (isLitProgram(Command[0]))
+    return true;
+  // python3 [-u ...] .../lit.py
+  if (!llvm::sys::path::filename(Command[0]).starts_with("python"))
+    return false;
+  for (size_t I = 1; I < Command.size(); ++I) {
+    if (isLitProgram(Command[I]))
+      return true;
+    if (!llvm::StringRef(Command[I]).starts_with("-"))
+      return false;
+  }
+  return false;
+}
+
+std::vector<std::string> parseLitTestList(llvm::StringRef Text) {
+  std::vector<std::string> Out;
+  bool InList = false;
+  for (llvm::StringRef Line : llvm::split(Text, '\n')) {
+    Line = Line.rtrim("\r");
+    if (Line.starts_with("-- Available Tests --")) {
+      InList = true;
+      continue;
+    }
+    // lit indents each name by two spaces; the list ends at the first line
+    // that is not one.
+    if (!InList)
+      continue;
+    if (!Line.starts_with("  ") || !Line.contains(" :: "))
+      break;
+    Out.push_back(Line.trim().str());
+  }
+  return Out;
+}
+
+std::string litTestId(llvm::StringRef FullName) {
+  auto [Suite, Path] = FullName.split(" :: ");
+  return ("lit:" + Suite + "::" + Path).str();
+}
+
+std::optional<std::string> litFullName(llvm::StringRef Id) {
+  if (!Id.consume_front("lit:"))
+    return std::nullopt;
+  auto [Suite, Path] = Id.split("::");
+  if (Suite.empty() || Path.empty())
+    return std::nullopt;
+  return (Suite + " :: " + Path).str();
+}
+
+std::string litFilter(const std::vector<std::string> &FullNames) {
+  std::vector<std::string> Names;
+  for (const std::string &N : FullNames)
+    Names.push_back(regexEscaped(N));
+  return "^(" + llvm::join(Names, "|") + ")$";
+}
+
+RunnerArguments litArguments(const select::Plan &P, bool Exclusion) {
+  RunnerArguments Out;
+  std::vector<std::string> Names;
+  auto Collect = [&](llvm::StringRef Id) {
+    if (std::optional<std::string> N = litFullName(Id))
+      Names.push_back(*N);
+    else
+      ++Out.Unnamed;
+  };
+  if (!Exclusion) {
+    if (P.selectsAll())
+      return Out;
+    for (const select::PlannedTest &T : P.Selected)
+      Collect(T.Id);
+    if (Names.empty())
+      Out.Arguments = {"--filter", "^$", "--allow-empty-runs"};
+    else
+      Out.Arguments = {"--filter", litFilter(Names)};
+    return Out;
+  }
+  for (const std::string &Id : P.skippedIds())
+    Collect(Id);
+  if (!Names.empty())
+    Out.Arguments = {"--filter-out", litFilter(Names)};
+  return Out;
+}
+
+} // namespace results
+} // namespace tia
