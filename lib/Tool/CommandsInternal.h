@@ -7,6 +7,7 @@
 #include "tia/Git/Repository.h"
 #include "tia/Select/Policy.h"
 #include "tia/Store/Store.h"
+#include "tia/Support/Paths.h"
 #include "tia/Support/Shard.h"
 #include "tia/Tool/Commands.h"
 #include "llvm/Support/CommandLine.h"
@@ -31,9 +32,6 @@ struct Context {
 /// \p NeedGit, fails outside a git work tree; fails for a .tia.yaml that
 /// cannot be read or parsed.
 llvm::Expected<Context> makeContext(const GlobalOptions &G, bool NeedGit);
-
-/// True when \p Path is \p Dir or lies below it ('/' separators).
-bool isAtOrBelow(llvm::StringRef Path, llvm::StringRef Dir);
 
 /// Anchors the paths \p S stores and reads (Store::setPathBases) at \p C's
 /// root and \p BuildDir (absolute), or, without one, at the build
@@ -132,9 +130,6 @@ llvm::Expected<std::string> recordedCommit(const Context &Ctx,
 /// store.
 llvm::Error explainTest(const select::Plan &P, Store &S, llvm::StringRef Id,
                         llvm::raw_ostream &Out);
-
-/// \p Path made absolute against \p Base, dots removed.
-std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base);
 
 //===----------------------------------------------------------------------===//
 // Sharding (Sharding.cpp)
