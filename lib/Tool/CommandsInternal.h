@@ -125,12 +125,6 @@ llvm::Error warnAboutDamagedCoverage(Store &S, const Context &Ctx,
 llvm::Expected<std::string> recordedCommit(const Context &Ctx,
                                            llvm::StringRef Rev);
 
-/// Writes why \p P selects test \p Id or not (`tia explain`): the chain
-/// of each reason, what cut it, or why nothing selected it. Fails like the
-/// store.
-llvm::Error explainTest(const select::Plan &P, Store &S, llvm::StringRef Id,
-                        llvm::raw_ostream &Out);
-
 //===----------------------------------------------------------------------===//
 // Sharding (Sharding.cpp)
 //===----------------------------------------------------------------------===//
