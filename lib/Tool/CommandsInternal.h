@@ -209,8 +209,6 @@ int runMain(const GlobalOptions &G);
 extern llvm::cl::SubCommand MergeSubcommand;
 int mergeMain(const GlobalOptions &G);
 
-/// "8 results (5 passed, 2 failed, 1 skipped)".
-std::string resultsSummary(const results::ImportSummary &Sum);
 int trainMain(const GlobalOptions &G);
 int rankMain(const GlobalOptions &G);
 

@@ -337,4 +337,18 @@ TEST(JUnitTest, BadReports) {
   EXPECT_TRUE(Empty->Cases.empty());
 }
 
+TEST(JUnitTest, TheSummaryCountsTheOutcomesThereAre) {
+  ImportSummary Sum;
+  Sum.Results = 3;
+  Sum.ByOutcome[static_cast<int>(Outcome::Passed)] = 2;
+  Sum.ByOutcome[static_cast<int>(Outcome::Skipped)] = 1;
+  EXPECT_EQ(summaryText(Sum), "3 results (2 passed, 1 skipped)");
+  ImportSummary None;
+  EXPECT_EQ(summaryText(None), "0 results");
+  ImportSummary One;
+  One.Results = 1;
+  One.ByOutcome[static_cast<int>(Outcome::Failed)] = 1;
+  EXPECT_EQ(summaryText(One), "1 result (1 failed)");
+}
+
 } // namespace
