@@ -351,4 +351,17 @@ TEST(JUnitTest, TheSummaryCountsTheOutcomesThereAre) {
   EXPECT_EQ(summaryText(One), "1 result (1 failed)");
 }
 
+TEST(JUnitTest, ARunnersReportIsRecordedByRunAsItsRunnerReadsIt) {
+  ImportOptions O = runImportOptions(Runner::Pytest, "pytest", "/repo", "c0");
+  EXPECT_EQ(O.Hint, Runner::Pytest);
+  EXPECT_EQ(O.Source, "run");
+  EXPECT_EQ(O.ProjectRoot, "/repo");
+  EXPECT_EQ(O.Commit, "c0");
+  // A runner that could not be told is read as a GoogleTest binary.
+  ImportOptions Auto = runImportOptions(Runner::Auto, "unit_tests", "/r", "");
+  EXPECT_EQ(Auto.Hint, Runner::Gtest);
+  EXPECT_EQ(Auto.GtestBinary, "unit_tests");
+  EXPECT_EQ(Auto.Commit, "");
+}
+
 } // namespace
