@@ -230,5 +230,15 @@ llvm::Expected<int64_t> commitTime(const Repository &Repo,
   return static_cast<int64_t>(git_commit_time(C->get()));
 }
 
+std::optional<std::pair<std::string, std::string>>
+splitRange(llvm::StringRef Range) {
+  size_t At = Range.find("..");
+  if (At == llvm::StringRef::npos || At == 0 || At + 2 >= Range.size() ||
+      Range.drop_front(At + 2).starts_with("."))
+    return std::nullopt;
+  return std::make_pair(Range.take_front(At).str(),
+                        Range.drop_front(At + 2).str());
+}
+
 } // namespace git
 } // namespace tia

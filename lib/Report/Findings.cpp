@@ -157,6 +157,14 @@ std::optional<FindingLevel> parseFindingLevel(llvm::StringRef Name) {
   return std::nullopt;
 }
 
+FindingLevels findingLevels(const config::ReportConfig &C) {
+  FindingLevels L;
+  L.Untested = parseFindingLevel(C.Untested).value_or(L.Untested);
+  L.SelectsAll = parseFindingLevel(C.SelectsAll).value_or(L.SelectsAll);
+  L.Covered = parseFindingLevel(C.Covered).value_or(L.Covered);
+  return L;
+}
+
 std::vector<Finding> findings(const Plan &P, const WriteOptions &O) {
   std::vector<Finding> Out;
   auto OnHead = [&](const FunctionReach &R) {

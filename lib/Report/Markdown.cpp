@@ -2,8 +2,11 @@
 
 #include "ReportInternal.h"
 #include "tia/Report/Report.h"
+#include "tia/Support/Error.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Process.h"
 #include <ctime>
 #include <map>
 
@@ -360,6 +363,20 @@ void writeGithubOutputs(const Plan &P, const WriteOptions &O,
   for (const std::string &Id : Ids)
     OS << Id << "\n";
   OS << Delimiter << "\n";
+}
+
+llvm::Error appendStepSummary(const Plan &P) {
+  std::optional<std::string> File =
+      llvm::sys::Process::GetEnv("GITHUB_STEP_SUMMARY");
+  if (!File || File->empty())
+    return llvm::Error::success();
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(*File, EC, llvm::sys::fs::OF_Append);
+  if (EC)
+    return makeErrorf("cannot write the step summary {0}: {1}", *File,
+                      EC.message());
+  writeMarkdown(P, OS);
+  return llvm::Error::success();
 }
 
 } // namespace report

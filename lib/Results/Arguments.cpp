@@ -501,5 +501,28 @@ int runExitCode(const Plan &P, Runner Kind, int Code) {
   return Code;
 }
 
+RunnerArguments fittingSelectionArguments(const Plan &P, Runner Kind,
+                                          llvm::StringRef Binary,
+                                          bool &Exclusion, bool &Fits) {
+  auto TooLong = [](const RunnerArguments &A) {
+    return llvm::any_of(A.Arguments, [](const std::string &Arg) {
+      return Arg.size() > MaxArgumentSize;
+    });
+  };
+  Fits = true;
+  RunnerArguments Selection = selectionArguments(P, Kind, Binary, Exclusion);
+  if (!TooLong(Selection))
+    return Selection;
+  // The other form lists the other tests, which may be far fewer.
+  Selection = selectionArguments(P, Kind, Binary, !Exclusion);
+  if (TooLong(Selection)) {
+    Fits = false;
+    Selection.Arguments.clear();
+  } else {
+    Exclusion = !Exclusion;
+  }
+  return Selection;
+}
+
 } // namespace results
 } // namespace tia

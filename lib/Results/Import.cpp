@@ -3,7 +3,9 @@
 #include "tia/Results/JUnit.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/Plural.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
@@ -115,6 +117,47 @@ llvm::Expected<ImportSummary> importJUnit(Store &S,
   for (const TestResult &R : Results)
     ++Summary.ByOutcome[static_cast<int>(R.Result)];
   return Summary;
+}
+
+std::string summaryText(const ImportSummary &Sum) {
+  std::string Counts;
+  for (Outcome O : {Outcome::Passed, Outcome::Failed, Outcome::Error,
+                    Outcome::TimedOut, Outcome::Crashed, Outcome::Skipped}) {
+    unsigned N = Sum.ByOutcome[static_cast<int>(O)];
+    if (!N)
+      continue;
+    Counts += (Counts.empty() ? "" : ", ") + std::to_string(N) + " " +
+              outcomeName(O).str();
+  }
+  return llvm::formatv("{0} result{1}{2}", Sum.Results, pluralS(Sum.Results),
+                       Counts.empty() ? std::string() : " (" + Counts + ")")
+      .str();
+}
+
+ImportOptions runImportOptions(Runner Kind, llvm::StringRef Binary,
+                               llvm::StringRef Root, llvm::StringRef Commit) {
+  ImportOptions O;
+  O.Hint = Kind == Runner::Auto ? Runner::Gtest : Kind;
+  O.GtestBinary = Binary.str();
+  O.ProjectRoot = Root.str();
+  O.Source = "run";
+  O.Commit = Commit.str();
+  return O;
+}
+
+std::optional<ImportSummary>
+importRunnerReport(Store &S, llvm::StringRef Report, const ImportOptions &O,
+                   llvm::StringRef Binary, llvm::raw_ostream &Err) {
+  auto Sum = importJUnit(S, {Report.str()}, O);
+  llvm::sys::fs::remove(Report);
+  if (!Sum) {
+    Err << "tia: warning: the results of " << Binary
+        << " were not imported: " << llvm::toString(Sum.takeError()) << "\n";
+    return std::nullopt;
+  }
+  for (const std::string &W : Sum->Warnings)
+    Err << "tia: warning: " << W << "\n";
+  return std::move(*Sum);
 }
 
 } // namespace results

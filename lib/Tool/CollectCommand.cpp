@@ -8,30 +8,18 @@
 
 #include "CommandsInternal.h"
 #include "PythonInternal.h"
+#include "tia/Collect/BuildDirs.h"
 #include "tia/Collect/Collect.h"
 #include "tia/Collect/Pytest.h"
 #include "tia/Select/Incremental.h"
 #include "tia/Select/Static.h"
 #include "tia/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FormatVariadic.h"
 
 namespace tia {
 namespace tool {
 
 namespace {
-
-llvm::Expected<std::string> findTestBuildDir(const Context &C,
-                                             llvm::StringRef Given) {
-  if (!Given.empty())
-    return absolutePath(Given, C.WorkingDir);
-  for (const std::string &Dir :
-       {C.WorkingDir + "/build", C.Root + "/build", C.WorkingDir, C.Root})
-    if (llvm::sys::fs::exists(Dir + "/CTestTestfile.cmake"))
-      return absolutePath(Dir, "/");
-  return makeError("no CTestTestfile.cmake in ./build or .: pass the build "
-                   "directory of the tests with -p BUILD_DIR");
-}
 
 /// Sets \p Trace and \p Tracked: reads are kept for the files git tracks,
 /// so without git there is nothing to trace.
@@ -45,25 +33,6 @@ llvm::Error traceIn(const Context &C, bool Wanted, bool &Trace,
     return Files.takeError();
   Tracked = std::move(*Files);
   return llvm::Error::success();
-}
-
-/// The build whose extension modules and programs the Python tests use:
-/// -p, else the one the index recorded; empty when neither is known (the
-/// objects below the repository root are found all the same).
-llvm::Expected<std::string> pytestBuildDir(const Context &C, Store &S,
-                                           llvm::StringRef Given) {
-  if (!Given.empty()) {
-    std::string Dir = absolutePath(Given, C.WorkingDir);
-    if (!llvm::sys::fs::is_directory(Dir))
-      return makeErrorf("no build directory at {0}: pass the folder your "
-                        "extension modules and programs are built in",
-                        Dir);
-    return Dir;
-  }
-  auto Recorded = S.recordedBuildDir();
-  if (!Recorded)
-    return Recorded.takeError();
-  return Recorded->value_or("");
 }
 
 /// What `collect --incremental` runs: a selection in the coverage mode
@@ -102,7 +71,8 @@ llvm::Error runCollect(const GlobalOptions &G, const CollectCommandOptions &O,
   auto Ctx = makeContext(G, /*NeedGit=*/false);
   if (!Ctx)
     return Ctx.takeError();
-  auto BuildDir = findTestBuildDir(*Ctx, O.BuildDir);
+  auto BuildDir =
+      collect::findTestBuildDir(O.BuildDir, Ctx->WorkingDir, Ctx->Root);
   if (!BuildDir)
     return BuildDir.takeError();
 
@@ -126,12 +96,10 @@ llvm::Error runCollect(const GlobalOptions &G, const CollectCommandOptions &O,
       return Durations.takeError();
     C.Durations = std::move(*Durations);
   }
-  if (Ctx->Repo) {
-    auto H = Ctx->Repo->headCommit();
-    if (!H)
-      return H.takeError();
-    C.Commit = H->value_or("");
-  }
+  auto Commit = recordedCommit(*Ctx, "");
+  if (!Commit)
+    return Commit.takeError();
+  C.Commit = *Commit;
   if (llvm::Error E = traceIn(*Ctx, O.TraceFiles, C.TraceFiles, C.TrackedFiles))
     return E;
 
@@ -180,12 +148,10 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
   if (!O.JunitXml.empty())
     P.JunitXml = absolutePath(O.JunitXml, Ctx->WorkingDir);
   P.Quiet = G.Quiet;
-  if (Ctx->Repo) {
-    auto H = Ctx->Repo->headCommit();
-    if (!H)
-      return H.takeError();
-    P.Commit = H->value_or("");
-  }
+  auto Commit = recordedCommit(*Ctx, "");
+  if (!Commit)
+    return Commit.takeError();
+  P.Commit = *Commit;
 
   P.Isolate = O.Isolate;
   P.Jobs = O.Jobs;
@@ -217,7 +183,7 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
   auto S = openForUpdate(*Ctx);
   if (!S)
     return S.takeError();
-  auto Build = pytestBuildDir(*Ctx, **S, O.BuildDir);
+  auto Build = collect::pytestBuildDir(**S, O.BuildDir, Ctx->WorkingDir);
   if (!Build)
     return Build.takeError();
   if (!Build->empty())
@@ -242,38 +208,13 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
   for (const std::string &Context : Sum->Coverage.UnknownContexts)
     Err << "tia: warning: context '" << Context
         << "' names no known test: run 'tia index' first\n";
-  if (!G.Quiet) {
-    unsigned Total =
-        Sum->Passed + Sum->Failed + Sum->Errors + Sum->Skipped + Sum->TimedOut;
-    std::string Broken;
-    if (Sum->Broken)
-      Broken = llvm::formatv("; {0} broken by collection, not recorded",
-                             Sum->Broken);
-    std::string TimedOut;
-    if (Sum->TimedOut)
-      TimedOut = llvm::formatv(", {0} timed out", Sum->TimedOut);
-    // "1 test", "2 tests".
-    auto Count = [](size_t N, llvm::StringRef One, llvm::StringRef Many) {
-      return llvm::formatv("{0} {1}", N, N == 1 ? One : Many).str();
-    };
-    Err << llvm::formatv(
-        "collected {0} in {1:f1}s with {2}: {3} passed, {4} failed, {5}{14}, "
-        "{6} skipped; {7} ({8} through imports); {9} {10}, {11} probed, "
-        "{12}{13}{15}\n",
-        Count(Total, "pytest test", "pytest tests"), Sum->Seconds, Sum->Python,
-        Sum->Passed, Sum->Failed, Count(Sum->Errors, "error", "errors"),
-        Sum->Skipped,
-        Count(Sum->Coverage.Links, "test-element link", "test-element links"),
-        Sum->Coverage.ImportTimeLinks,
-        Count(Sum->TestFiles, "test file", "test files"),
-        Sum->Isolated ? "each in its own process" : "in one process",
-        Count(Sum->Probed, "function", "functions"),
-        Count(Sum->Accesses, "runtime access", "runtime accesses"), Broken,
-        TimedOut,
-        Update ? select::incrementalSummary(*Update, Sum->Carried, Sum->LeftOut,
-                                            P.Shard.has_value())
-               : std::string());
-  }
+  if (!G.Quiet)
+    Err << collect::pytestSummaryLine(*Sum)
+        << (Update
+                ? select::incrementalSummary(*Update, Sum->Carried,
+                                             Sum->LeftOut, P.Shard.has_value())
+                : std::string())
+        << "\n";
   return llvm::Error::success();
 }
 

@@ -9,23 +9,6 @@
 namespace tia {
 namespace tool {
 
-bool isAtOrBelow(llvm::StringRef Path, llvm::StringRef Dir) {
-  return Path == Dir || (Path.starts_with(Dir) && Path.size() > Dir.size() &&
-                         Path[Dir.size()] == '/');
-}
-
-std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base) {
-  llvm::SmallString<256> P;
-  if (llvm::sys::path::is_absolute(Path))
-    P = Path;
-  else
-    llvm::sys::path::append(P, Base, Path);
-  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-  while (P.size() > 1 && llvm::sys::path::is_separator(P.back()))
-    P.pop_back();
-  return std::string(P);
-}
-
 llvm::Error anchorPaths(Store &S, const Context &C, llvm::StringRef BuildDir) {
   PathBases B{C.Root, BuildDir.str()};
   S.setPathBases(B);

@@ -7,6 +7,7 @@
 #include "tia/Git/Repository.h"
 #include "tia/Select/Policy.h"
 #include "tia/Store/Store.h"
+#include "tia/Support/Paths.h"
 #include "tia/Support/Shard.h"
 #include "tia/Tool/Commands.h"
 #include "llvm/Support/CommandLine.h"
@@ -31,9 +32,6 @@ struct Context {
 /// \p NeedGit, fails outside a git work tree; fails for a .tia.yaml that
 /// cannot be read or parsed.
 llvm::Expected<Context> makeContext(const GlobalOptions &G, bool NeedGit);
-
-/// True when \p Path is \p Dir or lies below it ('/' separators).
-bool isAtOrBelow(llvm::StringRef Path, llvm::StringRef Dir);
 
 /// Anchors the paths \p S stores and reads (Store::setPathBases) at \p C's
 /// root and \p BuildDir (absolute), or, without one, at the build
@@ -127,15 +125,6 @@ llvm::Error warnAboutDamagedCoverage(Store &S, const Context &Ctx,
 llvm::Expected<std::string> recordedCommit(const Context &Ctx,
                                            llvm::StringRef Rev);
 
-/// Writes why \p P selects test \p Id or not (`tia explain`): the chain
-/// of each reason, what cut it, or why nothing selected it. Fails like the
-/// store.
-llvm::Error explainTest(const select::Plan &P, Store &S, llvm::StringRef Id,
-                        llvm::raw_ostream &Out);
-
-/// \p Path made absolute against \p Base, dots removed.
-std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base);
-
 //===----------------------------------------------------------------------===//
 // Sharding (Sharding.cpp)
 //===----------------------------------------------------------------------===//
@@ -220,8 +209,6 @@ int runMain(const GlobalOptions &G);
 extern llvm::cl::SubCommand MergeSubcommand;
 int mergeMain(const GlobalOptions &G);
 
-/// "8 results (5 passed, 2 failed, 1 skipped)".
-std::string resultsSummary(const results::ImportSummary &Sum);
 int trainMain(const GlobalOptions &G);
 int rankMain(const GlobalOptions &G);
 

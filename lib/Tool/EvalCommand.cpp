@@ -2,192 +2,65 @@
 //
 // Both commands work in lib/Eval's scratch clone; what runs at a version
 // (the build command, index, collect, the selection of select) are the
-// other commands' pipelines, which Steps hands to lib/Eval.
+// other commands' pipelines, which commandHooks hands to lib/Eval.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CommandsInternal.h"
-#include "tia/Eval/Evaluation.h"
-#include "tia/Support/CommitId.h"
+#include "tia/Eval/CommandSteps.h"
 #include "tia/Support/Error.h"
-#include "llvm/Support/FileSystem.h"
-#include <chrono>
 
 namespace tia {
 namespace tool {
 
 namespace {
 
-using eval::secondsSince;
-
-/// Builds, indexes, collects and selects in the scratch clone with the
-/// commands' own pipelines.
-class Steps : public eval::VersionSteps {
-public:
-  Steps(const GlobalOptions &G, const EvalBuildOptions &O,
-        eval::ScratchClone &S)
-      : O(O), S(S) {
-    In.Db = S.Db;
-    In.WorkingDir = S.Tree;
+/// The commands' own pipelines, run quietly in the scratch clone.
+eval::CommandHooks commandHooks(const GlobalOptions &G,
+                                const EvalBuildOptions &O) {
+  auto In = [&G](llvm::StringRef Tree, llvm::StringRef Db) {
+    GlobalOptions In;
+    In.Db = Db.str();
+    In.WorkingDir = Tree.str();
     In.Quiet = true;
     In.ResourceDir = G.ResourceDir;
-  }
-
-  llvm::Expected<double> build(llvm::StringRef Commit) override {
-    auto Start = std::chrono::steady_clock::now();
-    if (O.Build.empty())
-      return 0.0;
-    int Rc = S.shell(O.Build, "build");
-    if (Rc != 0)
-      return makeErrorf("the build command failed at {0} (exit {1}): {2}; fix "
-                        "--build or replay a range that builds",
-                        shortId(Commit), Rc, S.logLine("build"));
-    return secondsSince(Start);
-  }
-
-  llvm::Expected<double> index() override {
-    auto Start = std::chrono::steady_clock::now();
+    return In;
+  };
+  eval::CommandHooks H;
+  H.Index = [In](llvm::StringRef Tree, llvm::StringRef Db,
+                 llvm::StringRef BuildDir) {
     IndexOptions I;
-    if (llvm::sys::fs::exists(buildDir() + "/compile_commands.json"))
-      I.BuildDir = buildDir();
-    if (llvm::Error E = runIndex(In, I, llvm::nulls(), llvm::nulls()))
-      return E;
-    return secondsSince(Start);
-  }
-
-  /// Runs \p Collect, one collect command into \p Db. With \p OutcomesOnly
-  /// (a mutant's run, whose outcomes alone count) a command that failed
-  /// after it recorded its run (pytest crashed, a profile could not be
-  /// read) is no error: the crashed test is recorded crashed.
-  llvm::Error ranOrFailed(llvm::function_ref<llvm::Error()> Collect,
-                          llvm::StringRef Db, llvm::StringRef Commit,
-                          bool OutcomesOnly) {
-    auto Before = lastRun(Db);
-    if (!Before)
-      return Before.takeError();
-    llvm::Error E = Collect();
-    if (!E)
-      return E;
-    if (OutcomesOnly) {
-      auto After = lastRun(Db);
-      if (After && *After > *Before) {
-        llvm::consumeError(std::move(E)); // Its outcomes were recorded.
-        return llvm::Error::success();
-      }
-      if (!After)
-        llvm::consumeError(After.takeError()); // The first error says more.
-    }
-    return makeErrorf("cannot collect coverage at {0}: {1}", shortId(Commit),
-                      llvm::toString(std::move(E)));
-  }
-
-  llvm::Expected<std::vector<TestResult>>
-  collect(llvm::StringRef Commit, double &Seconds,
-          llvm::StringRef Db = "") override {
-    auto Start = std::chrono::steady_clock::now();
-    GlobalOptions G = In;
-    if (!Db.empty())
-      G.Db = Db.str();
-    int64_t Before = 0;
-    if (auto Runs = lastRun(G.Db))
-      Before = *Runs;
-    else
-      return Runs.takeError();
-    bool Any = false;
-    if (hasCTest()) {
-      CollectCommandOptions C;
-      C.BuildDir = buildDir();
-      C.Jobs = O.Jobs;
-      C.Only = O.Only;
-      if (llvm::Error E = ranOrFailed(
-              [&] { return runCollect(G, C, llvm::nulls(), llvm::nulls()); },
-              G.Db, Commit, !Db.empty()))
-        return E;
-      Any = true;
-    }
-    if (O.Pytest) {
-      CollectPytestOptions P;
-      P.Jobs = O.Jobs ? O.Jobs : 1;
-      P.Python = O.Python;
-      if (llvm::Error E = ranOrFailed(
-              [&] {
-                return runCollectPytest(G, P, llvm::nulls(), llvm::nulls());
-              },
-              G.Db, Commit, !Db.empty()))
-        return E;
-      Any = true;
-    }
-    if (!Any)
-      return makeErrorf("no tests to run at {0}: no CTestTestfile.cmake in {1} "
-                        "after the build; pass the build directory with -p "
-                        "DIR, or --pytest for Python tests",
-                        shortId(Commit), O.BuildDir);
-    Seconds = secondsSince(Start);
-    return resultsAfter(G.Db, Before);
-  }
-
-  llvm::Expected<select::Plan> select(
-      llvm::StringRef Base, llvm::StringRef Head, double &Seconds,
-      llvm::StringRef Db = "",
-      select::SelectionMode Mode = select::SelectionMode::Combined) override {
-    auto Start = std::chrono::steady_clock::now();
-    GlobalOptions G = In;
-    if (!Db.empty())
-      G.Db = Db.str();
+    I.BuildDir = BuildDir.str();
+    return runIndex(In(Tree, Db), I, llvm::nulls(), llvm::nulls());
+  };
+  H.CollectCTest = [In, &O](llvm::StringRef Tree, llvm::StringRef Db,
+                            llvm::StringRef BuildDir) {
+    CollectCommandOptions C;
+    C.BuildDir = BuildDir.str();
+    C.Jobs = O.Jobs;
+    C.Only = O.Only;
+    return runCollect(In(Tree, Db), C, llvm::nulls(), llvm::nulls());
+  };
+  H.CollectPytest = [In, &O](llvm::StringRef Tree, llvm::StringRef Db) {
+    CollectPytestOptions P;
+    P.Jobs = O.Jobs ? O.Jobs : 1;
+    P.Python = O.Python;
+    return runCollectPytest(In(Tree, Db), P, llvm::nulls(), llvm::nulls());
+  };
+  H.Select = [In](llvm::StringRef Tree, llvm::StringRef Db,
+                  llvm::StringRef Base, llvm::StringRef Head,
+                  select::SelectionMode Mode) -> llvm::Expected<select::Plan> {
     SelectCommandOptions Sel;
     Sel.Base = Base.str();
     Sel.Head = Head.str();
     Sel.Mode = Mode;
-    auto P = makePlan(G, Sel);
+    auto P = makePlan(In(Tree, Db), Sel);
     if (!P)
       return P.takeError();
-    Seconds = secondsSince(Start);
     return std::move(P->Plan);
-  }
-
-private:
-  std::string buildDir() const { return absolutePath(O.BuildDir, S.Tree); }
-  bool hasCTest() const {
-    return llvm::sys::fs::exists(buildDir() + "/CTestTestfile.cmake");
-  }
-
-  llvm::Expected<int64_t> lastRun(llvm::StringRef Db) {
-    if (!llvm::sys::fs::exists(Db))
-      return 0;
-    auto St = Store::open(Db, Store::Mode::ReadOnly);
-    if (!St)
-      return St.takeError();
-    auto Runs = (*St)->runs();
-    if (!Runs)
-      return Runs.takeError();
-    return Runs->empty() ? 0 : Runs->back().Id;
-  }
-
-  /// The results of the runs \p Db recorded after run \p Before.
-  llvm::Expected<std::vector<TestResult>> resultsAfter(llvm::StringRef Db,
-                                                       int64_t Before) {
-    auto St = Store::open(Db, Store::Mode::ReadOnly);
-    if (!St)
-      return St.takeError();
-    auto Runs = (*St)->runs();
-    if (!Runs)
-      return Runs.takeError();
-    std::vector<TestResult> Out;
-    for (const RunRecord &R : *Runs) {
-      if (R.Id <= Before)
-        continue;
-      auto Results = (*St)->resultsOfRun(R.Id);
-      if (!Results)
-        return Results.takeError();
-      Out.insert(Out.end(), Results->begin(), Results->end());
-    }
-    return Out;
-  }
-
-  GlobalOptions In; ///< the commands' options inside the clone
-  const EvalBuildOptions &O;
-  eval::ScratchClone &S;
-};
+  };
+  return H;
+}
 
 /// The user's repository, for the revisions of the range.
 llvm::Expected<git::Repository> userRepository(const GlobalOptions &G) {
@@ -204,13 +77,6 @@ llvm::Error runEvalReplay(const GlobalOptions &G, const EvalReplayOptions &O,
   auto Repo = userRepository(G);
   if (!Repo)
     return Repo.takeError();
-  auto Commits = eval::commitsOf(*Repo, O.From, O.To, O.FirstParent);
-  if (!Commits)
-    return Commits.takeError();
-  auto S = eval::ScratchClone::create(Repo->workdir());
-  if (!S)
-    return S.takeError();
-  Steps St(G, O.Run, **S);
   eval::ReplayRequest R;
   R.From = O.From;
   R.To = O.To;
@@ -219,7 +85,9 @@ llvm::Error runEvalReplay(const GlobalOptions &G, const EvalReplayOptions &O,
   R.TestCommand = O.TestCommand;
   R.Modes = O.Modes;
   R.Quiet = G.Quiet;
-  auto Report = eval::replayHistory(**S, St, *Commits, R, Err);
+  auto Report = eval::replayWithCommands(
+      *Repo, {O.Run.Build, O.Run.BuildDir, O.Run.Pytest},
+      commandHooks(G, O.Run), R, Err);
   if (!Report)
     return Report.takeError();
   if (O.Run.Format == ReportFormat::Json)
@@ -244,29 +112,11 @@ llvm::Error runEvalMutants(const GlobalOptions &G, const EvalMutantsOptions &O,
   R.Build = O.Run.Build;
   R.Quiet = G.Quiet;
   R.Mode = O.Mode;
-  if (!O.To.empty()) {
-    auto Commits = eval::commitsOf(*Repo, O.From, O.To, /*FirstParent=*/false);
-    if (!Commits)
-      return Commits.takeError();
-    auto F = Repo->resolveCommit(O.From);
-    if (!F)
-      return F.takeError();
-    R.From = *F;
-    R.Range = O.From + ".." + O.To;
-    R.Head = Commits->back().Id;
-  } else {
-    auto H = Repo->headCommit();
-    if (!H)
-      return H.takeError();
-    if (!*H)
-      return makeError("no commit yet: commit the code to mutate first");
-    R.Head = **H;
-  }
-  auto S = eval::ScratchClone::create(Repo->workdir());
-  if (!S)
-    return S.takeError();
-  Steps St(G, O.Run, **S);
-  auto Report = eval::mutateAndSelect(**S, St, R, Err);
+  if (llvm::Error E = eval::chooseMutated(*Repo, O.From, O.To, R))
+    return E;
+  auto Report = eval::mutateWithCommands(
+      *Repo, {O.Run.Build, O.Run.BuildDir, O.Run.Pytest},
+      commandHooks(G, O.Run), R, Err);
   if (!Report)
     return Report.takeError();
   if (O.Run.Format == ReportFormat::Json)
@@ -393,15 +243,6 @@ llvm::cl::list<std::string> Args(llvm::cl::Positional,
                                  llvm::cl::cat(tiaCategory()),
                                  llvm::cl::sub(EvalSubcommand));
 
-/// Splits "A..B"; std::nullopt when it is no such range.
-std::optional<std::pair<std::string, std::string>>
-splitRange(llvm::StringRef R) {
-  size_t At = R.find("..");
-  if (At == llvm::StringRef::npos || At == 0 || At + 2 >= R.size() ||
-      R.drop_front(At + 2).starts_with("."))
-    return std::nullopt;
-  return std::make_pair(R.take_front(At).str(), R.drop_front(At + 2).str());
-}
 } // namespace
 
 int evalMain(const GlobalOptions &G) {
@@ -421,7 +262,7 @@ int evalMain(const GlobalOptions &G) {
       Format == EvalFormat::Json ? ReportFormat::Json : ReportFormat::Text;
   std::optional<std::pair<std::string, std::string>> Range;
   if (!Commits.empty()) {
-    Range = splitRange(Commits);
+    Range = git::splitRange(Commits);
     if (!Range)
       return usageError("--commits takes a range A..B, for example "
                         "HEAD~5..HEAD, not '" +

@@ -9,60 +9,14 @@
 #include "CommandsInternal.h"
 #include "PythonInternal.h"
 #include "tia/Index/Index.h"
+#include "tia/Index/Units.h"
 #include "tia/Support/Error.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Path.h"
 #include <chrono>
 
 namespace tia {
 namespace tool {
 
 namespace {
-
-bool isBelow(llvm::StringRef Path, llvm::StringRef Dir) {
-  return isAtOrBelow(Path, Dir);
-}
-
-std::string relativeTo(llvm::StringRef Path, llvm::StringRef Root) {
-  if (isBelow(Path, Root) && Path.size() > Root.size())
-    return Path.substr(Root.size() + 1).str();
-  return Path.str();
-}
-
-llvm::Expected<std::string> findBuildDir(const Context &C,
-                                         llvm::StringRef Given) {
-  if (!Given.empty()) {
-    std::string Dir = absolutePath(Given, C.WorkingDir);
-    // Accept the file itself too: -p build/compile_commands.json.
-    if (llvm::sys::path::filename(Dir) == "compile_commands.json" &&
-        !llvm::sys::fs::is_directory(Dir))
-      return llvm::sys::path::parent_path(Dir).str();
-    return Dir;
-  }
-  for (llvm::StringRef Dir :
-       {C.WorkingDir + "/build", C.Root + "/build", C.WorkingDir, C.Root}) {
-    if (llvm::sys::fs::exists(Dir + "/compile_commands.json"))
-      return absolutePath(Dir, "/");
-  }
-  return makeError("no compile_commands.json in ./build or .: configure with "
-                   "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON and pass -p BUILD_DIR");
-}
-
-/// Keeps the database's folder out of git's view, so that the database is
-/// never mistaken for a change.
-void ignoreDatabaseDir(const Context &C) {
-  llvm::StringRef Dir = llvm::sys::path::parent_path(C.DbPath);
-  if (Dir != C.Root + "/.tia")
-    return;
-  std::string Ignore = (Dir + "/.gitignore").str();
-  if (llvm::sys::fs::exists(Ignore))
-    return;
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Ignore, EC);
-  if (!EC)
-    OS << "# tia's database; not for version control\n*\n";
-}
 
 /// What `tia index` asks of lib/Index, from its options: the translation
 /// units to index, the Python files, the settings, the commit and share.
@@ -110,7 +64,7 @@ private:
     // C++ needs a compilation database; a repository with only Python
     // files has none, and that is fine unless -p named one.
     std::vector<CompileCommand> Commands;
-    auto BuildDir = findBuildDir(Ctx, O.BuildDir);
+    auto BuildDir = index::findBuildDir(O.BuildDir, Ctx.WorkingDir, Ctx.Root);
     if (BuildDir) {
       R.BuildDir = *BuildDir;
       auto Loaded = cpp::loadCompilationDatabase(*BuildDir);
@@ -125,20 +79,23 @@ private:
     if (!G.ResourceDir.empty())
       R.FrontEnd.ResourceDir = G.ResourceDir;
     if (!R.BuildDir.empty() && R.BuildDir != Ctx.Root &&
-        isBelow(R.BuildDir, Ctx.Root))
+        isAtOrBelow(R.BuildDir, Ctx.Root))
       R.FrontEnd.ExcludedDirs.push_back(R.BuildDir);
 
     for (const std::string &P : O.Paths)
       Paths.push_back(absolutePath(P, Ctx.WorkingDir));
     std::vector<bool> PathUsed(Paths.size(), false);
-    bool ConfigLeftOut = keepProjectUnits(Commands, PathUsed);
+    index::ProjectUnits Project = index::projectUnits(
+        std::move(Commands), Ctx.Root, R.FrontEnd.ExcludedDirs, Ctx.Config,
+        Paths, PathUsed);
+    R.Units = std::move(Project.Units);
     auto Listed = listPythonFiles(Ctx, Paths);
     if (!Listed)
       return Listed.takeError();
     R.PythonFiles = std::move(*Listed);
     for (size_t I = 0; I < Paths.size(); ++I)
       for (const std::string &F : R.PythonFiles)
-        if (isBelow(Ctx.Root + "/" + F, Paths[I]))
+        if (isAtOrBelow(Ctx.Root + "/" + F, Paths[I]))
           PathUsed[I] = true;
     if (R.Units.empty() && Paths.empty() && R.PythonFiles.empty()) {
       if (!BuildDir)
@@ -158,37 +115,9 @@ private:
                           "tracks: check the path or re-run cmake",
                           O.Paths[I], R.BuildDir.empty() ? "." : R.BuildDir);
     R.Narrowed = !Paths.empty();
-    R.WholeDatabase = Paths.empty() && !O.Shard && !ConfigLeftOut;
-    R.ShareOfWholeDatabase = Paths.empty() && O.Shard && !ConfigLeftOut;
+    R.WholeDatabase = Paths.empty() && !O.Shard && !Project.ConfigLeftOut;
+    R.ShareOfWholeDatabase = Paths.empty() && O.Shard && !Project.ConfigLeftOut;
     return keepShare();
-  }
-
-  /// Keeps in R.Units the translation units of \p Commands in the project,
-  /// outside the build directory, included by .tia.yaml and below one of
-  /// the PATHs (marking those used in \p PathUsed). True when .tia.yaml
-  /// left one out.
-  bool keepProjectUnits(std::vector<CompileCommand> &Commands,
-                        std::vector<bool> &PathUsed) {
-    bool ConfigLeftOut = false;
-    for (CompileCommand &Cmd : Commands) {
-      if (!isBelow(Cmd.File, Ctx.Root))
-        continue;
-      if (llvm::any_of(R.FrontEnd.ExcludedDirs, [&](const std::string &D) {
-            return isBelow(Cmd.File, D);
-          }))
-        continue;
-      if (!Ctx.Config.isIncluded(relativeTo(Cmd.File, Ctx.Root))) {
-        ConfigLeftOut = true;
-        continue;
-      }
-      bool Match = Paths.empty();
-      for (size_t I = 0; I < Paths.size(); ++I)
-        if (isBelow(Cmd.File, Paths[I]))
-          Match = PathUsed[I] = true;
-      if (Match)
-        R.Units.push_back(std::move(Cmd));
-    }
-    return ConfigLeftOut;
   }
 
   /// --shard: this machine's share. Python files are indexed whole in
@@ -252,7 +181,7 @@ llvm::Error runIndex(const GlobalOptions &G, const IndexOptions &O,
     return S.takeError();
   if (llvm::Error E = anchorPaths(**S, *Ctx, Request->BuildDir))
     return E;
-  ignoreDatabaseDir(*Ctx);
+  index::ignoreDatabaseDir(Ctx->DbPath, Ctx->Root);
   if (llvm::Error E = Builder.describeRevision(*Request))
     return E;
   auto Sum = index::indexProject(**S, *Request, Err);

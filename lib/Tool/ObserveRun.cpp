@@ -9,6 +9,7 @@
 
 #include "CommandsInternal.h"
 #include "tia/Observe/Record.h"
+#include "tia/Report/Explain.h"
 #include "tia/Support/Plural.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -76,7 +77,7 @@ void observeRun(const Observation &O, llvm::raw_ostream &Err) {
   In.Exclusion = O.Exclusion;
   In.Explain = [&](const select::Plan &P, llvm::StringRef Id,
                    llvm::raw_ostream &OS) {
-    return explainTest(P, O.S, Id, OS);
+    return report::explainTest(P, O.S, Id, OS);
   };
   auto Warn = [&](llvm::Error E) {
     Err << "tia: warning: the selection of run " << O.RunId

@@ -8,130 +8,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "CommandsInternal.h"
-#include "tia/Predict/Predict.h"
+#include "tia/Predict/RankReport.h"
 #include "tia/Support/Error.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include <cmath>
 
 namespace tia {
 namespace tool {
-
-namespace {
-
-/// How many of \p R's tests the cut keeps.
-size_t cutSize(const predict::Ranking &R, const RankCommandOptions &O) {
-  size_t N = predict::topCount(O.Top, R.Tests.size());
-  if (O.TimeBudget > 0) {
-    // A test without a recorded duration counts as the mean of the others.
-    double Known = 0;
-    unsigned KnownCount = 0;
-    for (const predict::RankedTest &T : R.Tests)
-      if (T.Seconds > 0) {
-        Known += T.Seconds;
-        ++KnownCount;
-      }
-    double Mean = KnownCount ? Known / KnownCount : 0;
-    double Sum = 0;
-    size_t Fit = 0;
-    for (const predict::RankedTest &T : R.Tests) {
-      Sum += T.Seconds > 0 ? T.Seconds : Mean;
-      if (Sum > O.TimeBudget)
-        break;
-      ++Fit;
-    }
-    N = std::min(N, Fit);
-  }
-  return N;
-}
-
-void writeText(const predict::Ranking &R, size_t Kept, llvm::raw_ostream &Out) {
-  if (R.How == predict::Method::Model)
-    Out << llvm::formatv("# ranked by model #{0} ({1} samples from {2} "
-                         "commits, validation F1 {3:f3})\n",
-                         R.Model->Id, R.Model->Samples, R.Model->Commits,
-                         R.Model->ValidationF1);
-  else
-    Out << "# heuristic order (previously failing, modified elements "
-           "covered, failure rate, duration): "
-        << R.Why << "\n";
-  if (!R.IgnoredFiles.empty()) {
-    Out << "# not failure causes:";
-    for (const auto &[File, Why] : R.IgnoredFiles)
-      Out << " " << File << " (" << Why << ")";
-    Out << "\n";
-  }
-  for (size_t I = 0; I != Kept; ++I) {
-    const predict::RankedTest &T = R.Tests[I];
-    Out << llvm::formatv("{0,4} ", I + 1);
-    if (std::isnan(T.Probability))
-      Out << "     -";
-    else
-      Out << llvm::formatv("{0,6:f4}", T.Probability);
-    Out << " " << T.Id;
-    if (T.Flaky)
-      Out << llvm::formatv(" [flaky, flip rate {0:f2}]", T.FlipRate);
-    Out << "\n";
-  }
-  std::vector<const predict::RankedTest *> Flaky;
-  for (const predict::RankedTest &T : R.Tests)
-    if (T.Flaky)
-      Flaky.push_back(&T);
-  if (!Flaky.empty()) {
-    Out << "# flaky (outcome changed without a change; flip rate):";
-    for (const predict::RankedTest *T : Flaky)
-      Out << llvm::formatv(" {0} {1:f2}", T->Id, T->FlipRate);
-    Out << "\n";
-  }
-}
-
-void writeJson(const predict::Ranking &R, size_t Kept, bool Cut,
-               llvm::raw_ostream &Out) {
-  llvm::json::Array Tests, Flaky, Ignored, Causes;
-  for (size_t I = 0; I != R.Tests.size(); ++I) {
-    const predict::RankedTest &T = R.Tests[I];
-    llvm::json::Object O{{"id", T.Id}, {"rank", static_cast<int64_t>(I + 1)}};
-    O["probability"] = std::isnan(T.Probability)
-                           ? llvm::json::Value(nullptr)
-                           : llvm::json::Value(T.Probability);
-    if (T.Seconds > 0)
-      O["seconds"] = T.Seconds;
-    O["selected"] = I < Kept;
-    if (T.Flaky) {
-      O["flip_rate"] = T.FlipRate;
-      Flaky.push_back(
-          llvm::json::Object{{"id", T.Id}, {"flip_rate", T.FlipRate}});
-    }
-    Tests.push_back(std::move(O));
-  }
-  for (const auto &[File, Why] : R.IgnoredFiles)
-    Ignored.push_back(llvm::json::Object{{"file", File}, {"why", Why}});
-  for (const std::string &F : R.CauseFiles)
-    Causes.push_back(F);
-  llvm::json::Object J{
-      {"version", 1},
-      {"method", R.How == predict::Method::Model ? "model" : "heuristic"},
-      {"partial", Cut},
-      {"unsafe", Cut},
-      {"selected", static_cast<int64_t>(Kept)},
-      {"total", static_cast<int64_t>(R.Tests.size())},
-      {"tests", std::move(Tests)},
-      {"flaky", std::move(Flaky)},
-      {"cause_files", std::move(Causes)},
-      {"ignored_files", std::move(Ignored)},
-  };
-  if (R.How == predict::Method::Model)
-    J["model"] = R.Model->Id;
-  else
-    J["why"] = R.Why;
-  if (auto C = predict::cutConfidence(R, Kept, R.Tests.size()); C && Cut)
-    J["confidence"] = *C;
-  Out << llvm::formatv("{0:2}", llvm::json::Value(std::move(J))) << "\n";
-}
-
-} // namespace
 
 llvm::Expected<int> runRank(const GlobalOptions &G, const RankCommandOptions &O,
                             llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
@@ -151,59 +33,26 @@ llvm::Expected<int> runRank(const GlobalOptions &G, const RankCommandOptions &O,
   if (!R)
     return R.takeError();
 
-  size_t Kept = cutSize(*R, O);
+  size_t Kept = predict::keptTests(*R, O.Top, O.TimeBudget);
   bool Cut = Kept < R->Tests.size();
-  std::string CutLine;
-  if (Cut) {
-    CutLine =
-        llvm::formatv("partial, unsafe: the {0} most likely of {1} tests "
-                      "({2:f0}%); a test left out can still fail",
-                      Kept, R->Tests.size(),
-                      R->Tests.empty() ? 0.0 : 100.0 * Kept / R->Tests.size())
-            .str();
-    if (auto C = predict::cutConfidence(*R, Kept, R->Tests.size()))
-      CutLine += llvm::formatv("; in validation such a cut caught {0:f0}% of "
-                               "the failures",
-                               *C * 100)
-                     .str();
-    else
-      CutLine += "; no confidence curve (no model, or no failures in its "
-                 "validation window)";
-  }
-
   switch (O.Format) {
   case ReportFormat::Text:
-    writeText(*R, Kept, Out);
-    if (Cut)
-      Out << "# " << CutLine << "\n";
+    predict::writeRankingText(*R, Kept, Out);
     break;
   case ReportFormat::Ids:
-    for (size_t I = 0; I != Kept; ++I)
-      Out << R->Tests[I].Id << "\n";
+    predict::writeRankingIds(*R, Kept, Out);
     break;
   case ReportFormat::Json:
-    writeJson(*R, Kept, Cut, Out);
+    predict::writeRankingJson(*R, Kept, Out);
     break;
   }
   Out.flush();
   // The ids output has no room for the mark: it goes to stderr, even with
   // --quiet, since it says the list is not safe.
   if (Cut && O.Format == ReportFormat::Ids)
-    Err << "tia: warning: " << CutLine << "\n";
-  if (!G.Quiet) {
-    unsigned Flaky = 0;
-    for (const predict::RankedTest &T : R->Tests)
-      Flaky += T.Flaky;
-    Err << llvm::formatv(
-        "rank: {0} tests by {1} for {2} changed files ({3} "
-        "not failure causes){4}; {5} flaky\n",
-        R->Tests.size(),
-        R->How == predict::Method::Model ? "the model" : "the heuristic order",
-        R->CauseFiles.size() + R->IgnoredFiles.size(), R->IgnoredFiles.size(),
-        Cut ? llvm::formatv("; kept {0} (partial, unsafe)", Kept).str()
-            : std::string(),
-        Flaky);
-  }
+    Err << "tia: warning: " << predict::cutWarning(*R, Kept) << "\n";
+  if (!G.Quiet)
+    Err << predict::rankSummary(*R, Kept) << "\n";
   return Cut && O.ExitCode ? SelectedPartial : 0;
 }
 

@@ -4,25 +4,9 @@
 #include "tia/Results/JUnit.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Plural.h"
-#include "llvm/Support/FormatVariadic.h"
 
 namespace tia {
 namespace tool {
-
-std::string resultsSummary(const results::ImportSummary &Sum) {
-  std::string Counts;
-  for (Outcome O : {Outcome::Passed, Outcome::Failed, Outcome::Error,
-                    Outcome::TimedOut, Outcome::Crashed, Outcome::Skipped}) {
-    unsigned N = Sum.ByOutcome[static_cast<int>(O)];
-    if (!N)
-      continue;
-    Counts += (Counts.empty() ? "" : ", ") + std::to_string(N) + " " +
-              outcomeName(O).str();
-  }
-  return llvm::formatv("{0} result{1}{2}", Sum.Results, pluralS(Sum.Results),
-                       Counts.empty() ? std::string() : " (" + Counts + ")")
-      .str();
-}
 
 llvm::Error runResultsImport(const GlobalOptions &G,
                              const ResultsImportOptions &O,
@@ -62,7 +46,7 @@ llvm::Error runResultsImport(const GlobalOptions &G,
   for (const std::string &W : Sum->Warnings)
     Err << "tia: warning: " << W << "\n";
   if (!G.Quiet)
-    Err << "imported " << resultsSummary(*Sum) << " from " << Files.size()
+    Err << "imported " << results::summaryText(*Sum) << " from " << Files.size()
         << " file" << pluralS(Files.size()) << " as run " << Sum->RunId << "\n";
   return llvm::Error::success();
 }

@@ -13,35 +13,13 @@
 #include "tia/Results/JUnit.h"
 #include "tia/Results/Runners.h"
 #include "tia/Support/Error.h"
-#include "tia/Support/Quote.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 
 namespace tia {
 namespace tool {
 
 namespace {
-
-/// Linux refuses a single argument longer than 128 KiB.
-constexpr size_t MaxArgument = 128 * 1024 - 1;
-
-/// The command line for people; long arguments shortened.
-std::string shown(const std::vector<std::string> &Args) {
-  std::vector<std::string> Parts;
-  for (const std::string &A : Args)
-    Parts.push_back(A.size() > 200 ? shellQuoted(A.substr(0, 120)) + "...(" +
-                                         std::to_string(A.size()) + " bytes)"
-                                   : shellQuoted(A));
-  return llvm::join(Parts, " ");
-}
-
-bool tooLong(const std::vector<std::string> &Args) {
-  return llvm::any_of(
-      Args, [](const std::string &A) { return A.size() > MaxArgument; });
-}
 
 /// The selection's arguments for the runner; empty for an observed run,
 /// which runs every test. Switches \p Exclusion when only the other form
@@ -52,18 +30,13 @@ runnerSelection(const GlobalOptions &G, const RunOptions &O,
                 llvm::StringRef Binary, bool &Exclusion,
                 llvm::raw_ostream &Err) {
   results::RunnerArguments Selection;
+  bool Fits = true;
   if (!O.Observe)
-    Selection = results::selectionArguments(P, Kind, Binary, Exclusion);
-  if (tooLong(Selection.Arguments)) {
-    Selection = results::selectionArguments(P, Kind, Binary, !Exclusion);
-    if (tooLong(Selection.Arguments)) {
-      Err << "tia: warning: the selection is too long to pass to " << Binary
-          << "; running every test\n";
-      Selection.Arguments.clear();
-    } else {
-      Exclusion = !Exclusion;
-    }
-  }
+    Selection =
+        results::fittingSelectionArguments(P, Kind, Binary, Exclusion, Fits);
+  if (!Fits)
+    Err << "tia: warning: the selection is too long to pass to " << Binary
+        << "; running every test\n";
   if (!G.Quiet) {
     report::writeSummary(P, Err);
     if (O.Observe)
@@ -75,56 +48,6 @@ runnerSelection(const GlobalOptions &G, const RunOptions &O,
           << results::runnerName(Kind) << "\n";
   }
   return Selection.Arguments;
-}
-
-/// The runner's program: found on PATH, or made absolute.
-llvm::Expected<std::string> runnerProgram(llvm::StringRef Program,
-                                          const Context &Ctx) {
-  if (Program.contains('/'))
-    return absolutePath(Program, Ctx.WorkingDir);
-  auto Found = llvm::sys::findProgramByName(Program);
-  if (!Found)
-    return makeErrorf("cannot find {0} on PATH: install it or give its "
-                      "path",
-                      Program);
-  return *Found;
-}
-
-/// The runner \p Command starts (results::recogniseRunner), its program
-/// found as running it would find it.
-results::Runner recognised(const std::vector<std::string> &Command,
-                           const Context &Ctx) {
-  auto Program = runnerProgram(Command.front(), Ctx);
-  if (!Program) {
-    llvm::consumeError(Program.takeError()); // Running it will say why.
-    return results::recogniseRunner(Command, "");
-  }
-  return results::recogniseRunner(Command, *Program);
-}
-
-/// Runs \p Args and returns the runner's exit code (1 when it did not exit
-/// normally); fails when it cannot start.
-llvm::Expected<int> execute(const GlobalOptions &G, llvm::StringRef Program,
-                            const std::vector<std::string> &Args,
-                            llvm::StringRef Binary, llvm::raw_ostream &Out,
-                            llvm::raw_ostream &Err) {
-  if (!G.Quiet)
-    Err << "running " << shown(Args) << "\n";
-  Err.flush();
-  Out.flush();
-  std::vector<llvm::StringRef> Argv(Args.begin(), Args.end());
-  std::string Message;
-  bool Failed = false;
-  int RC = llvm::sys::ExecuteAndWait(Program, Argv, std::nullopt, {}, 0, 0,
-                                     &Message, &Failed);
-  if (Failed)
-    return makeErrorf("cannot run {0}: {1}", Program, Message);
-  if (RC < 0) {
-    Err << "tia: warning: " << Binary << " did not exit normally (" << Message
-        << ")\n";
-    RC = 1;
-  }
-  return RC;
 }
 
 /// What importing the runner's report gave.
@@ -148,11 +71,6 @@ importReport(const GlobalOptions &G, const Context &Ctx,
         << " wrote no JUnit report, so no results were imported\n";
     return Out;
   }
-  results::ImportOptions Import;
-  Import.Hint = Kind == results::Runner::Auto ? results::Runner::Gtest : Kind;
-  Import.GtestBinary = Binary.str();
-  Import.ProjectRoot = Ctx.Root;
-  Import.Source = "run";
   // Tests run on a work tree with changes did not run at any commit:
   // recorded at HEAD, a test that a local edit breaks would look flaky
   // (its outcome flipped at one commit) and teach training a wrong label.
@@ -163,41 +81,28 @@ importReport(const GlobalOptions &G, const Context &Ctx,
       return Dirty.takeError();
     DirtyTree = *Dirty;
   }
+  std::string Commit;
   if (!DirtyTree) {
-    auto Commit = recordedCommit(Ctx, HeadCommit);
-    if (!Commit)
-      return Commit.takeError();
-    Import.Commit = *Commit;
+    auto Recorded = recordedCommit(Ctx, HeadCommit);
+    if (!Recorded)
+      return Recorded.takeError();
+    Commit = *Recorded;
   }
   auto S = openForUpdate(Ctx);
   if (!S)
     return S.takeError();
-  auto Sum = results::importJUnit(**S, {Report.str()}, Import);
-  llvm::sys::fs::remove(Report);
-  if (!Sum) {
-    Err << "tia: warning: the results of " << Binary
-        << " were not imported: " << llvm::toString(Sum.takeError()) << "\n";
+  std::optional<results::ImportSummary> Sum = results::importRunnerReport(
+      **S, Report, results::runImportOptions(Kind, Binary, Ctx.Root, Commit),
+      Binary, Err);
+  if (!Sum)
     return Out;
-  }
-  for (const std::string &W : Sum->Warnings)
-    Err << "tia: warning: " << W << "\n";
   if (!G.Quiet)
-    Err << "imported " << resultsSummary(*Sum) << " as run " << Sum->RunId
+    Err << "imported " << results::summaryText(*Sum) << " as run " << Sum->RunId
         << "\n";
   Out.DB = std::move(*S);
   Out.RunId = Sum->RunId;
   Out.Results = Sum->Results;
   return Out;
-}
-
-/// A report file name for the runner, not yet made.
-llvm::Expected<std::string> reportPath() {
-  llvm::SmallString<128> Report;
-  if (std::error_code EC =
-          llvm::sys::fs::createTemporaryFile("tia-run", "xml", Report))
-    return makeErrorf("cannot make a temporary file: {0}", EC.message());
-  llvm::sys::fs::remove(Report);
-  return std::string(Report);
 }
 
 /// tia run --observe when no selection can be made (\p Why): every test
@@ -212,17 +117,19 @@ llvm::Expected<int> runUnplanned(const GlobalOptions &G, const RunOptions &O,
   if (!Ctx)
     return Ctx.takeError();
   results::Runner Kind =
-      O.Kind == results::Runner::Auto ? recognised(O.Command, *Ctx) : O.Kind;
+      O.Kind == results::Runner::Auto
+          ? results::recogniseCommand(O.Command, Ctx->WorkingDir)
+          : O.Kind;
   std::string Binary = llvm::sys::path::filename(O.Command.front()).str();
-  auto Program = runnerProgram(O.Command.front(), *Ctx);
+  auto Program = results::findRunnerProgram(O.Command.front(), Ctx->WorkingDir);
   if (!Program)
     return Program.takeError();
-  auto Report = reportPath();
+  auto Report = results::temporaryReportPath();
   if (!Report)
     return Report.takeError();
   std::vector<std::string> Args = O.Command;
   results::askForReport(Kind, *Report, Args);
-  auto RC = execute(G, *Program, Args, Binary, Out, Err);
+  auto RC = results::runRunner(*Program, Args, Binary, G.Quiet, Out, Err);
   if (!RC)
     return RC.takeError();
   auto Done = importReport(G, *Ctx, O.Select.Head.value_or(""), Kind, Binary,
@@ -260,7 +167,9 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
     Others = planOtherModes(G, O.Select, P.Changes.Mode);
 
   results::Runner Kind =
-      O.Kind == results::Runner::Auto ? recognised(O.Command, Ctx) : O.Kind;
+      O.Kind == results::Runner::Auto
+          ? results::recogniseCommand(O.Command, Ctx.WorkingDir)
+          : O.Kind;
   std::string Binary = llvm::sys::path::filename(O.Command.front()).str();
   bool Exclusion = !O.Inclusion;
   std::vector<std::string> Selection =
@@ -273,19 +182,19 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
       return O.Select.ExitCode ? exitCodeOf(P) : 0;
     }
 
-  auto Program = runnerProgram(O.Command.front(), Ctx);
+  auto Program = results::findRunnerProgram(O.Command.front(), Ctx.WorkingDir);
   if (!Program)
     return Program.takeError();
   std::string NameFile;
   if (Kind == results::Runner::Ctest)
     results::useCtestNameFile(P, Exclusion, *Program, Selection, NameFile);
-  auto Report = reportPath();
+  auto Report = results::temporaryReportPath();
   if (!Report)
     return Report.takeError();
   std::vector<std::string> Args = O.Command;
   llvm::append_range(Args, Selection);
   results::askForReport(Kind, *Report, Args);
-  auto RC = execute(G, *Program, Args, Binary, Out, Err);
+  auto RC = results::runRunner(*Program, Args, Binary, G.Quiet, Out, Err);
   if (!NameFile.empty())
     llvm::sys::fs::remove(NameFile);
   if (!RC)

@@ -640,6 +640,15 @@ TEST(StatusNameTest, EveryStatusHasItsName) {
   EXPECT_EQ(statusName(ChangeStatus::TypeChanged), "type-changed");
 }
 
+TEST(SplitRangeTest, TwoDotsSplitARangeInTwo) {
+  auto R = splitRange("HEAD~5..HEAD");
+  ASSERT_TRUE(R);
+  EXPECT_EQ(R->first, "HEAD~5");
+  EXPECT_EQ(R->second, "HEAD");
+  for (const char *Bad : {"HEAD", "..HEAD", "HEAD..", "A...B", ""})
+    EXPECT_FALSE(splitRange(Bad)) << Bad;
+}
+
 } // namespace
 
 TEST_F(GitTest, CommitRangeOldestFirstWithAndWithoutFirstParent) {

@@ -27,4 +27,17 @@ TEST(ReportTest, FormatNamesMatchTheConfiguration) {
   EXPECT_FALSE(parseFormat("xml").has_value());
 }
 
+TEST(ReportTest, FindingLevelsComeFromTheConfigurationOrTheirDefaults) {
+  config::ReportConfig C;
+  C.Untested = "error";
+  C.Covered = "warning";
+  FindingLevels L = findingLevels(C);
+  EXPECT_EQ(L.Untested, FindingLevel::Error);
+  EXPECT_EQ(L.SelectsAll, FindingLevel::Note);
+  EXPECT_EQ(L.Covered, FindingLevel::Warning);
+  // A level the configuration does not name keeps its default.
+  C.Untested = "";
+  EXPECT_EQ(findingLevels(C).Untested, FindingLevel::Warning);
+}
+
 } // namespace

@@ -337,4 +337,31 @@ TEST(JUnitTest, BadReports) {
   EXPECT_TRUE(Empty->Cases.empty());
 }
 
+TEST(JUnitTest, TheSummaryCountsTheOutcomesThereAre) {
+  ImportSummary Sum;
+  Sum.Results = 3;
+  Sum.ByOutcome[static_cast<int>(Outcome::Passed)] = 2;
+  Sum.ByOutcome[static_cast<int>(Outcome::Skipped)] = 1;
+  EXPECT_EQ(summaryText(Sum), "3 results (2 passed, 1 skipped)");
+  ImportSummary None;
+  EXPECT_EQ(summaryText(None), "0 results");
+  ImportSummary One;
+  One.Results = 1;
+  One.ByOutcome[static_cast<int>(Outcome::Failed)] = 1;
+  EXPECT_EQ(summaryText(One), "1 result (1 failed)");
+}
+
+TEST(JUnitTest, ARunnersReportIsRecordedByRunAsItsRunnerReadsIt) {
+  ImportOptions O = runImportOptions(Runner::Pytest, "pytest", "/repo", "c0");
+  EXPECT_EQ(O.Hint, Runner::Pytest);
+  EXPECT_EQ(O.Source, "run");
+  EXPECT_EQ(O.ProjectRoot, "/repo");
+  EXPECT_EQ(O.Commit, "c0");
+  // A runner that could not be told is read as a GoogleTest binary.
+  ImportOptions Auto = runImportOptions(Runner::Auto, "unit_tests", "/r", "");
+  EXPECT_EQ(Auto.Hint, Runner::Gtest);
+  EXPECT_EQ(Auto.GtestBinary, "unit_tests");
+  EXPECT_EQ(Auto.Commit, "");
+}
+
 } // namespace

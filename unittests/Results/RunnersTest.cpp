@@ -217,4 +217,42 @@ TEST(RunnerTest, PytestRunsNothingWhenNoPytestTestIsSelected) {
   EXPECT_EQ(runExitCode(P, Runner::Pytest, 5), 5);
 }
 
+TEST(RunnerTest, ASelectionTooLongForOneArgumentTakesTheOtherForm) {
+  Plan P;
+  // One selected test whose name alone passes the limit, one skipped.
+  P.Selected = {selected("ctest:" + std::string(MaxArgumentSize, 'a'))};
+  P.NotSelected = {"ctest:short"};
+  bool Exclusion = false, Fits = false;
+  RunnerArguments A =
+      fittingSelectionArguments(P, Runner::Ctest, "ctest", Exclusion, Fits);
+  EXPECT_TRUE(Fits);
+  EXPECT_TRUE(Exclusion);
+  EXPECT_EQ(A.Arguments, (Strings{"-E", "^(short)$"}));
+  // When neither form fits, every test runs.
+  P.NotSelected = {"ctest:" + std::string(MaxArgumentSize, 'b')};
+  Exclusion = false;
+  A = fittingSelectionArguments(P, Runner::Ctest, "ctest", Exclusion, Fits);
+  EXPECT_FALSE(Fits);
+  EXPECT_TRUE(A.Arguments.empty());
+  EXPECT_FALSE(Exclusion);
+}
+
+TEST(RunnerTest, LongArgumentsAreShortenedForPeople) {
+  EXPECT_EQ(shownCommand({"ctest", "-R", "a b"}), "ctest -R 'a b'");
+  std::string Long(300, 'x');
+  EXPECT_EQ(shownCommand({"ctest", Long}),
+            "ctest " + std::string(120, 'x') + "...(300 bytes)");
+}
+
+TEST(RunnerTest, AProgramWithASlashIsTakenFromTheWorkingDirectory) {
+  auto P = findRunnerProgram("./bin/tests", "/work/repo");
+  ASSERT_TRUE(bool(P));
+  EXPECT_EQ(*P, "/work/repo/bin/tests");
+  auto Missing = findRunnerProgram("no-such-runner-tia", "/");
+  ASSERT_FALSE(bool(Missing));
+  EXPECT_EQ(llvm::toString(Missing.takeError()),
+            "cannot find no-such-runner-tia on PATH: install it or give its "
+            "path");
+}
+
 } // namespace

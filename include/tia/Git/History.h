@@ -11,7 +11,9 @@
 
 #include "tia/Git/Repository.h"
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tia {
@@ -62,6 +64,12 @@ llvm::Expected<std::vector<CommitInfo>> commitRange(const Repository &Repo,
                                                     llvm::StringRef From,
                                                     llvm::StringRef To,
                                                     bool FirstParent);
+
+/// Splits the range "A..B" into A and B; std::nullopt when \p Range is
+/// no such range: a side is empty, or it has three dots (a symmetric
+/// difference, which commitRange does not take).
+std::optional<std::pair<std::string, std::string>>
+splitRange(llvm::StringRef Range);
 
 /// Counts the lines \p Changes adds and deletes (from their hunks) into
 /// FileStats; for a change read with Repository::diff.

@@ -52,6 +52,11 @@ struct FindingLevels {
   FindingLevel Covered = FindingLevel::Note;
 };
 
+/// The levels `report:` of .tia.yaml gives the findings; a level it does
+/// not name (the configuration checked them as it was read) keeps its
+/// default.
+FindingLevels findingLevels(const config::ReportConfig &C);
+
 /// Parses a name of config::outputFormatNames().
 std::optional<Format> parseFormat(llvm::StringRef Name);
 
@@ -112,6 +117,12 @@ std::string confidenceText(const select::Plan &P);
 
 /// The pull request comment (docs/examples/report.md shows one).
 void writeMarkdown(const select::Plan &P, llvm::raw_ostream &OS);
+
+/// Appends the pull request comment (writeMarkdown) to the file
+/// $GITHUB_STEP_SUMMARY names, the job summary of GitHub Actions; does
+/// nothing when it is unset or empty. Fails, naming the file, when it
+/// cannot be opened.
+llvm::Error appendStepSummary(const select::Plan &P);
 
 /// GitHub Actions step outputs ("name=value" lines, multi-line values in
 /// the heredoc form), for `>> "$GITHUB_OUTPUT"`.

@@ -153,6 +153,25 @@ llvm::Expected<ImportSummary> importJUnit(Store &S,
                                           const std::vector<std::string> &Files,
                                           const ImportOptions &Options);
 
+/// "8 results (5 passed, 2 failed, 1 skipped)": the outcomes \p Sum
+/// counts, in a fixed order, those with none left out.
+std::string summaryText(const ImportSummary &Sum);
+
+/// How `tia run` imports the report of its runner \p Kind (GoogleTest's
+/// reading when it could not be told): the results of GoogleTest binary
+/// \p Binary, recorded by "run" at \p Commit (empty: at no commit).
+ImportOptions runImportOptions(Runner Kind, llvm::StringRef Binary,
+                               llvm::StringRef Root, llvm::StringRef Commit);
+
+/// Imports the report a runner wrote at \p Report into \p S as \p O say
+/// (importJUnit), then removes it. A report that cannot be read or stored
+/// is a warning on \p Err naming \p Binary, and std::nullopt: the run's
+/// outcome is the runner's, whatever tia makes of its report. Each warning
+/// of the import goes to \p Err too.
+std::optional<ImportSummary>
+importRunnerReport(Store &S, llvm::StringRef Report, const ImportOptions &O,
+                   llvm::StringRef Binary, llvm::raw_ostream &Err);
+
 } // namespace results
 } // namespace tia
 

@@ -24,6 +24,8 @@
 #include "tia/Support/CaseFilters.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 #include <optional>
 #include <set>
 #include <string>
@@ -222,6 +224,17 @@ RunnerArguments selectionArguments(const select::Plan &P, Runner Kind,
 std::optional<std::string> nothingToRun(const select::Plan &P, Runner Kind,
                                         llvm::StringRef Binary, bool Exclusion);
 
+/// The longest single argument Linux passes to a program (128 KiB).
+constexpr size_t MaxArgumentSize = 128 * 1024 - 1;
+
+/// selectionArguments in the form \p Exclusion asks for when they fit on a
+/// command line (no argument over MaxArgumentSize), else in the other form,
+/// switching \p Exclusion. When neither fits, no arguments (every test
+/// runs) and \p Fits is false.
+RunnerArguments fittingSelectionArguments(const select::Plan &P, Runner Kind,
+                                          llvm::StringRef Binary,
+                                          bool &Exclusion, bool &Fits);
+
 //===----------------------------------------------------------------------===//
 // Running it (Invocation.cpp)
 //===----------------------------------------------------------------------===//
@@ -248,6 +261,39 @@ void useCtestNameFile(const select::Plan &P, bool Exclusion,
 /// should see it: pytest's "no tests ran" (5) when no pytest test was
 /// selected, which tia ran only because it was asked to, is success.
 int runExitCode(const select::Plan &P, Runner Kind, int Code);
+
+//===----------------------------------------------------------------------===//
+// Starting it (RunnerProcess.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The program \p Program names: a path (with a '/') made absolute
+/// against \p WorkingDir, else found on PATH. Fails, saying to install it,
+/// when PATH has no such program.
+llvm::Expected<std::string> findRunnerProgram(llvm::StringRef Program,
+                                              llvm::StringRef WorkingDir);
+
+/// The runner \p Command starts (recogniseRunner), its program found as
+/// running it would find it (findRunnerProgram).
+Runner recogniseCommand(const std::vector<std::string> &Command,
+                        llvm::StringRef WorkingDir);
+
+/// \p Args as a shell command line for people, each argument over 200
+/// bytes shortened to its first 120 and its size.
+std::string shownCommand(const std::vector<std::string> &Args);
+
+/// A path for the runner's JUnit report in the temporary directory, where
+/// no file is yet. Fails when the temporary directory cannot be written.
+llvm::Expected<std::string> temporaryReportPath();
+
+/// Runs \p Program with \p Args (Args[0] included), saying so on \p Err
+/// unless \p Quiet, after flushing \p Out and \p Err so that the
+/// runner's output follows tia's. Returns its exit code; 1, with a warning
+/// naming \p Binary, when it did not exit normally. Fails when it cannot
+/// start.
+llvm::Expected<int> runRunner(llvm::StringRef Program,
+                              const std::vector<std::string> &Args,
+                              llvm::StringRef Binary, bool Quiet,
+                              llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 
 } // namespace results
 } // namespace tia
