@@ -143,10 +143,11 @@ TEST(ConfigTest, NoDefaultTriggers) {
 }
 
 TEST(ConfigTest, BadSelectAndOutputValues) {
-  EXPECT_EQ(errorText(parseConfig("output:\n  format: xml\n", "c.yaml")),
-            "c.yaml:2:11: unknown output format 'xml': use one of ids, json, "
-            "ctest, ctest-list, gtest, pytest, pytest-files, markdown, github, "
-            "catch2, doctest, boost, sarif, codequality (see docs/Config.md)");
+  EXPECT_EQ(
+      errorText(parseConfig("output:\n  format: xml\n", "c.yaml")),
+      "c.yaml:2:11: unknown output format 'xml': use one of ids, json, "
+      "ctest, ctest-list, gtest, pytest, pytest-files, markdown, github, "
+      "catch2, doctest, boost, sarif, codequality, lit (see docs/Config.md)");
   EXPECT_EQ(errorText(parseConfig("report:\n  covered: loud\n", "c.yaml")),
             "c.yaml:2:3: report.covered must be note, warning or error, not "
             "'loud' (see docs/Config.md)");
