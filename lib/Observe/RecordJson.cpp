@@ -101,10 +101,14 @@ public:
     wrong(Key, "a count");
     return 0;
   }
-  /// Seconds: finite and not negative, so that they write back as JSON.
+  /// Seconds as tia writes them: not negative, and short enough for
+  /// recordJson to write back (it prints three decimals through LLVM's
+  /// write_double, whose 32-byte buffer cuts 1e200 short to another number;
+  /// infinity would print as "INF", which is no JSON).
   double seconds(const Object &O, llvm::StringRef Key) {
+    constexpr double MaxSeconds = 1e9; // some 31 years
     double N = num(O, Key);
-    if (std::isfinite(N) && N >= 0)
+    if (N >= 0 && N <= MaxSeconds)
       return N;
     wrong(Key, "a number of seconds");
     return 0;

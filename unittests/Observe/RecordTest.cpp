@@ -154,10 +154,21 @@ TEST(RecordJson, RefusesACountOutOfRange) {
 }
 
 /// Seconds that are not finite (1e400 reads as infinity) would write back
-/// as "inf", which is no JSON.
+/// as "INF", which is no JSON.
 TEST(RecordJson, RefusesSecondsThatAreNotFinite) {
   std::string Json = recordJson(Record());
   Json.replace(Json.find("\"seconds\":0.000"), 15, "\"seconds\":1e400");
+  auto Parsed = parseRecord(Json, RecordVersion);
+  ASSERT_FALSE(bool(Parsed));
+  EXPECT_EQ(llvm::toString(Parsed.takeError()),
+            "its record is damaged: 'seconds' is not a number of seconds");
+}
+
+/// recordJson wrote 1e200 seconds through a 32-byte buffer, cut short to
+/// another number: what was read no longer wrote back the same.
+TEST(RecordJson, RefusesSecondsItCannotWriteBack) {
+  std::string Json = recordJson(Record());
+  Json.replace(Json.find("\"seconds\":0.000"), 15, "\"seconds\":1e200");
   auto Parsed = parseRecord(Json, RecordVersion);
   ASSERT_FALSE(bool(Parsed));
   EXPECT_EQ(llvm::toString(Parsed.takeError()),
