@@ -10,6 +10,8 @@
 #include "tia/Support/Error.h"
 #include "tia/Support/Json.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <cmath>
+#include <limits>
 
 namespace tia {
 namespace observe {
@@ -88,6 +90,29 @@ public:
     fail(Key);
     return 0;
   }
+  /// A count of tests: a whole number that fits an unsigned. Casting any
+  /// other number (-1, 1e20, 1e400 which reads as infinity) to unsigned
+  /// is undefined behaviour.
+  unsigned count(const Object &O, llvm::StringRef Key) {
+    double N = num(O, Key);
+    if (N >= 0 && N <= std::numeric_limits<unsigned>::max() &&
+        N == std::floor(N))
+      return static_cast<unsigned>(N);
+    wrong(Key, "a count");
+    return 0;
+  }
+  /// Seconds as tia writes them: not negative, and short enough for
+  /// recordJson to write back (it prints three decimals through LLVM's
+  /// write_double, whose 32-byte buffer cuts 1e200 short to another number;
+  /// infinity would print as "INF", which is no JSON).
+  double seconds(const Object &O, llvm::StringRef Key) {
+    constexpr double MaxSeconds = 1e9; // some 31 years
+    double N = num(O, Key);
+    if (N >= 0 && N <= MaxSeconds)
+      return N;
+    wrong(Key, "a number of seconds");
+    return 0;
+  }
   bool boolean(const Object &O, llvm::StringRef Key) {
     if (auto B = O.getBoolean(Key))
       return *B;
@@ -122,6 +147,10 @@ public:
     if (Problem.empty())
       Problem = ("'" + Key + "' is missing or of the wrong type").str();
   }
+  void wrong(llvm::StringRef Key, llvm::StringRef What) {
+    if (Problem.empty())
+      Problem = ("'" + Key + "' is not " + What).str();
+  }
 
   ModeRecord mode(const Object &O) {
     ModeRecord M;
@@ -142,12 +171,12 @@ public:
       M.Selected.push_back({str(S, "id").str(), strings(S, "reasons")});
     }
     M.Cut = strings(O, "cut");
-    M.MaxTests = static_cast<unsigned>(num(O, "max_tests"));
-    M.BudgetSeconds = num(O, "budget_seconds");
-    M.WouldRun = static_cast<unsigned>(num(O, "would_run"));
-    M.WouldRunSeconds = num(O, "would_run_seconds");
-    M.CutRun = static_cast<unsigned>(num(O, "cut_run"));
-    M.CutSeconds = num(O, "cut_seconds");
+    M.MaxTests = count(O, "max_tests");
+    M.BudgetSeconds = seconds(O, "budget_seconds");
+    M.WouldRun = count(O, "would_run");
+    M.WouldRunSeconds = seconds(O, "would_run_seconds");
+    M.CutRun = count(O, "cut_run");
+    M.CutSeconds = seconds(O, "cut_seconds");
     return M;
   }
 
@@ -226,8 +255,8 @@ llvm::Expected<Record> parseRecord(llvm::StringRef Json, int FormatVersion) {
   R.Base = In.str(O, "base").str();
   R.Head = In.str(O, "head").str();
   R.ChangedFiles = In.strings(O, "changed_files");
-  R.Tests = static_cast<unsigned>(In.num(O, "tests"));
-  R.Seconds = In.num(O, "seconds");
+  R.Tests = In.count(O, "tests");
+  R.Seconds = In.seconds(O, "seconds");
   for (const llvm::json::Value &M : In.array(O, "modes"))
     R.Modes.push_back(In.mode(In.object(M, "modes")));
   for (const llvm::json::Value &F : In.array(O, "failures"))

@@ -9,8 +9,10 @@
 
 #include "Database.h"
 #include "Schema.h"
+#include "tia/Store/Merge.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/Json.h"
 #include "llvm/Support/JSON.h"
 
 namespace tia {
@@ -30,11 +32,16 @@ std::string encode(const ShardRecord &R) {
   return Out;
 }
 
-llvm::Expected<ShardRecord> decode(llvm::StringRef Key, llvm::StringRef Text) {
+} // namespace
+
+llvm::Expected<ShardRecord> merge::parseShardRecord(llvm::StringRef Key,
+                                                    llvm::StringRef Text) {
   auto Bad = [&] {
     return makeErrorf("meta '{0}' is not a shard record tia can read", Key);
   };
-  auto V = llvm::json::parse(Text);
+  // The rows come from databases other jobs made: a hand-made one may nest
+  // deep enough to overflow llvm::json::parse's recursion.
+  auto V = parseJson(Text);
   if (!V) {
     llvm::consumeError(V.takeError()); // Told as a bad record below.
     return Bad();
@@ -42,21 +49,24 @@ llvm::Expected<ShardRecord> decode(llvm::StringRef Key, llvm::StringRef Text) {
   const llvm::json::Object *O = V->getAsObject();
   if (!O)
     return Bad();
+  // K and N are checked before they are narrowed to unsigned: n = 2^32 + 1
+  // is no share of 1, and N bounds what merge allocates per share.
+  std::optional<int64_t> K = O->getInteger("k"), N = O->getInteger("n");
+  if (!K || !N || *K < 1 || *K > *N || *N > merge::MaxShares)
+    return Bad();
   ShardRecord R;
   R.Kind = O->getString("kind").value_or("").str();
-  R.K = O->getInteger("k").value_or(0);
-  R.N = O->getInteger("n").value_or(0);
+  R.K = static_cast<unsigned>(*K);
+  R.N = static_cast<unsigned>(*N);
   R.PlanHash = O->getString("plan_hash").value_or("").str();
   R.Commit = O->getString("commit").value_or("").str();
   R.Plan = O->getString("plan").value_or("").str();
   R.RunId = O->getInteger("run").value_or(0);
   R.Schema = O->getInteger("schema").value_or(0);
-  if (R.Kind.empty() || R.K == 0 || R.K > R.N)
+  if (R.Kind.empty())
     return Bad();
   return R;
 }
-
-} // namespace
 
 ShardRecord shardRecordOf(llvm::StringRef Kind, const shard::ShardPlan &Plan,
                           const shard::ShardSpec &Spec, llvm::StringRef Commit,
@@ -87,7 +97,7 @@ llvm::Expected<std::vector<ShardRecord>> Store::shardRecords() {
   S->bindText(1, "shard!"); // '!' follows ' ': every "shard ..." key
   std::vector<ShardRecord> Out;
   if (llvm::Error E = S->forEachRow([&]() -> llvm::Error {
-        auto R = decode(S->columnText(0), S->columnText(1));
+        auto R = merge::parseShardRecord(S->columnText(0), S->columnText(1));
         if (!R)
           return R.takeError();
         Out.push_back(std::move(*R));

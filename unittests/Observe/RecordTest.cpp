@@ -139,4 +139,40 @@ TEST(RecordJson, RefusesOtherVersionsAndDamage) {
                   .starts_with("its record is not JSON: "));
 }
 
+/// A count that is no whole number an unsigned holds is damage: casting
+/// 1e20 to unsigned is undefined (UBSan's float-cast-overflow).
+TEST(RecordJson, RefusesACountOutOfRange) {
+  Record R;
+  R.Modes = {ModeRecord{"combined"}};
+  std::string Json = recordJson(R);
+  std::string Huge = Json;
+  Huge.replace(Huge.find("\"max_tests\":0"), 13, "\"max_tests\":1e20");
+  auto Parsed = parseRecord(Huge, RecordVersion);
+  ASSERT_FALSE(bool(Parsed));
+  EXPECT_EQ(llvm::toString(Parsed.takeError()),
+            "its record is damaged: 'max_tests' is not a count");
+}
+
+/// Seconds that are not finite (1e400 reads as infinity) would write back
+/// as "INF", which is no JSON.
+TEST(RecordJson, RefusesSecondsThatAreNotFinite) {
+  std::string Json = recordJson(Record());
+  Json.replace(Json.find("\"seconds\":0.000"), 15, "\"seconds\":1e400");
+  auto Parsed = parseRecord(Json, RecordVersion);
+  ASSERT_FALSE(bool(Parsed));
+  EXPECT_EQ(llvm::toString(Parsed.takeError()),
+            "its record is damaged: 'seconds' is not a number of seconds");
+}
+
+/// recordJson wrote 1e200 seconds through a 32-byte buffer, cut short to
+/// another number: what was read no longer wrote back the same.
+TEST(RecordJson, RefusesSecondsItCannotWriteBack) {
+  std::string Json = recordJson(Record());
+  Json.replace(Json.find("\"seconds\":0.000"), 15, "\"seconds\":1e200");
+  auto Parsed = parseRecord(Json, RecordVersion);
+  ASSERT_FALSE(bool(Parsed));
+  EXPECT_EQ(llvm::toString(Parsed.takeError()),
+            "its record is damaged: 'seconds' is not a number of seconds");
+}
+
 } // namespace

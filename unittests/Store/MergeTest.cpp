@@ -1,10 +1,13 @@
 //===- MergeTest.cpp - shard databases into one ---------------------------===//
 
 #include "tia/Store/Merge.h"
+#include "Database.h"
+#include "Schema.h"
 #include "tia/Support/Progress.h"
 #include "tia/Testing/Assertions.h"
 #include "tia/Testing/MemoryStore.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "gtest/gtest.h"
 
 using namespace tia;
@@ -134,6 +137,64 @@ TEST(MergeTest, RefusesAnotherSchema) {
   EXPECT_NE(errorText(matchShares(In, Store::SchemaVersion))
                 .find("s1.db was written by another tia"),
             std::string::npos);
+}
+
+//===----------------------------------------------------------------------===//
+// Shard records as other jobs' databases hold them
+//===----------------------------------------------------------------------===//
+
+/// Reads the shard records of a database whose "shard collect" meta row
+/// was set to a value outside tia, as a damaged or hand-made one may be.
+class ShardRowTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("tia-merge-test", Dir));
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
+
+  /// The error reading the records back, "(no error)" when they read.
+  std::string readWith(llvm::StringRef Value) {
+    std::string Path = (Dir + "/shard.db").str();
+    if (auto S = Store::open(Path, Store::Mode::ReadWrite); !S)
+      return llvm::toString(S.takeError());
+    {
+      auto Raw = Database::open(Path, Database::OpenMode::ReadWrite);
+      if (!Raw)
+        return llvm::toString(Raw.takeError());
+      if (llvm::Error E = schema::writeMeta(**Raw, "shard collect", Value))
+        return llvm::toString(std::move(E));
+    }
+    auto S = Store::open(Path, Store::Mode::ReadOnly);
+    if (!S)
+      return llvm::toString(S.takeError());
+    return errorText((*S)->shardRecords());
+  }
+
+  llvm::SmallString<128> Dir;
+};
+
+const char NotARecord[] =
+    "meta 'shard collect' is not a shard record tia can read";
+
+/// llvm::json::parse recurses once per level: a million levels overflowed
+/// the stack (AddressSanitizer: stack-overflow).
+TEST_F(ShardRowTest, DeepNestingIsRefused) {
+  EXPECT_EQ(readWith(std::string(1000000, '[')), NotARecord);
+}
+
+/// n = 2^32 + 1 was narrowed to a share of 1, and the record read as 1/1.
+TEST_F(ShardRowTest, ShareCountBeyondUnsignedIsRefused) {
+  EXPECT_EQ(readWith(R"({"kind":"collect","k":1,"n":4294967297,"plan":""})"),
+            NotARecord);
+}
+
+/// merge lists the units of every share: n = 4294967295 ran it out of
+/// memory. A record holds at most MaxShares shares.
+TEST_F(ShardRowTest, MoreSharesThanTiaPlansAreRefused) {
+  EXPECT_EQ(readWith(R"({"kind":"collect","k":1,"n":10001,"plan":""})"),
+            NotARecord);
+  EXPECT_EQ(readWith(R"({"kind":"collect","k":1,"n":10000,"plan":""})"),
+            "(no error)");
 }
 
 //===----------------------------------------------------------------------===//

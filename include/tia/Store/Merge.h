@@ -23,6 +23,18 @@ class Progress;
 
 namespace merge {
 
+/// The most shares a shard record may name: far more CI workers than any
+/// pipeline runs, few enough that matchShares lists every missing share.
+constexpr unsigned MaxShares = 10000;
+
+/// Reads a shard record as a shard's database keeps it: \p Text, the JSON
+/// value of meta row \p Key ("shard collect"). Fails with "meta 'KEY' is
+/// not a shard record tia can read" for anything else: no JSON object
+/// (or one nested deeper than tia reads), no kind, or a share K/N outside
+/// 1 <= K <= N <= MaxShares.
+llvm::Expected<ShardRecord> parseShardRecord(llvm::StringRef Key,
+                                             llvm::StringRef Text);
+
 /// What one input says it is.
 struct InputRecords {
   std::string Path;
