@@ -344,7 +344,9 @@ bool addLitTests(const CTestEntry &E, const TestCommand &Base,
                  llvm::StringRef WorkDir, const std::vector<std::string> &Env,
                  Discovery &D, std::map<std::string, DiscoveredTest> &Tests) {
   std::vector<std::string> Args(E.Command.begin() + 1, E.Command.end());
-  std::string ListOut = WorkDir.str() + "/lit-" + E.Name + ".txt";
+  // Not named after the ctest test, whose name may hold '/': each list is
+  // read before the next is written.
+  std::string ListOut = WorkDir.str() + "/lit-list.txt";
   std::vector<std::string> ListArgs = Args;
   ListArgs.push_back("--show-tests");
   ProcessSpec L{E.Command[0], ListArgs,

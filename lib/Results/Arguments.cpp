@@ -96,7 +96,11 @@ std::set<std::string> ctestNamesToSkip(const Plan &P, unsigned &Unnamed) {
 RunnerArguments ctestArguments(const Plan &P, bool Exclusion) {
   RunnerArguments Out;
   if (!Exclusion) {
-    if (P.selectsAll())
+    // A lit test runs inside the ctest test of its suite, whose name tia
+    // does not keep: ctest can run it only by running every test.
+    if (P.selectsAll() || llvm::any_of(P.Selected, [](const PlannedTest &T) {
+          return litFullName(T.Id).has_value();
+        }))
       return Out;
     std::set<std::string> Alternatives;
     for (const PlannedTest &T : P.Selected) {

@@ -67,6 +67,18 @@ TEST(LitTest, ArgumentsInBothForms) {
   EXPECT_EQ(Out.Unnamed, 1u);
 }
 
+TEST(LitTest, CtestRunsEverythingForASelectedLitTest) {
+  // Its suite's ctest test is unknown: -R naming the others would skip it.
+  Plan P;
+  P.Selected = {selected("lit:s::a.test"), selected("ctest:unit")};
+  P.NotSelected = {"ctest:other"};
+  EXPECT_TRUE(ctestArguments(P, false).Arguments.empty());
+  Plan NoLit;
+  NoLit.Selected = {selected("ctest:unit")};
+  EXPECT_EQ(ctestArguments(NoLit, false).Arguments,
+            (Strings{"-R", "^(unit)$"}));
+}
+
 TEST(LitTest, NothingSelectedRunsNothing) {
   Plan P;
   P.NotSelected = {"lit:s::a.test"};

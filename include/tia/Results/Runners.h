@@ -163,7 +163,8 @@ struct RunnerArguments {
 
 /// ctest's -R (inclusion) or -E (exclusion) with an anchored regex of test
 /// names: "ctest:NAME" is NAME, "gtest:BINARY:Suite.Name" is Suite.Name
-/// (gtest_discover_tests' names). No arguments when everything runs;
+/// (gtest_discover_tests' names). No arguments when everything runs, and
+/// when a lit test is selected (its suite's ctest test is not known);
 /// "-R ^$" when nothing does.
 RunnerArguments ctestArguments(const select::Plan &P, bool Exclusion);
 
