@@ -608,14 +608,16 @@ void warnUnlinked(const coverage::ImportSummary &Imported,
       << "): check that 'tia index' ran on this build's sources\n";
 }
 
-/// The tests a whole collect (no --only, no --shard) of \p O.BuildDir
-/// finds gone: goneCppTests of what discovery found (\p Listed). None
-/// when discovery was not \p Complete: a test whose binary could not list
-/// its cases (not built, say) may still exist.
+/// The tests a whole collect (no --only) of \p O.BuildDir finds gone:
+/// goneCppTests of what discovery found (\p Listed). None when discovery
+/// was not \p Complete: a test whose binary could not list its cases (not
+/// built, say) may still exist. A --shard collect discovers every test
+/// before it keeps its share, so every share finds the same tests gone and
+/// retires them in its database, for `tia merge` to carry.
 llvm::Expected<std::vector<std::string>>
 goneTests(Store &S, const std::vector<DiscoveredTest> &Listed, bool Complete,
           const CollectOptions &O) {
-  if (!Complete || !O.Only.empty() || O.Shard)
+  if (!Complete || !O.Only.empty())
     return std::vector<std::string>();
   auto Known = S.testInfos();
   if (!Known)

@@ -558,6 +558,44 @@ llvm::Error addMissingTests(Store &Out, const KindShares &KS,
   return llvm::Error::success();
 }
 
+/// The tests \p In holds as retired at \p Commit.
+llvm::Error gatherRetired(Store &In, llvm::StringRef Commit,
+                          std::set<std::string> &Retired) {
+  auto Snapshots = In.coverageSnapshots();
+  if (!Snapshots)
+    return Snapshots.takeError();
+  for (const CoverageSnapshot &Snap : *Snapshots) {
+    if (Snap.Commit != Commit)
+      continue;
+    auto Ids = In.retiredTests(Snap.Id);
+    if (!Ids)
+      return Ids.takeError();
+    Retired.insert(Ids->begin(), Ids->end());
+    break;
+  }
+  return llvm::Error::success();
+}
+
+/// Carries the retirement of gone tests from a C++ collect's shares: each
+/// share discovers every test before it keeps its own, so each finds the
+/// same tests gone and retires them in its database. A test the shares'
+/// plan names exists at the commit, whichever share (or none) ran it, and
+/// stays; a mark a share inherited from the database it was copied from is
+/// carried too, which retires nothing Out did not know as gone.
+llvm::Error carryRetired(Store &Out, std::vector<Input> &Inputs,
+                         const KindShares &KS, MergeSummary &Sum) {
+  if (KS.Kind != "collect")
+    return llvm::Error::success();
+  std::set<std::string> Retired;
+  for (const auto &[K, I] : KS.Holders)
+    if (llvm::Error E = gatherRetired(*Inputs[I].S, KS.Commit, Retired))
+      return E;
+  for (const std::string &Unit : KS.Units)
+    Retired.erase(Unit);
+  Sum.RetiredTests = Retired.size();
+  return Out.retireTests(KS.Commit, {Retired.begin(), Retired.end()});
+}
+
 } // namespace
 
 llvm::Expected<MergeSummary> mergeInto(Store &Out, std::vector<Input> &Inputs,
@@ -590,6 +628,9 @@ llvm::Expected<MergeSummary> mergeInto(Store &Out, std::vector<Input> &Inputs,
       if (llvm::Error E = mergeCollection(Out, Inputs, KS, Sum))
         return E;
       if (llvm::Error E = addMissingTests(Out, KS, Sum))
+        return E;
+      // Last: retiring reads the snapshot the copied coverage made.
+      if (llvm::Error E = carryRetired(Out, Inputs, KS, Sum))
         return E;
     }
     // The merged database is no shard (a missing share is told, and its

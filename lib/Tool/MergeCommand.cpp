@@ -170,13 +170,18 @@ llvm::Error runMerge(const GlobalOptions &G, const MergeOptions &O,
     Err << llvm::formatv(
         "merged {0} shard database{1} ({2}) into {3}: {4} file versions, {5} "
         "translation units; {6} run{7} with {8} results, the coverage of {9} "
-        "test{10}{11}\n",
+        "test{10}{11}{12}\n",
         Sum->Shares, pluralS(Sum->Shares), sharesText(*Match), O.Output,
         Sum->FileVersions, Sum->TranslationUnits, Sum->Runs, pluralS(Sum->Runs),
         Sum->Results, Sum->CoveredTests, pluralS(Sum->CoveredTests),
         Sum->UncoveredTests
             ? llvm::formatv("; {0} tests of missing shards without coverage",
                             Sum->UncoveredTests)
+                  .str()
+            : std::string(),
+        Sum->RetiredTests
+            ? llvm::formatv("; {0} test{1} gone, retired",
+                            Sum->RetiredTests, pluralS(Sum->RetiredTests))
                   .str()
             : std::string());
   return llvm::Error::success();

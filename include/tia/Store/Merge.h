@@ -101,6 +101,8 @@ struct MergeSummary {
   unsigned Runs = 0;         ///< runs added to OUT
   /// Tests of missing shares, added without coverage.
   unsigned UncoveredTests = 0;
+  /// Tests the shares of a C++ collect found gone, retired in Out.
+  unsigned RetiredTests = 0;
 };
 
 /// Copies into \p Out, in one transaction, what the shares of \p Match did:
@@ -112,7 +114,8 @@ struct MergeSummary {
 /// files they read, and the Python runtime evidence. Out's history (older
 /// runs, snapshots, models, observations) stays. The tests of a missing
 /// collect share are added without coverage, so that selection runs them
-/// as never covered. Out is left as it was on failure.
+/// as never covered; the tests the shares of a C++ collect retired as gone
+/// are retired in Out. Out is left as it was on failure.
 llvm::Expected<MergeSummary> mergeInto(Store &Out, std::vector<Input> &Inputs,
                                        const ShareMatch &Match, Progress &Prog);
 
