@@ -180,8 +180,8 @@ llvm::Error runMerge(const GlobalOptions &G, const MergeOptions &O,
                   .str()
             : std::string(),
         Sum->RetiredTests
-            ? llvm::formatv("; {0} test{1} gone, retired",
-                            Sum->RetiredTests, pluralS(Sum->RetiredTests))
+            ? llvm::formatv("; {0} test{1} gone, retired", Sum->RetiredTests,
+                            pluralS(Sum->RetiredTests))
                   .str()
             : std::string());
   return llvm::Error::success();
