@@ -554,6 +554,25 @@ static size_t variablesSize(char *const *Env) {
          CarriedCount * (PATH_MAX + 32);
 }
 
+/* True when LD_PRELOAD value \p Preload names another copy of tia's tracer
+   first: a tia collect that a test runs (tia's own tests) starts its tests
+   with its own tracer, reads file and profile variables, and those tests
+   are its to trace, not this one's. A stale reads file alone (a child
+   started with an environment copied during an earlier test) still names
+   this tracer, and is replaced. */
+static int namesOtherTracer(const char *Preload) {
+  static const char Name[] = "/libtia-reads.so";
+  const size_t NameLength = sizeof Name - 1;
+  if (!Preload)
+    return 0;
+  size_t Length = strcspn(Preload, ": ");
+  if (Length < NameLength ||
+      strncmp(Preload + Length - NameLength, Name, NameLength) != 0)
+    return 0;
+  return strlen(TracerPath) != Length ||
+         strncmp(Preload, TracerPath, Length) != 0;
+}
+
 /* \p Env, or \p Copy (room for its entries and CarriedCount + 3 more)
    holding it with LD_PRELOAD naming the tracer, TIA_READS_FILE the current
    reads file and the carried variables their values here, all written to
@@ -574,7 +593,8 @@ static char **withTracer(char *const *Env, char **Copy, char *Variables) {
       HasSkip = 1;
   }
   int HasTracer = Preload && strstr(Preload, TracerPath);
-  if (HasFile && HasTracer && !HasSkip && hasCarried(Env))
+  if ((HasFile && HasTracer && !HasSkip && hasCarried(Env)) ||
+      namesOtherTracer(Preload))
     return (char **)Env;
   size_t N = 0;
   for (size_t I = 0; Env[I]; ++I)

@@ -8,7 +8,10 @@
 
 #include "FileReadsInternal.h"
 #include "tia/Support/Error.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 // ccache does not cache a source that uses .incbin: the object is rebuilt
@@ -44,6 +47,23 @@ llvm::Expected<std::string> writeFileReadTracer(llvm::StringRef Dir) {
   return Path;
 }
 
+namespace {
+
+/// \p Preload without the copies of tia's tracer it names: a tia collect
+/// that runs inside a test of another (tia's own tests) has its tests
+/// load its own tracer alone, which the outer one then leaves to it.
+std::string withoutOtherTracers(llvm::StringRef Preload) {
+  llvm::SmallVector<llvm::StringRef, 4> Kept;
+  llvm::SmallVector<llvm::StringRef, 4> Entries;
+  Preload.split(Entries, ':', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Entry : Entries)
+    if (llvm::sys::path::filename(Entry) != "libtia-reads.so")
+      Kept.push_back(Entry);
+  return llvm::join(Kept, ":");
+}
+
+} // namespace
+
 std::vector<std::string>
 tracerVariables(const std::string &Tracer, const std::string &ReadsFile,
                 const std::vector<std::string> &TestEnvironment) {
@@ -57,7 +77,7 @@ tracerVariables(const std::string &Tracer, const std::string &ReadsFile,
         Out = Entry.substr(Name.size() + 1);
     return Out;
   };
-  std::string Preload = Value("LD_PRELOAD");
+  std::string Preload = withoutOtherTracers(Value("LD_PRELOAD"));
   // A program linked with a shared AddressSanitizer runtime (gcc's
   // -fsanitize=address) refuses to start when a preloaded library comes
   // before that runtime, unless told that the order is fine.
@@ -66,8 +86,9 @@ tracerVariables(const std::string &Tracer, const std::string &ReadsFile,
                                   (Preload.empty() ? "" : ":" + Preload)};
   if (!ReadsFile.empty())
     Out.push_back("TIA_READS_FILE=" + ReadsFile);
-  Out.push_back("ASAN_OPTIONS=" + (Asan.empty() ? "" : Asan + ":") +
-                "verify_asan_link_order=0");
+  if (!llvm::StringRef(Asan).contains("verify_asan_link_order=0"))
+    Asan += (Asan.empty() ? "" : ":") + std::string("verify_asan_link_order=0");
+  Out.push_back("ASAN_OPTIONS=" + Asan);
   return Out;
 }
 

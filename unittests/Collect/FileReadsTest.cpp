@@ -86,10 +86,30 @@ TEST(FileReadsTest, TracerVariablesKeepTheTestsPreload) {
                      "TIA_READS_FILE=/t/b1/reads",
                      "ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0"}));
   // No reads file yet: the process names it after it started (a child of
-  // the pytest fork server).
-  EXPECT_EQ(tracerVariables("/t/libtia-reads.so", "", {"A=1"}),
+  // the pytest fork server). The test's environment names both variables,
+  // empty, so that tia's own (a collect of tia's tests) does not count.
+  EXPECT_EQ(tracerVariables("/t/libtia-reads.so", "",
+                            {"A=1", "LD_PRELOAD=", "ASAN_OPTIONS="}),
             (Strings{"LD_PRELOAD=/t/libtia-reads.so",
                      "ASAN_OPTIONS=verify_asan_link_order=0"}));
+}
+
+TEST(FileReadsTest, TracerVariablesLeaveOutOtherCopiesOfTheTracer) {
+  // A tia collect inside a test of another: its tests load its tracer
+  // alone, and the outer tracer leaves them to it.
+  EXPECT_EQ(
+      tracerVariables("/t/libtia-reads.so", "/t/b1/reads",
+                      {"LD_PRELOAD=/outer/libtia-reads.so:/lib/libfake.so",
+                       "ASAN_OPTIONS=verify_asan_link_order=0"}),
+      (Strings{"LD_PRELOAD=/t/libtia-reads.so:/lib/libfake.so",
+               "TIA_READS_FILE=/t/b1/reads",
+               "ASAN_OPTIONS=verify_asan_link_order=0"}));
+  // Only a file of that name is the tracer.
+  EXPECT_EQ(
+      tracerVariables("/t/libtia-reads.so", "",
+                      {"LD_PRELOAD=/lib/libtia-reads.so.1", "ASAN_OPTIONS="}),
+      (Strings{"LD_PRELOAD=/t/libtia-reads.so:/lib/libtia-reads.so.1",
+               "ASAN_OPTIONS=verify_asan_link_order=0"}));
 }
 
 } // namespace
