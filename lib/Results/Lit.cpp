@@ -25,10 +25,15 @@ bool isLitProgram(llvm::StringRef Path) {
 }
 
 /// \p Text with the characters a Python regular expression gives meaning
-/// escaped, as re.escape does for them.
+/// escaped, as re.escape does for them, and a space written "\x20", which
+/// a shell does not split at.
 std::string regexEscaped(llvm::StringRef Text) {
   std::string Out;
   for (char C : Text) {
+    if (C == ' ') {
+      Out += "\\x20";
+      continue;
+    }
     if (llvm::StringRef(".^$*+?{}[]\\|()").contains(C))
       Out += '\\';
     Out += C;

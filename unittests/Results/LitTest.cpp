@@ -52,7 +52,11 @@ TEST(LitTest, IdsAndFullNamesRoundTrip) {
 
 TEST(LitTest, FiltersEscapeRegexCharacters) {
   EXPECT_EQ(litFilter({"s :: a+b(1).test", "s :: [x]^$|y.test"}),
-            "^(s :: a\\+b\\(1\\)\\.test|s :: \\[x\\]\\^\\$\\|y\\.test)$");
+            "^(s\\x20::\\x20a\\+b\\(1\\)\\.test|"
+            "s\\x20::\\x20\\[x\\]\\^\\$\\|y\\.test)$");
+  // No space, so that `lit $(tia select --format lit) DIR` keeps it whole.
+  EXPECT_EQ(litFilter({"s :: sub dir/a-b_c.test"}),
+            "^(s\\x20::\\x20sub\\x20dir/a-b_c\\.test)$");
 }
 
 TEST(LitTest, ArgumentsInBothForms) {
@@ -60,10 +64,11 @@ TEST(LitTest, ArgumentsInBothForms) {
   P.Selected = {selected("lit:s::a.test"), selected("ctest:other")};
   P.NotSelected = {"lit:s::b.test", "pytest:t.py::x"};
   RunnerArguments In = litArguments(P, false);
-  EXPECT_EQ(In.Arguments, (Strings{"--filter", "^(s :: a\\.test)$"}));
+  EXPECT_EQ(In.Arguments, (Strings{"--filter", "^(s\\x20::\\x20a\\.test)$"}));
   EXPECT_EQ(In.Unnamed, 1u);
   RunnerArguments Out = litArguments(P, true);
-  EXPECT_EQ(Out.Arguments, (Strings{"--filter-out", "^(s :: b\\.test)$"}));
+  EXPECT_EQ(Out.Arguments,
+            (Strings{"--filter-out", "^(s\\x20::\\x20b\\.test)$"}));
   EXPECT_EQ(Out.Unnamed, 1u);
 }
 

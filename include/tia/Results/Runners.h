@@ -147,7 +147,9 @@ std::string litTestId(llvm::StringRef FullName);
 /// an id of another runner.
 std::optional<std::string> litFullName(llvm::StringRef Id);
 
-/// lit's --filter value that matches exactly the tests \p FullNames.
+/// lit's --filter value that matches exactly the tests \p FullNames. A
+/// space is written "\x20", so that the value survives a shell's word
+/// splitting (`lit $(tia select --format lit) DIR`).
 std::string litFilter(const std::vector<std::string> &FullNames);
 
 //===----------------------------------------------------------------------===//
