@@ -1,12 +1,14 @@
-//===- LitTest.cpp - lit suites: recognising, listing, selecting ----------===//
+//===- LitTest.cpp - lit suites: recognising, listing, selecting, results -===//
 
 #include "tia/Results/Runners.h"
 #include "tia/Select/Policy.h"
+#include "tia/Testing/Assertions.h"
 #include "gtest/gtest.h"
 
 using namespace tia;
 using namespace tia::select;
 using namespace tia::results;
+using tia::testing::errorText;
 
 namespace {
 
@@ -93,6 +95,132 @@ TEST(LitTest, NothingSelectedRunsNothing) {
   Plan All;
   All.Selected = {selected("lit:s::a.test")};
   EXPECT_TRUE(litArguments(All, true).Arguments.empty());
+}
+
+TEST(LitTest, RunnerName) {
+  EXPECT_EQ(runnerName(Runner::Lit), "lit");
+  EXPECT_EQ(parseRunner("lit"), Runner::Lit);
+  EXPECT_EQ(parseRunner("llvm-lit"), std::nullopt);
+}
+
+TEST(LitTest, XunitNamesOfIds) {
+  EXPECT_EQ(litXunitName("lit:my.suite::v1.2/x/dotted.test"),
+            (LitXunitName{"my-suite.v1_2/x", "dotted.test"}));
+  // A test at the root: the suite's name again.
+  EXPECT_EQ(litXunitName("lit:my.suite::pass.test"),
+            (LitXunitName{"my-suite.my-suite", "pass.test"}));
+  EXPECT_EQ(litXunitName("ctest:my.suite"), std::nullopt);
+}
+
+TEST(LitTest, PlainIdsOfXunitNames) {
+  EXPECT_EQ(plainLitId("s.s", "a.test"), "lit:s::a.test");
+  EXPECT_EQ(plainLitId("s.sub/x", "b.test"), "lit:s::sub/x/b.test");
+  // lit's '-' and '_' stay: the plain id cannot know they were '.'.
+  EXPECT_EQ(plainLitId("my-suite.v1_2", "c.test"), "lit:my-suite::v1_2/c.test");
+  EXPECT_EQ(plainLitId("nodot", "a.test"), std::nullopt);
+  EXPECT_EQ(plainLitId(".s", "a.test"), std::nullopt);
+}
+
+// What lit 19 writes with --xunit-xml-output for a suite "my.suite" run
+// with --filter (not.test was left out), a timeout added. Only lit's
+// header above a test's output says whether it timed out.
+const char *LitReport = R"xml(<?xml version="1.0" encoding="UTF-8"?>
+<testsuites time="0.19">
+<testsuite name="my-suite" tests="6" failures="2" skipped="2">
+<testcase classname="my-suite.my-suite" name="fail.test" time="0.05">
+  <failure><![CDATA[Exit Code: 1
+
+Command Output (stdout):
+--
+Timeout: the test's own words
+--
+]]></failure>
+</testcase>
+<testcase classname="my-suite.my-suite" name="not.test" time="0.00">
+  <skipped message="Test not selected (--filter, --max-tests)"/>
+</testcase>
+<testcase classname="my-suite.my-suite" name="pass.test" time="0.03"/>
+<testcase classname="my-suite.my-suite" name="slow.test" time="1.01">
+  <failure><![CDATA[Exit Code: -9
+Timeout: Reached timeout of 1 seconds
+
+]]></failure>
+</testcase>
+<testcase classname="my-suite.my-suite" name="unsupported.test" time="0.00">
+  <skipped message="Missing required feature(s): no-such-feature"/>
+</testcase>
+<testcase classname="my-suite.v1_2" name="dotted.test" time="0.01"/>
+</testsuite>
+</testsuites>
+)xml";
+
+TEST(LitTest, XunitReportOutcomes) {
+  ASSERT_VALUE(R, parseJUnit(LitReport, "r.xml"));
+  EXPECT_EQ(R->Kind, Runner::Lit);
+  ASSERT_EQ(R->Cases.size(), 5u); // not.test did not run
+  EXPECT_EQ(R->Cases[0].Result, Outcome::Failed);
+  EXPECT_EQ(R->Cases[0].Message, "Exit Code: 1");
+  EXPECT_EQ(R->Cases[1].Name, "pass.test");
+  EXPECT_EQ(R->Cases[1].Result, Outcome::Passed);
+  EXPECT_EQ(R->Cases[2].Result, Outcome::TimedOut);
+  EXPECT_EQ(R->Cases[2].Message, "Timeout: Reached timeout of 1 seconds");
+  EXPECT_EQ(R->Cases[3].Result, Outcome::Skipped);
+  EXPECT_EQ(R->Cases[3].Message,
+            "Missing required feature(s): no-such-feature");
+  EXPECT_DOUBLE_EQ(R->Cases[2].Seconds, 1.01);
+}
+
+TEST(LitTest, XunitReportRecognisedByItsShape) {
+  // Catch2's report has class names "BINARY.global", but timed suites.
+  const char *Catch2 = "<testsuites><testsuite name='t' time='0.1'><testcase "
+                       "classname='t.global' name='a'/></testsuite>"
+                       "</testsuites>";
+  EXPECT_EQ(errorText(parseJUnit(Catch2, "r.xml")),
+            "cannot tell which runner wrote r.xml: pass --runner ctest, "
+            "gtest or pytest");
+  // A case of another suite's class.
+  const char *Mixed = "<testsuites time='1'><testsuite name='s'><testcase "
+                      "classname='t.t' name='a'/></testsuite></testsuites>";
+  EXPECT_FALSE(static_cast<bool>(parseJUnit(Mixed, "r.xml")));
+  ASSERT_VALUE(Hinted, parseJUnit(Mixed, "r.xml", Runner::Lit));
+  EXPECT_EQ(Hinted->Kind, Runner::Lit);
+}
+
+TEST(LitTest, XunitCasesAreTheKnownTests) {
+  ASSERT_VALUE(R, parseJUnit(LitReport, "r.xml"));
+  std::vector<std::string> Known = {
+      "lit:my.suite::fail.test", "lit:my.suite::pass.test",
+      "lit:my.suite::slow.test", "lit:my.suite::unsupported.test",
+      "lit:my.suite::v1.2/dotted.test"};
+  std::vector<std::string> Warnings;
+  ASSERT_VALUE(Ids, litResultIds(*R, "r.xml", Known, Warnings));
+  EXPECT_EQ(*Ids, Known);
+  EXPECT_TRUE(Warnings.empty());
+}
+
+TEST(LitTest, XunitCasesOfUnknownTestsAreGuessed) {
+  ASSERT_VALUE(R, parseJUnit(LitReport, "r.xml"));
+  // Two known tests whose xunit names are the same are no answer either.
+  std::vector<std::string> Known = {"lit:my.suite::pass.test",
+                                    "lit:my-suite::pass.test"};
+  std::vector<std::string> Warnings;
+  ASSERT_VALUE(Ids, litResultIds(*R, "r.xml", Known, Warnings));
+  EXPECT_EQ((*Ids)[1], "lit:my-suite::pass.test");
+  EXPECT_EQ((*Ids)[4], "lit:my-suite::v1_2/dotted.test");
+  ASSERT_EQ(Warnings.size(), 1u);
+  EXPECT_EQ(Warnings[0].substr(0, 58),
+            "r.xml: 5 of its 5 lit tests are not a test the database kn");
+}
+
+TEST(LitTest, XunitCaseWithoutASuiteIsAnError) {
+  ASSERT_VALUE(R, parseJUnit("<testsuites>\n<testsuite name='s'>\n<testcase "
+                             "classname='s' name='a.test'/></testsuite>"
+                             "</testsuites>",
+                             "r.xml", Runner::Lit));
+  std::vector<std::string> Warnings;
+  EXPECT_EQ(errorText(litResultIds(*R, "r.xml", {}, Warnings)),
+            "r.xml:3: lit test case 'a.test' has class name 's', not "
+            "SUITE.FOLDER: pass the report lit's --xunit-xml-output wrote");
 }
 
 } // namespace

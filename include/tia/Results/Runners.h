@@ -152,6 +152,43 @@ std::optional<std::string> litFullName(llvm::StringRef Id);
 /// splitting (`lit $(tia select --format lit) DIR`).
 std::string litFilter(const std::vector<std::string> &FullNames);
 
+/// How lit's xunit report (--xunit-xml-output) names a test: the class
+/// name is the suite's name with '.' written '-', a '.', then the test's
+/// folder in the suite with '.' written '_' (the suite's name again for a
+/// test at the suite's root); the name is the test's file name.
+struct LitXunitName {
+  std::string ClassName;
+  std::string Name;
+  bool operator==(const LitXunitName &O) const {
+    return ClassName == O.ClassName && Name == O.Name;
+  }
+};
+
+/// The xunit name of lit test id \p Id ("lit:my.suite::a.b/c.test" ->
+/// "my-suite.a_b", "c.test"); std::nullopt for an id of another runner.
+std::optional<LitXunitName> litXunitName(llvm::StringRef Id);
+
+/// The id a lit xunit case most plainly stands for, when no known test
+/// has its name: the class name up to its first '.' is the suite, the rest
+/// the folder, or the root when it is the suite's name again
+/// ("s.s", "a.test" -> "lit:s::a.test"; "s.sub/x", "b.test" ->
+/// "lit:s::sub/x/b.test"). It is a guess: a '-' of the suite's name or a
+/// '_' of the folder may have been a '.'. std::nullopt for a class name
+/// without a '.', which lit does not write.
+std::optional<std::string> plainLitId(llvm::StringRef ClassName,
+                                      llvm::StringRef Name);
+
+/// The ids of the cases of \p Report, a lit report read from \p FileName:
+/// the one test of \p KnownIds (sorted) with the same xunit name, else
+/// plainLitId, and one warning on \p Warnings counting those guessed.
+/// Fails for a case whose class name lit cannot have written
+/// ("FILE:LINE: lit test case 'NAME' has class name 'X', not
+/// SUITE.FOLDER: ...").
+llvm::Expected<std::vector<std::string>>
+litResultIds(const JUnitReport &Report, llvm::StringRef FileName,
+             llvm::ArrayRef<std::string> KnownIds,
+             std::vector<std::string> &Warnings);
+
 //===----------------------------------------------------------------------===//
 // Selecting with a runner (Arguments.cpp)
 //===----------------------------------------------------------------------===//
