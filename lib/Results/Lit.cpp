@@ -108,6 +108,12 @@ std::string litFilter(const std::vector<std::string> &FullNames) {
   return "^(" + llvm::join(Names, "|") + ")$";
 }
 
+bool selectsLitTest(const select::Plan &P) {
+  return llvm::any_of(P.Selected, [](const select::PlannedTest &T) {
+    return litFullName(T.Id).has_value();
+  });
+}
+
 RunnerArguments litArguments(const select::Plan &P, bool Exclusion) {
   RunnerArguments Out;
   std::vector<std::string> Names;
@@ -132,6 +138,9 @@ RunnerArguments litArguments(const select::Plan &P, bool Exclusion) {
     Collect(Id);
   if (!Names.empty())
     Out.Arguments = {"--filter-out", litFilter(Names)};
+  // Skipping every known test may leave none, which lit calls an error.
+  if (!Names.empty() && !selectsLitTest(P))
+    Out.Arguments.push_back("--allow-empty-runs");
   return Out;
 }
 

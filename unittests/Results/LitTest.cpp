@@ -97,10 +97,43 @@ TEST(LitTest, NothingSelectedRunsNothing) {
   EXPECT_TRUE(litArguments(All, true).Arguments.empty());
 }
 
+TEST(LitTest, SkippingEveryKnownTestAllowsAnEmptyRun) {
+  Plan P;
+  P.Selected = {selected("ctest:other")};
+  P.NotSelected = {"lit:s::a.test"};
+  EXPECT_EQ(litArguments(P, true).Arguments,
+            (Strings{"--filter-out", "^(s\\x20::\\x20a\\.test)$",
+                     "--allow-empty-runs"}));
+  // A selected lit test still runs: an empty run is lit's error again.
+  P.Selected.push_back(selected("lit:s::b.test"));
+  EXPECT_EQ(litArguments(P, true).Arguments.size(), 2u);
+}
+
+TEST(LitTest, RunWithItsXunitReport) {
+  std::vector<std::string> Command = {"python3", "lit.py", "-v", "suite"};
+  EXPECT_EQ(recogniseRunner(Command, ""), Runner::Lit);
+  EXPECT_EQ(recogniseRunner({"python3", "lit_wrapper.py"}, ""), Runner::Gtest);
+  std::vector<std::string> Args;
+  askForReport(Runner::Lit, "r.xml", Args);
+  EXPECT_EQ(Args, (Strings{"--xunit-xml-output=r.xml"}));
+}
+
 TEST(LitTest, RunnerName) {
   EXPECT_EQ(runnerName(Runner::Lit), "lit");
   EXPECT_EQ(parseRunner("lit"), Runner::Lit);
   EXPECT_EQ(parseRunner("llvm-lit"), std::nullopt);
+}
+
+TEST(LitTest, RunsNothingWhenNoLitTestIsSelected) {
+  Plan P;
+  P.Selected = {selected("ctest:other")};
+  P.NotSelected = {"lit:s::a.test"};
+  EXPECT_EQ(nothingToRun(P, Runner::Lit, "lit.py", false),
+            std::optional<std::string>("no lit test is selected"));
+  // Skipping the known tests runs those tia never saw.
+  EXPECT_EQ(nothingToRun(P, Runner::Lit, "lit.py", true), std::nullopt);
+  P.Selected.push_back(selected("lit:s::b.test"));
+  EXPECT_EQ(nothingToRun(P, Runner::Lit, "lit.py", false), std::nullopt);
 }
 
 TEST(LitTest, XunitNamesOfIds) {
