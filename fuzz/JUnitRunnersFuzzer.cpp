@@ -20,9 +20,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   static const std::vector<std::string> Known = {
       "boost:bin:math/adds", "boost:bin:typed_adds<std::pair<int, long>>",
       "catch2:bin:adds two", "ctest:a",
-      "doctest:bin:adds",    "gtest:bin:S.N"};
-  for (Runner Hint : {Runner::Boost, Runner::Catch2, Runner::Doctest,
-                      Runner::Ctest, Runner::Gtest, Runner::Pytest}) {
+      "doctest:bin:adds",    "gtest:bin:S.N",
+      "lit:s.x::a.b/c.test"};
+  for (Runner Hint :
+       {Runner::Boost, Runner::Catch2, Runner::Doctest, Runner::Ctest,
+        Runner::Gtest, Runner::Pytest, Runner::Lit}) {
     auto Report = parseJUnit(Text, "bin.xml", Hint);
     if (!Report) {
       llvm::consumeError(Report.takeError()); // Rejecting bad input is fine.

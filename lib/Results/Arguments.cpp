@@ -98,9 +98,7 @@ RunnerArguments ctestArguments(const Plan &P, bool Exclusion) {
   if (!Exclusion) {
     // A lit test runs inside the ctest test of its suite, whose name tia
     // does not keep: ctest can run it only by running every test.
-    if (P.selectsAll() || llvm::any_of(P.Selected, [](const PlannedTest &T) {
-          return litFullName(T.Id).has_value();
-        }))
+    if (P.selectsAll() || selectsLitTest(P))
       return Out;
     std::set<std::string> Alternatives;
     for (const PlannedTest &T : P.Selected) {
@@ -459,6 +457,8 @@ RunnerArguments selectionArguments(const Plan &P, Runner Kind,
     return ctestArguments(P, Exclusion);
   case Runner::Pytest:
     return pytestArguments(P, Exclusion, /*Files=*/false);
+  case Runner::Lit:
+    return litArguments(P, Exclusion);
   case Runner::Catch2:
   case Runner::Doctest:
   case Runner::Boost: {
@@ -482,6 +482,10 @@ std::optional<std::string> nothingToRun(const Plan &P, Runner Kind,
                                         bool Exclusion) {
   if (Kind == Runner::Pytest && !Exclusion && noPytestSelected(P))
     return std::string("no pytest test is selected");
+  // lit could run none (--allow-empty-runs), but would write no report.
+  if (Kind == Runner::Lit && !Exclusion && !P.selectsAll() &&
+      !selectsLitTest(P))
+    return std::string("no lit test is selected");
   if (Kind != Runner::Boost || P.selectsAll())
     return std::nullopt;
   // Boost.Test cannot be told to run no case: a binary tia knows whose

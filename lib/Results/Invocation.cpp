@@ -21,6 +21,8 @@ Runner recogniseRunner(const std::vector<std::string> &Command,
   if (Name.starts_with("python") && Command.size() > 2 && Command[1] == "-m" &&
       Command[2] == "pytest")
     return Runner::Pytest;
+  if (runsLit(Command))
+    return Runner::Lit;
   if (Program.empty())
     return Runner::Gtest; // Running it will say why it cannot.
   std::optional<CaseFramework> F = caseFrameworkOfBinary(Program);
@@ -54,6 +56,9 @@ void askForReport(Runner Kind, llvm::StringRef Report,
   case Runner::Boost:
     // Boost's console log stays, a JUnit logger joins it.
     Args.push_back(("--logger=HRF,error,stdout:JUNIT,error," + Report).str());
+    break;
+  case Runner::Lit:
+    Args.push_back(("--xunit-xml-output=" + Report).str());
     break;
   case Runner::Gtest:
   case Runner::Auto:

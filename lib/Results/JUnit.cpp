@@ -9,11 +9,17 @@
 //    <testcase status="run|notrun" result="completed|skipped|suppressed">
 //    with <failure> or <skipped> children;
 //  - pytest: a <testsuite name="pytest">, <testcase> with <failure>,
-//    <error> (failed in setup or teardown) or <skipped> (also xfail).
+//    <error> (failed in setup or teardown) or <skipped> (also xfail);
+//  - lit: <testsuites time="..."> of <testsuite>s without a time, one per
+//    suite; a <testcase> with a <failure> holding the test's output (FAIL,
+//    UNRESOLVED, TIMEOUT, also XPASS where lit counts it a failure) or a
+//    <skipped message="..."> (UNSUPPORTED, or not run: EXCLUDED, SKIPPED);
+//    PASS, XFAIL and FLAKYPASS write neither.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tia/Results/JUnit.h"
+#include "tia/Results/Runners.h"
 #include "tia/Support/CaseFilters.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Xml.h"
@@ -44,13 +50,15 @@ llvm::StringRef runnerName(Runner R) {
     return "doctest";
   case Runner::Boost:
     return "boost";
+  case Runner::Lit:
+    return "lit";
   }
   return "auto";
 }
 
 std::optional<Runner> parseRunner(llvm::StringRef Name) {
   for (Runner R : {Runner::Auto, Runner::Ctest, Runner::Gtest, Runner::Pytest,
-                   Runner::Catch2, Runner::Doctest, Runner::Boost})
+                   Runner::Catch2, Runner::Doctest, Runner::Boost, Runner::Lit})
     if (runnerName(R) == Name)
       return R;
   return std::nullopt;
@@ -95,6 +103,27 @@ bool anySuiteNamed(const xml::Element &Root, llvm::StringRef Name) {
   });
 }
 
+/// True for lit's report: a timed <testsuites> of untimed <testsuite>s,
+/// each case's class name its suite's name and a '.'.
+bool isLitReport(const xml::Element &Root) {
+  if (Root.Name != "testsuites" || !Root.attribute("time"))
+    return false;
+  bool AnyCase = false;
+  for (const xml::Element &Suite : Root.Children) {
+    std::optional<llvm::StringRef> Name = Suite.attribute("name");
+    if (Suite.Name != "testsuite" || !Name || Suite.attribute("time"))
+      return false;
+    std::string Prefix = (*Name + ".").str();
+    for (const xml::Element &Case : Suite.Children) {
+      llvm::StringRef Class = Case.attribute("classname").value_or("");
+      if (Case.Name != "testcase" || !Class.starts_with(Prefix))
+        return false;
+      AnyCase = true;
+    }
+  }
+  return AnyCase;
+}
+
 Runner recognise(const xml::Element &Root,
                  const std::vector<const xml::Element *> &Cases) {
   if (llvm::any_of(Cases,
@@ -109,6 +138,8 @@ Runner recognise(const xml::Element &Root,
     return Runner::Ctest;
   if (anySuiteNamed(Root, "pytest"))
     return Runner::Pytest;
+  if (isLitReport(Root))
+    return Runner::Lit;
   return Runner::Auto;
 }
 
@@ -142,6 +173,24 @@ void boostOutcome(const xml::Element *Failure, const xml::Element *Error,
   Out.Result = Crash ? Outcome::Crashed : Outcome::Failed;
 }
 
+/// The outcome of a lit test that failed: timed out when lit's header
+/// above the test's output says so ("Exit Code: -9", "Timeout: Reached
+/// timeout of N seconds", a blank line), else failed (lit's FAIL,
+/// UNRESOLVED and XPASS look alike).
+void litFailure(const xml::Element &Failure, JUnitCase &Out) {
+  Out.Message = firstLine(Failure.Text);
+  Out.Result = Outcome::Failed;
+  for (llvm::StringRef L :
+       llvm::split(llvm::StringRef(Failure.Text).ltrim(), '\n')) {
+    if (L.trim().empty())
+      return;
+    if (L.starts_with("Timeout: ")) {
+      Out.Message = firstLine(L);
+      Out.Result = Outcome::TimedOut;
+    }
+  }
+}
+
 /// The outcome of one test case and its message.
 void outcome(const xml::Element &Case, Runner Kind, JUnitCase &Out) {
   const xml::Element *Failure = nullptr, *Error = nullptr, *Skipped = nullptr;
@@ -162,6 +211,8 @@ void outcome(const xml::Element &Case, Runner Kind, JUnitCase &Out) {
 
   if ((Failure || Error) && Kind == Runner::Boost)
     return boostOutcome(Failure, Error, Out);
+  if (Failure && Kind == Runner::Lit)
+    return litFailure(*Failure, Out);
   if (Failure || Error) {
     const xml::Element *E = Failure ? Failure : Error;
     Out.Message = MessageOf(E);
@@ -211,6 +262,16 @@ bool ranInBoost(const xml::Element &Case) {
   return true;
 }
 
+/// lit lists every test of its suites, those its --filter left out as
+/// skipped with "Test not selected": they did not run.
+bool ranInLit(const xml::Element &Case) {
+  for (const xml::Element &C : Case.Children)
+    if (C.Name == "skipped" &&
+        C.attribute("message").value_or("").starts_with("Test not selected"))
+      return false;
+  return true;
+}
+
 } // namespace
 
 llvm::Expected<JUnitReport> parseJUnit(llvm::StringRef Text,
@@ -254,7 +315,8 @@ llvm::Expected<JUnitReport> parseJUnit(llvm::StringRef Text,
                           "a number of seconds",
                           FileName, C->Line, Out.Name, *T);
     }
-    if (Report.Kind == Runner::Boost && !ranInBoost(*C))
+    if ((Report.Kind == Runner::Boost && !ranInBoost(*C)) ||
+        (Report.Kind == Runner::Lit && !ranInLit(*C)))
       continue;
     outcome(*C, Report.Kind, Out);
     Report.Cases.push_back(std::move(Out));
@@ -461,12 +523,15 @@ gtestIds(const JUnitReport &Report, llvm::StringRef FileName,
 llvm::Expected<std::vector<TestResult>>
 testResults(const JUnitReport &Report, llvm::StringRef FileName,
             const NamingOptions &O, std::vector<std::string> &Warnings) {
-  std::vector<std::string> GtestIds;
-  if (Report.Kind == Runner::Gtest) {
-    auto Ids = gtestIds(Report, FileName, O, Warnings);
+  // Ids named for the whole report at once.
+  std::vector<std::string> ReportIds;
+  if (Report.Kind == Runner::Gtest || Report.Kind == Runner::Lit) {
+    auto Ids = Report.Kind == Runner::Gtest
+                   ? gtestIds(Report, FileName, O, Warnings)
+                   : litResultIds(Report, FileName, O.KnownIds, Warnings);
     if (!Ids)
       return Ids.takeError();
-    GtestIds = std::move(*Ids);
+    ReportIds = std::move(*Ids);
   }
 
   // Known case ids by their name, for ctest names: gtest_discover_tests,
@@ -495,7 +560,8 @@ testResults(const JUnitReport &Report, llvm::StringRef FileName,
     std::string Id;
     switch (Report.Kind) {
     case Runner::Gtest:
-      Id = GtestIds[I];
+    case Runner::Lit:
+      Id = ReportIds[I];
       break;
     case Runner::Pytest: {
       auto [NodeId, Guessed] = pytestNodeId(C.ClassName, C.Name, O);

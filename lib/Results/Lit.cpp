@@ -4,13 +4,20 @@
 // lit names a test "SUITE :: PATH" (the suite's config.name and the file's
 // path in the suite); tia's id is "lit:SUITE::PATH", one per file. lit
 // chooses tests with --filter, a regular expression searched in that name.
+// Its xunit report (--xunit-xml-output) names a test less exactly, as a
+// class name and a file name: a result is named after the known test it
+// stands for.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tia/Results/Runners.h"
 #include "tia/Select/Policy.h"
+#include "tia/Support/Error.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include <algorithm>
+#include <map>
 
 namespace tia {
 namespace results {
@@ -25,10 +32,15 @@ bool isLitProgram(llvm::StringRef Path) {
 }
 
 /// \p Text with the characters a Python regular expression gives meaning
-/// escaped, as re.escape does for them.
+/// escaped, as re.escape does for them, and a space written "\x20", which
+/// a shell does not split at.
 std::string regexEscaped(llvm::StringRef Text) {
   std::string Out;
   for (char C : Text) {
+    if (C == ' ') {
+      Out += "\\x20";
+      continue;
+    }
     if (llvm::StringRef(".^$*+?{}[]\\|()").contains(C))
       Out += '\\';
     Out += C;
@@ -96,6 +108,12 @@ std::string litFilter(const std::vector<std::string> &FullNames) {
   return "^(" + llvm::join(Names, "|") + ")$";
 }
 
+bool selectsLitTest(const select::Plan &P) {
+  return llvm::any_of(P.Selected, [](const select::PlannedTest &T) {
+    return litFullName(T.Id).has_value();
+  });
+}
+
 RunnerArguments litArguments(const select::Plan &P, bool Exclusion) {
   RunnerArguments Out;
   std::vector<std::string> Names;
@@ -120,7 +138,72 @@ RunnerArguments litArguments(const select::Plan &P, bool Exclusion) {
     Collect(Id);
   if (!Names.empty())
     Out.Arguments = {"--filter-out", litFilter(Names)};
+  // Skipping every known test may leave none, which lit calls an error.
+  if (!Names.empty() && !selectsLitTest(P))
+    Out.Arguments.push_back("--allow-empty-runs");
   return Out;
+}
+
+std::optional<LitXunitName> litXunitName(llvm::StringRef Id) {
+  std::optional<std::string> Full = litFullName(Id);
+  if (!Full)
+    return std::nullopt;
+  auto [Suite, Path] = llvm::StringRef(*Full).split(" :: ");
+  std::string SuiteName = Suite.str();
+  std::replace(SuiteName.begin(), SuiteName.end(), '.', '-');
+  auto [Folder, File] = Path.rsplit('/');
+  if (File.empty()) // at the suite's root
+    return LitXunitName{SuiteName + "." + SuiteName, Folder.str()};
+  std::string FolderName = Folder.str();
+  std::replace(FolderName.begin(), FolderName.end(), '.', '_');
+  return LitXunitName{SuiteName + "." + FolderName, File.str()};
+}
+
+std::optional<std::string> plainLitId(llvm::StringRef ClassName,
+                                      llvm::StringRef Name) {
+  auto [Suite, Folder] = ClassName.split('.');
+  if (Suite.empty() || Folder.empty())
+    return std::nullopt;
+  if (Folder == Suite)
+    return ("lit:" + Suite + "::" + Name).str();
+  return ("lit:" + Suite + "::" + Folder + "/" + Name).str();
+}
+
+llvm::Expected<std::vector<std::string>>
+litResultIds(const JUnitReport &Report, llvm::StringRef FileName,
+             llvm::ArrayRef<std::string> KnownIds,
+             std::vector<std::string> &Warnings) {
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> Known;
+  for (const std::string &Id : KnownIds)
+    if (std::optional<LitXunitName> X = litXunitName(Id))
+      Known[{X->ClassName, X->Name}].push_back(Id);
+  std::vector<std::string> Ids;
+  unsigned Guessed = 0;
+  for (const JUnitCase &C : Report.Cases) {
+    auto It = Known.find({C.ClassName, C.Name});
+    if (It != Known.end() && It->second.size() == 1) {
+      Ids.push_back(It->second.front());
+      continue;
+    }
+    std::optional<std::string> Plain = plainLitId(C.ClassName, C.Name);
+    if (!Plain)
+      return makeErrorf("{0}:{1}: lit test case '{2}' has class name '{3}', "
+                        "not SUITE.FOLDER: pass the report lit's "
+                        "--xunit-xml-output wrote",
+                        FileName, C.ReportLine, C.Name, C.ClassName);
+    Ids.push_back(std::move(*Plain));
+    ++Guessed;
+  }
+  if (Guessed)
+    Warnings.push_back(
+        llvm::formatv("{0}: {1} of its {2} lit tests are not a test the "
+                      "database knows; their ids were guessed from lit's "
+                      "class names, which write '.' as '-' in a suite's name "
+                      "and as '_' in a folder: collect the suite to have "
+                      "them named exactly",
+                      FileName, Guessed, Report.Cases.size())
+            .str());
+  return Ids;
 }
 
 } // namespace results

@@ -57,8 +57,9 @@ llvm::Error runResultsImport(const GlobalOptions &G,
 
 llvm::cl::SubCommand ResultsSubcommand("results",
                                        "'tia results import --format junit "
-                                       "FILE...': import test outcomes (ctest, "
-                                       "GoogleTest, pytest JUnit XML)");
+                                       "FILE...': import test outcomes (the "
+                                       "JUnit XML of ctest, test binaries, "
+                                       "pytest, lit)");
 
 namespace {
 enum class ResultsFormat { JUnit };
@@ -86,7 +87,9 @@ llvm::cl::opt<results::Runner> Runner(
                    "--binary names the binary)"),
         clEnumValN(results::Runner::Boost, "boost",
                    "ids boost:<binary>:<suite/case> (Boost.Test's "
-                   "--log_format=JUNIT; --binary names the binary)")),
+                   "--log_format=JUNIT; --binary names the binary)"),
+        clEnumValN(results::Runner::Lit, "lit",
+                   "ids lit:<suite>::<path> (lit's --xunit-xml-output)")),
     llvm::cl::init(results::Runner::Auto), llvm::cl::cat(tiaCategory()),
     llvm::cl::sub(ResultsSubcommand));
 llvm::cl::opt<std::string>

@@ -236,8 +236,8 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
 
 llvm::cl::SubCommand
     RunSubcommand("run", "'tia run [OPTIONS] -- RUNNER ARGS...': run the "
-                         "selected tests with ctest, a GoogleTest binary or "
-                         "pytest, and import their results");
+                         "selected tests with ctest, a test binary, pytest "
+                         "or lit, and import their results");
 
 namespace {
 llvm::cl::opt<std::string>
@@ -258,16 +258,17 @@ llvm::cl::opt<bool> Inclusion(
     llvm::cl::sub(RunSubcommand));
 llvm::cl::opt<results::Runner> Runner(
     "runner",
-    llvm::cl::desc("The kind of runner (default: ctest and pytest by the "
-                   "program's name, a test binary by the framework it links, "
-                   "GoogleTest when it cannot be told)"),
+    llvm::cl::desc("The kind of runner (default: ctest, pytest and lit by "
+                   "the program's name, a test binary by the framework it "
+                   "links, GoogleTest when it cannot be told)"),
     llvm::cl::values(
         clEnumValN(results::Runner::Ctest, "ctest", "ctest"),
         clEnumValN(results::Runner::Gtest, "gtest", "a GoogleTest binary"),
         clEnumValN(results::Runner::Catch2, "catch2", "a Catch2 binary"),
         clEnumValN(results::Runner::Doctest, "doctest", "a doctest binary"),
         clEnumValN(results::Runner::Boost, "boost", "a Boost.Test binary"),
-        clEnumValN(results::Runner::Pytest, "pytest", "pytest")),
+        clEnumValN(results::Runner::Pytest, "pytest", "pytest"),
+        clEnumValN(results::Runner::Lit, "lit", "lit (lit.py, llvm-lit)")),
     llvm::cl::init(results::Runner::Auto), llvm::cl::cat(tiaCategory()),
     llvm::cl::sub(RunSubcommand));
 llvm::cl::opt<bool> Observe(

@@ -1,12 +1,14 @@
-//===- LitTest.cpp - lit suites: recognising, listing, selecting ----------===//
+//===- LitTest.cpp - lit suites: recognising, listing, selecting, results -===//
 
 #include "tia/Results/Runners.h"
 #include "tia/Select/Policy.h"
+#include "tia/Testing/Assertions.h"
 #include "gtest/gtest.h"
 
 using namespace tia;
 using namespace tia::select;
 using namespace tia::results;
+using tia::testing::errorText;
 
 namespace {
 
@@ -52,7 +54,11 @@ TEST(LitTest, IdsAndFullNamesRoundTrip) {
 
 TEST(LitTest, FiltersEscapeRegexCharacters) {
   EXPECT_EQ(litFilter({"s :: a+b(1).test", "s :: [x]^$|y.test"}),
-            "^(s :: a\\+b\\(1\\)\\.test|s :: \\[x\\]\\^\\$\\|y\\.test)$");
+            "^(s\\x20::\\x20a\\+b\\(1\\)\\.test|"
+            "s\\x20::\\x20\\[x\\]\\^\\$\\|y\\.test)$");
+  // No space, so that `lit $(tia select --format lit) DIR` keeps it whole.
+  EXPECT_EQ(litFilter({"s :: sub dir/a-b_c.test"}),
+            "^(s\\x20::\\x20sub\\x20dir/a-b_c\\.test)$");
 }
 
 TEST(LitTest, ArgumentsInBothForms) {
@@ -60,10 +66,11 @@ TEST(LitTest, ArgumentsInBothForms) {
   P.Selected = {selected("lit:s::a.test"), selected("ctest:other")};
   P.NotSelected = {"lit:s::b.test", "pytest:t.py::x"};
   RunnerArguments In = litArguments(P, false);
-  EXPECT_EQ(In.Arguments, (Strings{"--filter", "^(s :: a\\.test)$"}));
+  EXPECT_EQ(In.Arguments, (Strings{"--filter", "^(s\\x20::\\x20a\\.test)$"}));
   EXPECT_EQ(In.Unnamed, 1u);
   RunnerArguments Out = litArguments(P, true);
-  EXPECT_EQ(Out.Arguments, (Strings{"--filter-out", "^(s :: b\\.test)$"}));
+  EXPECT_EQ(Out.Arguments,
+            (Strings{"--filter-out", "^(s\\x20::\\x20b\\.test)$"}));
   EXPECT_EQ(Out.Unnamed, 1u);
 }
 
@@ -88,6 +95,165 @@ TEST(LitTest, NothingSelectedRunsNothing) {
   Plan All;
   All.Selected = {selected("lit:s::a.test")};
   EXPECT_TRUE(litArguments(All, true).Arguments.empty());
+}
+
+TEST(LitTest, SkippingEveryKnownTestAllowsAnEmptyRun) {
+  Plan P;
+  P.Selected = {selected("ctest:other")};
+  P.NotSelected = {"lit:s::a.test"};
+  EXPECT_EQ(litArguments(P, true).Arguments,
+            (Strings{"--filter-out", "^(s\\x20::\\x20a\\.test)$",
+                     "--allow-empty-runs"}));
+  // A selected lit test still runs: an empty run is lit's error again.
+  P.Selected.push_back(selected("lit:s::b.test"));
+  EXPECT_EQ(litArguments(P, true).Arguments.size(), 2u);
+}
+
+TEST(LitTest, RunWithItsXunitReport) {
+  std::vector<std::string> Command = {"python3", "lit.py", "-v", "suite"};
+  EXPECT_EQ(recogniseRunner(Command, ""), Runner::Lit);
+  EXPECT_EQ(recogniseRunner({"python3", "lit_wrapper.py"}, ""), Runner::Gtest);
+  std::vector<std::string> Args;
+  askForReport(Runner::Lit, "r.xml", Args);
+  EXPECT_EQ(Args, (Strings{"--xunit-xml-output=r.xml"}));
+}
+
+TEST(LitTest, RunnerName) {
+  EXPECT_EQ(runnerName(Runner::Lit), "lit");
+  EXPECT_EQ(parseRunner("lit"), Runner::Lit);
+  EXPECT_EQ(parseRunner("llvm-lit"), std::nullopt);
+}
+
+TEST(LitTest, RunsNothingWhenNoLitTestIsSelected) {
+  Plan P;
+  P.Selected = {selected("ctest:other")};
+  P.NotSelected = {"lit:s::a.test"};
+  EXPECT_EQ(nothingToRun(P, Runner::Lit, "lit.py", false),
+            std::optional<std::string>("no lit test is selected"));
+  // Skipping the known tests runs those tia never saw.
+  EXPECT_EQ(nothingToRun(P, Runner::Lit, "lit.py", true), std::nullopt);
+  P.Selected.push_back(selected("lit:s::b.test"));
+  EXPECT_EQ(nothingToRun(P, Runner::Lit, "lit.py", false), std::nullopt);
+}
+
+TEST(LitTest, XunitNamesOfIds) {
+  EXPECT_EQ(litXunitName("lit:my.suite::v1.2/x/dotted.test"),
+            (LitXunitName{"my-suite.v1_2/x", "dotted.test"}));
+  // A test at the root: the suite's name again.
+  EXPECT_EQ(litXunitName("lit:my.suite::pass.test"),
+            (LitXunitName{"my-suite.my-suite", "pass.test"}));
+  EXPECT_EQ(litXunitName("ctest:my.suite"), std::nullopt);
+}
+
+TEST(LitTest, PlainIdsOfXunitNames) {
+  EXPECT_EQ(plainLitId("s.s", "a.test"), "lit:s::a.test");
+  EXPECT_EQ(plainLitId("s.sub/x", "b.test"), "lit:s::sub/x/b.test");
+  // lit's '-' and '_' stay: the plain id cannot know they were '.'.
+  EXPECT_EQ(plainLitId("my-suite.v1_2", "c.test"), "lit:my-suite::v1_2/c.test");
+  EXPECT_EQ(plainLitId("nodot", "a.test"), std::nullopt);
+  EXPECT_EQ(plainLitId(".s", "a.test"), std::nullopt);
+}
+
+// What lit 19 writes with --xunit-xml-output for a suite "my.suite" run
+// with --filter (not.test was left out), a timeout added. Only lit's
+// header above a test's output says whether it timed out.
+const char *LitReport = R"xml(<?xml version="1.0" encoding="UTF-8"?>
+<testsuites time="0.19">
+<testsuite name="my-suite" tests="6" failures="2" skipped="2">
+<testcase classname="my-suite.my-suite" name="fail.test" time="0.05">
+  <failure><![CDATA[Exit Code: 1
+
+Command Output (stdout):
+--
+Timeout: the test's own words
+--
+]]></failure>
+</testcase>
+<testcase classname="my-suite.my-suite" name="not.test" time="0.00">
+  <skipped message="Test not selected (--filter, --max-tests)"/>
+</testcase>
+<testcase classname="my-suite.my-suite" name="pass.test" time="0.03"/>
+<testcase classname="my-suite.my-suite" name="slow.test" time="1.01">
+  <failure><![CDATA[Exit Code: -9
+Timeout: Reached timeout of 1 seconds
+
+]]></failure>
+</testcase>
+<testcase classname="my-suite.my-suite" name="unsupported.test" time="0.00">
+  <skipped message="Missing required feature(s): no-such-feature"/>
+</testcase>
+<testcase classname="my-suite.v1_2" name="dotted.test" time="0.01"/>
+</testsuite>
+</testsuites>
+)xml";
+
+TEST(LitTest, XunitReportOutcomes) {
+  ASSERT_VALUE(R, parseJUnit(LitReport, "r.xml"));
+  EXPECT_EQ(R->Kind, Runner::Lit);
+  ASSERT_EQ(R->Cases.size(), 5u); // not.test did not run
+  EXPECT_EQ(R->Cases[0].Result, Outcome::Failed);
+  EXPECT_EQ(R->Cases[0].Message, "Exit Code: 1");
+  EXPECT_EQ(R->Cases[1].Name, "pass.test");
+  EXPECT_EQ(R->Cases[1].Result, Outcome::Passed);
+  EXPECT_EQ(R->Cases[2].Result, Outcome::TimedOut);
+  EXPECT_EQ(R->Cases[2].Message, "Timeout: Reached timeout of 1 seconds");
+  EXPECT_EQ(R->Cases[3].Result, Outcome::Skipped);
+  EXPECT_EQ(R->Cases[3].Message,
+            "Missing required feature(s): no-such-feature");
+  EXPECT_DOUBLE_EQ(R->Cases[2].Seconds, 1.01);
+}
+
+TEST(LitTest, XunitReportRecognisedByItsShape) {
+  // Catch2's report has class names "BINARY.global", but timed suites.
+  const char *Catch2 = "<testsuites><testsuite name='t' time='0.1'><testcase "
+                       "classname='t.global' name='a'/></testsuite>"
+                       "</testsuites>";
+  EXPECT_EQ(errorText(parseJUnit(Catch2, "r.xml")),
+            "cannot tell which runner wrote r.xml: pass --runner ctest, "
+            "gtest or pytest");
+  // A case of another suite's class.
+  const char *Mixed = "<testsuites time='1'><testsuite name='s'><testcase "
+                      "classname='t.t' name='a'/></testsuite></testsuites>";
+  EXPECT_FALSE(static_cast<bool>(parseJUnit(Mixed, "r.xml")));
+  ASSERT_VALUE(Hinted, parseJUnit(Mixed, "r.xml", Runner::Lit));
+  EXPECT_EQ(Hinted->Kind, Runner::Lit);
+}
+
+TEST(LitTest, XunitCasesAreTheKnownTests) {
+  ASSERT_VALUE(R, parseJUnit(LitReport, "r.xml"));
+  std::vector<std::string> Known = {
+      "lit:my.suite::fail.test", "lit:my.suite::pass.test",
+      "lit:my.suite::slow.test", "lit:my.suite::unsupported.test",
+      "lit:my.suite::v1.2/dotted.test"};
+  std::vector<std::string> Warnings;
+  ASSERT_VALUE(Ids, litResultIds(*R, "r.xml", Known, Warnings));
+  EXPECT_EQ(*Ids, Known);
+  EXPECT_TRUE(Warnings.empty());
+}
+
+TEST(LitTest, XunitCasesOfUnknownTestsAreGuessed) {
+  ASSERT_VALUE(R, parseJUnit(LitReport, "r.xml"));
+  // Two known tests whose xunit names are the same are no answer either.
+  std::vector<std::string> Known = {"lit:my.suite::pass.test",
+                                    "lit:my-suite::pass.test"};
+  std::vector<std::string> Warnings;
+  ASSERT_VALUE(Ids, litResultIds(*R, "r.xml", Known, Warnings));
+  EXPECT_EQ((*Ids)[1], "lit:my-suite::pass.test");
+  EXPECT_EQ((*Ids)[4], "lit:my-suite::v1_2/dotted.test");
+  ASSERT_EQ(Warnings.size(), 1u);
+  EXPECT_EQ(Warnings[0].substr(0, 58),
+            "r.xml: 5 of its 5 lit tests are not a test the database kn");
+}
+
+TEST(LitTest, XunitCaseWithoutASuiteIsAnError) {
+  ASSERT_VALUE(R, parseJUnit("<testsuites>\n<testsuite name='s'>\n<testcase "
+                             "classname='s' name='a.test'/></testsuite>"
+                             "</testsuites>",
+                             "r.xml", Runner::Lit));
+  std::vector<std::string> Warnings;
+  EXPECT_EQ(errorText(litResultIds(*R, "r.xml", {}, Warnings)),
+            "r.xml:3: lit test case 'a.test' has class name 's', not "
+            "SUITE.FOLDER: pass the report lit's --xunit-xml-output wrote");
 }
 
 } // namespace

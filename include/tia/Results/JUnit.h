@@ -1,10 +1,11 @@
 //===- tia/Results/JUnit.h - test outcomes from JUnit XML reports ---------===//
 //
 // Reads the JUnit XML that ctest (--output-junit), GoogleTest
-// (--gtest_output=xml) and pytest (--junitxml) write, turns each test case
-// into a tia test id and an outcome, and stores them as one run. Parsing and
-// naming are pure functions over text, so that every path through them can
-// be tested and fuzzed without files or a database.
+// (--gtest_output=xml), pytest (--junitxml), lit (--xunit-xml-output) and
+// others write, turns each test case into a tia test id and an outcome, and
+// stores them as one run. Parsing and naming are pure functions over text,
+// so that every path through them can be tested and fuzzed without files or
+// a database.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,10 +27,10 @@ class Store;
 namespace results {
 
 /// The test runner that wrote a report.
-enum class Runner { Auto, Ctest, Gtest, Pytest, Catch2, Doctest, Boost };
+enum class Runner { Auto, Ctest, Gtest, Pytest, Catch2, Doctest, Boost, Lit };
 
-/// Returns "auto", "ctest", "gtest", "pytest", "catch2", "doctest" or
-/// "boost".
+/// Returns "auto", "ctest", "gtest", "pytest", "catch2", "doctest", "boost"
+/// or "lit".
 llvm::StringRef runnerName(Runner R);
 /// Parses a name returned by runnerName; std::nullopt for anything else.
 std::optional<Runner> parseRunner(llvm::StringRef Name);
@@ -38,7 +39,8 @@ std::optional<Runner> parseRunner(llvm::StringRef Name);
 struct JUnitCase {
   /// The "classname" attribute: the suite for GoogleTest ("VectorTest",
   /// "Inst/Suite", "Typed/0"), the dotted module and classes for pytest
-  /// ("tests.test_a.TestK"), the test name again for ctest.
+  /// ("tests.test_a.TestK"), the test name again for ctest, the suite and
+  /// the test's folder for lit ("my-suite.sub_dir/inner").
   std::string ClassName;
   std::string Name;
   /// The "file" and "line" attributes (GoogleTest; pytest's xunit1 family)
@@ -62,7 +64,10 @@ struct JUnitReport {
 
 /// Parses \p Text, the contents of \p FileName. \p Hint Auto recognises the
 /// runner: GoogleTest by its "result" attributes, ctest by its "status"
-/// attributes, pytest by its suite named "pytest". Errors:
+/// attributes, pytest by its suite named "pytest", lit by the shape of its
+/// report (a timed <testsuites> of untimed suites, each case's class name
+/// its suite's name and a '.'). A lit test that lit did not run ("Test not
+/// selected") is left out. Errors:
 ///  - "malformed JUnit file FILE:LINE:COL: REASON" (not well-formed XML)
 ///  - "FILE is not a JUnit report: its root element is <X>, not
 ///     <testsuites> or <testsuite>"
@@ -114,7 +119,8 @@ std::pair<std::string, bool> pytestNodeId(llvm::StringRef ClassName,
 /// Fails for a GoogleTest report without a binary (test_detail.xml) with a
 /// case left ("cannot tell which binary wrote FILE (N of its M cases ...):
 /// pass --binary NAME, or let GoogleTest name the file with
-/// --gtest_output=xml:DIR/").
+/// --gtest_output=xml:DIR/"). A lit case is the known lit test it stands
+/// for, else its name is rebuilt (litResultIds).
 llvm::Expected<std::vector<TestResult>>
 testResults(const JUnitReport &Report, llvm::StringRef FileName,
             const NamingOptions &Options, std::vector<std::string> &Warnings);

@@ -40,9 +40,9 @@ namespace results {
 //===----------------------------------------------------------------------===//
 
 /// The runner \p Command starts: ctest and pytest by name (`python -m
-/// pytest` too), a test binary by the framework it links, read from
-/// \p Program (the command's program found; empty when it was not), and
-/// GoogleTest when it cannot be told.
+/// pytest` too), lit as runsLit tells, a test binary by the framework it
+/// links, read from \p Program (the command's program found; empty when it
+/// was not), and GoogleTest when it cannot be told.
 Runner recogniseRunner(const std::vector<std::string> &Command,
                        llvm::StringRef Program);
 
@@ -147,8 +147,50 @@ std::string litTestId(llvm::StringRef FullName);
 /// an id of another runner.
 std::optional<std::string> litFullName(llvm::StringRef Id);
 
-/// lit's --filter value that matches exactly the tests \p FullNames.
+/// True when \p P selects a lit test by its id (not by selecting all).
+bool selectsLitTest(const select::Plan &P);
+
+/// lit's --filter value that matches exactly the tests \p FullNames. A
+/// space is written "\x20", so that the value survives a shell's word
+/// splitting (`lit $(tia select --format lit) DIR`).
 std::string litFilter(const std::vector<std::string> &FullNames);
+
+/// How lit's xunit report (--xunit-xml-output) names a test: the class
+/// name is the suite's name with '.' written '-', a '.', then the test's
+/// folder in the suite with '.' written '_' (the suite's name again for a
+/// test at the suite's root); the name is the test's file name.
+struct LitXunitName {
+  std::string ClassName;
+  std::string Name;
+  bool operator==(const LitXunitName &O) const {
+    return ClassName == O.ClassName && Name == O.Name;
+  }
+};
+
+/// The xunit name of lit test id \p Id ("lit:my.suite::a.b/c.test" ->
+/// "my-suite.a_b", "c.test"); std::nullopt for an id of another runner.
+std::optional<LitXunitName> litXunitName(llvm::StringRef Id);
+
+/// The id a lit xunit case most plainly stands for, when no known test
+/// has its name: the class name up to its first '.' is the suite, the rest
+/// the folder, or the root when it is the suite's name again
+/// ("s.s", "a.test" -> "lit:s::a.test"; "s.sub/x", "b.test" ->
+/// "lit:s::sub/x/b.test"). It is a guess: a '-' of the suite's name or a
+/// '_' of the folder may have been a '.'. std::nullopt for a class name
+/// without a '.', which lit does not write.
+std::optional<std::string> plainLitId(llvm::StringRef ClassName,
+                                      llvm::StringRef Name);
+
+/// The ids of the cases of \p Report, a lit report read from \p FileName:
+/// the one test of \p KnownIds (sorted) with the same xunit name, else
+/// plainLitId, and one warning on \p Warnings counting those guessed.
+/// Fails for a case whose class name lit cannot have written
+/// ("FILE:LINE: lit test case 'NAME' has class name 'X', not
+/// SUITE.FOLDER: ...").
+llvm::Expected<std::vector<std::string>>
+litResultIds(const JUnitReport &Report, llvm::StringRef FileName,
+             llvm::ArrayRef<std::string> KnownIds,
+             std::vector<std::string> &Warnings);
 
 //===----------------------------------------------------------------------===//
 // Selecting with a runner (Arguments.cpp)
@@ -209,7 +251,9 @@ RunnerArguments pytestArguments(const select::Plan &P, bool Exclusion,
 /// (inclusion), or "--filter-out REGEX" naming the skipped ones
 /// (exclusion). No arguments when everything runs (inclusion) or nothing
 /// is skipped (exclusion); "--filter ^$ --allow-empty-runs" when nothing
-/// runs. Tests of other runners are counted in Unnamed.
+/// runs, and --allow-empty-runs after the exclusion form when no lit test
+/// is selected (lit fails a run of no test). Tests of other runners are
+/// counted in Unnamed.
 RunnerArguments litArguments(const select::Plan &P, bool Exclusion);
 
 /// The arguments that make runner \p Kind run \p P's selection (or, with
@@ -221,7 +265,8 @@ RunnerArguments selectionArguments(const select::Plan &P, Runner Kind,
 
 /// Why \p Kind must not run at all for \p P: it cannot be told to run
 /// none of its tests (pytest with no pytest test selected, Boost.Test with
-/// no case of \p Binary selected). std::nullopt when it runs.
+/// no case of \p Binary selected) or would then write no report (lit with
+/// no lit test selected, in the inclusion form). std::nullopt when it runs.
 std::optional<std::string> nothingToRun(const select::Plan &P, Runner Kind,
                                         llvm::StringRef Binary, bool Exclusion);
 
@@ -243,7 +288,7 @@ RunnerArguments fittingSelectionArguments(const select::Plan &P, Runner Kind,
 /// Adds to \p Args what asks runner \p Kind for a JUnit report at
 /// \p Report (ctest's --output-junit, pytest's --junitxml=, GoogleTest's
 /// --gtest_output=xml:, Catch2's and doctest's junit reporters, a Boost.Test
-/// JUnit logger beside its console log).
+/// JUnit logger beside its console log, lit's --xunit-xml-output=).
 void askForReport(Runner Kind, llvm::StringRef Report,
                   std::vector<std::string> &Args);
 
