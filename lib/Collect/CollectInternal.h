@@ -188,6 +188,16 @@ struct RunContext {
   /// set of programs: what those programs ran counts for the test.
   const Binary &withPrograms(const Binary &B,
                              const std::optional<RawReads> &Reads);
+  /// True when \p Reads shows that the test ran an instrumented program of
+  /// the build, or opened an instrumented shared library of it (a plugin
+  /// that a program from outside the build loads, as `opt
+  /// -load-pass-plugin`).
+  bool ranInstrumented(const RawReads &Reads);
+  /// True for a path inside the build directory.
+  bool insideBuild(llvm::StringRef Path) const;
+  /// How program or library \p Path (real) was built, probed once; call
+  /// with M held.
+  coverage::Instrumentation kindOfProgram(const std::string &Path);
   /// What the tracer wrote to \p Files for a run of \p Binary that ended
   /// with \p Result: incomplete when the test did not pass (it may have
   /// stopped before a read) or no process loaded the tracer. std::nullopt

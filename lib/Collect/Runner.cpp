@@ -289,6 +289,53 @@ RunContext::readsOf(const std::string &Binary, Outcome Result,
   return Raw;
 }
 
+namespace {
+
+std::string realPath(const std::string &Path) {
+  llvm::SmallString<256> Real;
+  return llvm::sys::fs::real_path(Path, Real) ? Path : std::string(Real);
+}
+
+/// True for the name of a shared library: "libx.so", "libx.so.1".
+bool isSharedLibrary(llvm::StringRef Path) {
+  llvm::StringRef Name = llvm::sys::path::filename(Path);
+  return Name.ends_with(".so") || Name.contains(".so.");
+}
+
+} // namespace
+
+bool RunContext::insideBuild(llvm::StringRef Path) const {
+  return Path.starts_with(Options.BuildDir + "/");
+}
+
+coverage::Instrumentation RunContext::kindOfProgram(const std::string &Path) {
+  auto Kind = ProgramKinds.find(Path);
+  if (Kind == ProgramKinds.end()) {
+    auto Probe = coverage::probeBinary(Path);
+    coverage::Instrumentation K = coverage::Instrumentation::None;
+    if (Probe)
+      K = Probe->Kind;
+    else
+      llvm::consumeError(Probe.takeError()); // A script: nothing to read.
+    Kind = ProgramKinds.emplace(Path, K).first;
+  }
+  return Kind->second;
+}
+
+bool RunContext::ranInstrumented(const RawReads &Reads) {
+  std::lock_guard<std::mutex> Lock(M);
+  auto Instrumented = [&](const std::string &Path) {
+    std::string P = realPath(Path);
+    return insideBuild(P) &&
+           kindOfProgram(P) != coverage::Instrumentation::None;
+  };
+  if (llvm::any_of(Reads.Executed, Instrumented))
+    return true;
+  return llvm::any_of(Reads.Read, [&](const std::string &Path) {
+    return isSharedLibrary(Path) && Instrumented(Path);
+  });
+}
+
 const Binary &RunContext::withPrograms(const Binary &B,
                                        const std::optional<RawReads> &Reads) {
   if (!Reads)
@@ -302,23 +349,10 @@ const Binary &RunContext::withPrograms(const Binary &B,
     Objects.assign(B.Clang->objects().begin(), B.Clang->objects().end());
   std::vector<std::string> Programs;
   for (const std::string &Path : Reads->Executed) {
-    llvm::SmallString<256> Real;
-    std::string P =
-        llvm::sys::fs::real_path(Path, Real) ? Path : std::string(Real);
-    if (!llvm::StringRef(P).starts_with(Options.BuildDir + "/") ||
-        llvm::is_contained(Objects, P))
+    std::string P = realPath(Path);
+    if (!insideBuild(P) || llvm::is_contained(Objects, P))
       continue;
-    auto Kind = ProgramKinds.find(P);
-    if (Kind == ProgramKinds.end()) {
-      auto Probe = coverage::probeBinary(P);
-      coverage::Instrumentation K = coverage::Instrumentation::None;
-      if (Probe)
-        K = Probe->Kind;
-      else
-        llvm::consumeError(Probe.takeError()); // A script: nothing to read.
-      Kind = ProgramKinds.emplace(P, K).first;
-    }
-    if (Kind->second == coverage::Instrumentation::Clang)
+    if (kindOfProgram(P) == coverage::Instrumentation::Clang)
       Programs.push_back(P);
   }
   if (Programs.empty())
@@ -340,13 +374,17 @@ const Binary &RunContext::withPrograms(const Binary &B,
 }
 
 /// True for a lit test that, as its complete file-read trace shows, ran no
-/// instrumented program of the build (withPrograms found none for \p B, lit
-/// itself): it covers nothing, which is no missing coverage. A program of
-/// the build it ran without coverage is a boundary (gatherBoundaries).
-static bool ranNothingInstrumented(const TestRun &Run, const Binary &B) {
+/// instrumented program of the build and loaded no instrumented library of
+/// it (one that runs only programs from outside, `opt` and FileCheck): it
+/// covers nothing, which is no missing coverage. lit itself (\p B) is no
+/// program of the build. A program of the build it ran without coverage is
+/// a boundary (gatherBoundaries).
+static bool ranNothingInstrumented(RunContext &Ctx, const TestRun &Run,
+                                   const Binary &B) {
   return llvm::StringRef(Run.Result.TestId).starts_with("lit:") && Run.Reads &&
-         !Run.Reads->Incomplete && !B.Clang &&
-         B.Probe.Kind == coverage::Instrumentation::None;
+         !Run.Reads->Incomplete &&
+         B.Probe.Kind == coverage::Instrumentation::None &&
+         !Ctx.ranInstrumented(*Run.Reads);
 }
 
 /// Reads the coverage of a test that passed (or was skipped) into \p Run.
@@ -363,7 +401,7 @@ static void readInto(RunContext &Ctx, TestRun &Run, const Binary &B,
     Run.CoverageProblem = llvm::toString(Hits.takeError());
     return;
   }
-  if (!*Hits && ranNothingInstrumented(Run, B)) {
+  if (!*Hits && ranNothingInstrumented(Ctx, Run, B)) {
     Run.Hits.emplace();
     return;
   }

@@ -1,0 +1,11 @@
+import os
+
+import lit.formats
+
+config.name = "plugins"
+config.test_format = lit.formats.ShTest(True)
+config.suffixes = [".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(lit_config.params["build"], "suite")
+config.substitutions.append(("%loader", lit_config.params["loader"]))
+config.substitutions.append(("%plugin", os.path.join(lit_config.params["build"], "libshout.so")))

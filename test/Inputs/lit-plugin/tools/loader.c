@@ -1,0 +1,14 @@
+/* A program from outside the build, built without coverage, that loads a
+   plugin and calls it. */
+#include <dlfcn.h>
+#include <stdio.h>
+
+int main(int argc, char **argv) {
+  void *Plugin = argc > 1 ? dlopen(argv[1], RTLD_NOW) : NULL;
+  const char *(*Shout)(void) =
+      Plugin ? (const char *(*)(void))dlsym(Plugin, "shout") : NULL;
+  if (!Shout)
+    return 1;
+  puts(Shout());
+  return 0;
+}
