@@ -665,6 +665,8 @@ void write(const Plan &P, Format F, const WriteOptions &O,
            << (A.Unnamed == 1 ? "is not a " : "are not ") << Runner
            << (A.Unnamed == 1 ? " test and is" : " tests and are")
            << " left out of --format " << Runner << "\n";
+    if (!A.Widened.empty())
+      Warn << "tia: warning: " << A.Widened << "\n";
   };
   switch (F) {
   case Format::Ids:

@@ -13,11 +13,13 @@
 #include "tia/Results/Runners.h"
 #include "tia/Select/Policy.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/Plural.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
 #include <map>
+#include <numeric>
 
 namespace tia {
 namespace results {
@@ -108,6 +110,84 @@ std::string litFilter(const std::vector<std::string> &FullNames) {
   return "^(" + llvm::join(Names, "|") + ")$";
 }
 
+namespace {
+
+/// One folder's selected tests as the alternatives of a --filter.
+struct FolderGroup {
+  std::string Folder; ///< "SUITE :: dir/sub/", "SUITE :: " at the root
+  std::vector<std::string> Files;
+  bool Whole = false;
+  std::string regex() const {
+    std::vector<std::string> Names;
+    for (const std::string &F : Files)
+      Names.push_back(regexEscaped(F));
+    return regexEscaped(Folder) +
+           (Whole ? ".*" : "(" + llvm::join(Names, "|") + ")");
+  }
+};
+
+std::vector<FolderGroup> groupByFolder(const std::vector<std::string> &Names) {
+  std::map<std::string, FolderGroup> Groups;
+  for (llvm::StringRef Name : Names) {
+    auto [Suite, Path] = Name.split(" :: ");
+    size_t Slash = Path.rfind('/');
+    std::string Folder =
+        (Suite + " :: " +
+         (Slash == llvm::StringRef::npos ? "" : Path.take_front(Slash + 1)))
+            .str();
+    FolderGroup &G = Groups[Folder];
+    G.Folder = Folder;
+    G.Files.push_back(Name.drop_front(Folder.size()).str());
+  }
+  std::vector<FolderGroup> Out;
+  for (auto &[Folder, G] : Groups)
+    Out.push_back(std::move(G));
+  return Out;
+}
+
+std::string joinGroups(const std::vector<FolderGroup> &Groups) {
+  std::vector<std::string> Alternatives;
+  for (const FolderGroup &G : Groups)
+    Alternatives.push_back(G.regex());
+  return "^(" + llvm::join(Alternatives, "|") + ")$";
+}
+
+} // namespace
+
+BoundedLitFilter boundedLitFilter(const std::vector<std::string> &FullNames,
+                                  size_t Limit, bool MayWiden) {
+  BoundedLitFilter Out;
+  std::string Flat = litFilter(FullNames);
+  if (Flat.size() <= Limit) {
+    Out.Regex = std::move(Flat);
+    return Out;
+  }
+  std::vector<FolderGroup> Groups = groupByFolder(FullNames);
+  std::string Grouped = joinGroups(Groups);
+  if (Grouped.size() > Limit && MayWiden) {
+    // Widen the folders whose alternatives are longest first: each saves
+    // the most.
+    std::vector<size_t> Order(Groups.size());
+    std::iota(Order.begin(), Order.end(), 0);
+    llvm::stable_sort(Order, [&](size_t A, size_t B) {
+      return Groups[A].regex().size() > Groups[B].regex().size();
+    });
+    size_t Size = Grouped.size();
+    for (size_t I : Order) {
+      if (Size <= Limit)
+        break;
+      size_t Before = Groups[I].regex().size();
+      Groups[I].Whole = true;
+      Size -= Before - Groups[I].regex().size();
+      ++Out.WholeFolders;
+    }
+    Grouped = joinGroups(Groups);
+  }
+  if (Grouped.size() <= Limit)
+    Out.Regex = std::move(Grouped);
+  return Out;
+}
+
 bool selectsLitTest(const select::Plan &P) {
   return llvm::any_of(P.Selected, [](const select::PlannedTest &T) {
     return litFullName(T.Id).has_value();
@@ -128,16 +208,43 @@ RunnerArguments litArguments(const select::Plan &P, bool Exclusion) {
       return Out;
     for (const select::PlannedTest &T : P.Selected)
       Collect(T.Id);
-    if (Names.empty())
+    if (Names.empty()) {
       Out.Arguments = {"--filter", "^$", "--allow-empty-runs"};
-    else
-      Out.Arguments = {"--filter", litFilter(Names)};
+      return Out;
+    }
+    BoundedLitFilter F = boundedLitFilter(Names, LitFilterLimit, true);
+    if (F.Regex)
+      Out.Arguments = {"--filter", *F.Regex};
+    if (!F.Regex || F.WholeFolders)
+      Out.Widened =
+          llvm::formatv(
+              "the --filter of {0} selected lit test{1} is longer than lit "
+              "can take ({2} characters): {3}",
+              Names.size(), pluralS(Names.size()), LitFilterLimit,
+              F.Regex ? llvm::formatv("{0} folder{1} run{2} whole instead",
+                                      F.WholeFolders, pluralS(F.WholeFolders),
+                                      F.WholeFolders == 1 ? "s" : "")
+                            .str()
+                      : std::string("every lit test runs"))
+              .str();
     return Out;
   }
   for (const std::string &Id : P.skippedIds())
     Collect(Id);
-  if (!Names.empty())
-    Out.Arguments = {"--filter-out", litFilter(Names)};
+  if (Names.empty())
+    return Out;
+  // Skipping a whole folder could skip a selected test: all or nothing.
+  BoundedLitFilter F = boundedLitFilter(Names, LitFilterLimit, false);
+  if (!F.Regex) {
+    Out.Widened =
+        llvm::formatv("the --filter-out of {0} lit test{1} to skip "
+                      "is longer than lit can take ({2} "
+                      "characters): every lit test runs",
+                      Names.size(), pluralS(Names.size()), LitFilterLimit)
+            .str();
+    return Out;
+  }
+  Out.Arguments = {"--filter-out", *F.Regex};
   // Skipping every known test may leave none, which lit calls an error.
   if (!Names.empty() && !selectsLitTest(P))
     Out.Arguments.push_back("--allow-empty-runs");

@@ -61,6 +61,32 @@ TEST(LitTest, FiltersEscapeRegexCharacters) {
             "^(s\\x20::\\x20sub\\x20dir/a-b_c\\.test)$");
 }
 
+TEST(LitTest, LongFiltersGroupTheirNamesByFolder) {
+  Strings Names = {"s :: a/x.test", "s :: a/y.test", "s :: b/z.test",
+                   "s :: top.test"};
+  std::string Flat = litFilter(Names);
+  EXPECT_EQ(boundedLitFilter(Names, Flat.size(), true).Regex, Flat);
+  // One character less: the same tests, grouped; nothing widened.
+  BoundedLitFilter Grouped = boundedLitFilter(Names, Flat.size() - 1, false);
+  EXPECT_EQ(Grouped.Regex, "^(s\\x20::\\x20(top\\.test)|"
+                           "s\\x20::\\x20a/(x\\.test|y\\.test)|"
+                           "s\\x20::\\x20b/(z\\.test))$");
+  EXPECT_EQ(Grouped.WholeFolders, 0u);
+}
+
+TEST(LitTest, FiltersTooLongForLitRunWholeFolders) {
+  Strings Names = {"s :: a/long-name-one.test", "s :: a/long-name-two.test",
+                   "s :: b/z.test"};
+  // Folder a, whose alternatives are longest, runs whole first.
+  BoundedLitFilter F = boundedLitFilter(Names, 60, true);
+  EXPECT_EQ(F.Regex, "^(s\\x20::\\x20a/.*|s\\x20::\\x20b/(z\\.test))$");
+  EXPECT_EQ(F.WholeFolders, 1u);
+  // Skipping may not widen: a whole folder could skip a selected test.
+  EXPECT_FALSE(boundedLitFilter(Names, 60, false).Regex);
+  // Not even whole folders fit.
+  EXPECT_FALSE(boundedLitFilter(Names, 10, true).Regex);
+}
+
 TEST(LitTest, ArgumentsInBothForms) {
   Plan P;
   P.Selected = {selected("lit:s::a.test"), selected("ctest:other")};

@@ -155,6 +155,28 @@ bool selectsLitTest(const select::Plan &P);
 /// splitting (`lit $(tia select --format lit) DIR`).
 std::string litFilter(const std::vector<std::string> &FullNames);
 
+/// The longest --filter value litArguments prints. Linux takes at most
+/// 128 KiB in one argument or environment string (MAX_ARG_STRLEN), so
+/// lit's LIT_FILTER variable holds no more than its --filter, and lit reads
+/// no filter from a file.
+constexpr size_t LitFilterLimit = 100000;
+
+/// A --filter value no longer than a limit.
+struct BoundedLitFilter {
+  /// std::nullopt when not even whole folders fit.
+  std::optional<std::string> Regex;
+  /// The folders that run whole in place of their selected tests.
+  unsigned WholeFolders = 0;
+};
+
+/// lit's --filter value for the tests \p FullNames within \p Limit
+/// characters: litFilter when it fits; else the same names, grouped by
+/// folder; else, when \p MayWiden (a filter of tests to run, where more is
+/// safe), whole folders in place of their tests, the folders with the
+/// longest alternatives first, until it fits.
+BoundedLitFilter boundedLitFilter(const std::vector<std::string> &FullNames,
+                                  size_t Limit, bool MayWiden);
+
 /// How lit's xunit report (--xunit-xml-output) names a test: the class
 /// name is the suite's name with '.' written '-', a '.', then the test's
 /// folder in the suite with '.' written '_' (the suite's name again for a
@@ -201,6 +223,9 @@ struct RunnerArguments {
   std::vector<std::string> Arguments;
   /// Selected (or, in the exclusion form, skipped) tests of other runners.
   unsigned Unnamed = 0;
+  /// Why the arguments run more than the selection, when they do; empty
+  /// otherwise.
+  std::string Widened;
 };
 
 /// ctest's -R (inclusion) or -E (exclusion) with an anchored regex of test
