@@ -304,6 +304,14 @@ void writeMutantsJson(const MutantsReport &R, llvm::raw_ostream &OS) {
   OS << "\n";
 }
 
+void writeMutants(const MutantsReport &R, bool Json, llvm::raw_ostream &OS) {
+  if (Json)
+    writeMutantsJson(R, OS);
+  else
+    writeMutantsMarkdown(R, OS);
+  OS.flush();
+}
+
 void writeMutantsMarkdown(const MutantsReport &R, llvm::raw_ostream &OS) {
   OS << "| mutant | operator | function | killed by | selected | captured "
         "|\n|---|---|---|--:|--:|:-:|\n";

@@ -565,6 +565,14 @@ void modesMarkdown(const ReplayReport &R, llvm::raw_ostream &OS) {
 }
 } // namespace
 
+void writeReplay(const ReplayReport &R, bool Json, llvm::raw_ostream &OS) {
+  if (Json)
+    writeReplayJson(R, OS);
+  else
+    writeReplayMarkdown(R, OS);
+  OS.flush();
+}
+
 void writeReplayMarkdown(const ReplayReport &R, llvm::raw_ostream &OS) {
   if (R.Others.empty())
     oneModeMarkdown(R, OS);

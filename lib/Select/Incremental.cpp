@@ -2,9 +2,11 @@
 
 #include "tia/Select/Incremental.h"
 #include "tia/Git/Repository.h"
+#include "tia/Select/Request.h"
 #include "tia/Support/CommitId.h"
 #include "tia/Support/Plural.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <map>
 
@@ -112,6 +114,36 @@ std::string incrementalSummary(const IncrementalCollect &C, unsigned Carried,
                     .str()
               : llvm::formatv("{0} carried over{1}", Carried, Age).str();
   return llvm::formatv("; {0}, {1} never covered", Kept, C.NeverCovered).str();
+}
+
+llvm::Expected<IncrementalCollect>
+planIncrementalCollect(const config::Workspace &W, llvm::StringRef BuildDir,
+                       llvm::StringRef ResourceDir) {
+  Request R;
+  R.Base = "HEAD";
+  R.Head = "HEAD";
+  R.Mode = SelectionMode::Coverage;
+  // A budget would cut tests the change affects: the whole selection runs.
+  R.MaxTests = 0;
+  R.TimeBudget = 0;
+  // Compile commands that changed since the index select what they build.
+  if (!BuildDir.empty() &&
+      llvm::sys::fs::exists(BuildDir + "/compile_commands.json"))
+    R.BuildDir = BuildDir.str();
+  R.ResourceDir = ResourceDir.str();
+  // The selection takes a workspace of its own, read afresh as any
+  // selection's is.
+  auto Fresh = config::findWorkspace(W.WorkingDir, W.DbPath, /*NeedGit=*/false);
+  if (!Fresh)
+    return Fresh.takeError();
+  auto Made = planRequest(std::move(*Fresh), R);
+  if (!Made)
+    return Made.takeError();
+  IncrementalCollect Update = incrementalCollect(Made->Plan);
+  if (llvm::Error E =
+          measureCarriedAge(*Made->Ctx.Repo, *Made->DB, "HEAD", Update))
+    return E;
+  return Update;
 }
 
 } // namespace select

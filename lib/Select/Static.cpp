@@ -6,10 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "tia/Select/Static.h"
-#include "tia/Support/Model.h"
 #include "NameRTS.h"
 #include "tia/Python/FrontEnd.h"
 #include "tia/Store/Store.h"
+#include "tia/Support/Error.h"
+#include "tia/Support/Model.h"
 #include "llvm/Support/ThreadPool.h"
 #include <algorithm>
 #include <map>
@@ -36,6 +37,25 @@ std::optional<SelectionMode> parseMode(llvm::StringRef Name) {
     if (modeName(M) == Name)
       return M;
   return std::nullopt;
+}
+
+llvm::Expected<std::vector<SelectionMode>>
+parseModeList(llvm::StringRef Text, llvm::StringRef Option) {
+  std::vector<SelectionMode> Modes;
+  llvm::SmallVector<llvm::StringRef, 4> Names;
+  Text.split(Names, ',');
+  for (llvm::StringRef Name : Names) {
+    Name = Name.trim();
+    std::optional<SelectionMode> M = parseMode(Name);
+    if (!M)
+      return makeErrorf("{0} takes static, coverage and combined, "
+                        "comma-separated, not '{1}'",
+                        Option, Name);
+    if (llvm::is_contained(Modes, *M))
+      return makeErrorf("{0} names '{1}' twice", Option, Name);
+    Modes.push_back(*M);
+  }
+  return Modes;
 }
 
 namespace {

@@ -7,131 +7,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "CommandsInternal.h"
-#include "PythonInternal.h"
-#include "tia/Collect/BuildDirs.h"
-#include "tia/Collect/Collect.h"
-#include "tia/Collect/Pytest.h"
-#include "tia/Select/Incremental.h"
-#include "tia/Select/Static.h"
-#include "tia/Support/Error.h"
-#include "llvm/Support/FileSystem.h"
+#include "tia/Collect/Request.h"
 
 namespace tia {
 namespace tool {
-
-namespace {
-
-/// Sets \p Trace and \p Tracked: reads are kept for the files git tracks,
-/// so without git there is nothing to trace.
-llvm::Error traceIn(const Context &C, bool Wanted, bool &Trace,
-                    std::vector<std::string> &Tracked) {
-  Trace = Wanted && C.Repo;
-  if (!Trace)
-    return llvm::Error::success();
-  auto Files = C.Repo->trackedFiles();
-  if (!Files)
-    return Files.takeError();
-  Tracked = std::move(*Files);
-  return llvm::Error::success();
-}
-
-/// What `collect --incremental` runs: a selection in the coverage mode
-/// from the newest snapshot to HEAD decides (docs/CI.md, "Incremental
-/// collection"). Says what it will do before the tests run.
-llvm::Expected<select::IncrementalCollect>
-incrementalPlan(const GlobalOptions &G, llvm::StringRef BuildDir,
-                llvm::raw_ostream &Err) {
-  SelectCommandOptions O;
-  O.Base = "HEAD";
-  O.Head = "HEAD";
-  O.Mode = select::SelectionMode::Coverage;
-  // A budget would cut tests the change affects: the whole selection runs.
-  O.MaxTests = 0;
-  O.TimeBudget = 0;
-  // Compile commands that changed since the index select what they build.
-  if (!BuildDir.empty() &&
-      llvm::sys::fs::exists(BuildDir + "/compile_commands.json"))
-    O.BuildDir = BuildDir.str();
-  auto Made = makePlan(G, O);
-  if (!Made)
-    return Made.takeError();
-  select::IncrementalCollect Update = select::incrementalCollect(Made->Plan);
-  if (llvm::Error E =
-          select::measureCarriedAge(*Made->Ctx.Repo, *Made->DB, "HEAD", Update))
-    return E;
-  if (!G.Quiet)
-    Err << select::incrementalIntent(Update) << "\n";
-  return Update;
-}
-
-} // namespace
 
 llvm::Error runCollect(const GlobalOptions &G, const CollectCommandOptions &O,
                        llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
   auto Ctx = makeContext(G, /*NeedGit=*/false);
   if (!Ctx)
     return Ctx.takeError();
-  auto BuildDir =
-      collect::findTestBuildDir(O.BuildDir, Ctx->WorkingDir, Ctx->Root);
-  if (!BuildDir)
-    return BuildDir.takeError();
-
-  collect::CollectOptions C;
-  C.BuildDir = *BuildDir;
-  C.Jobs = O.Jobs;
-  C.TimeoutSeconds = O.TimeoutSeconds;
-  C.Only = O.Only;
-  C.ProcessPerTest = O.ProcessPerTest;
-  C.SplitCases = O.SplitCases;
-  if (!O.Gcov.empty())
-    C.Gcov = O.Gcov;
-  if (!O.CTest.empty())
-    C.CTest = O.CTest;
-  C.ProjectRoot = Ctx->Root;
-  C.Quiet = G.Quiet;
-  C.Shard = O.Shard;
-  if (!O.BalanceFrom.empty()) {
-    auto Durations = recordedDurations(*Ctx, O.BalanceFrom);
-    if (!Durations)
-      return Durations.takeError();
-    C.Durations = std::move(*Durations);
-  }
-  auto Commit = recordedCommit(*Ctx, "");
-  if (!Commit)
-    return Commit.takeError();
-  C.Commit = *Commit;
-  if (llvm::Error E = traceIn(*Ctx, O.TraceFiles, C.TraceFiles, C.TrackedFiles))
-    return E;
-
-  std::optional<select::IncrementalCollect> Update;
-  if (O.Incremental) {
-    auto Planned = incrementalPlan(G, C.BuildDir, Err);
-    if (!Planned)
-      return Planned.takeError();
-    Update = std::move(*Planned);
-    if (!Update->full())
-      C.Carry = collect::CarryOver{Update->Carry, Update->Snapshot,
-                                   /*Restamp=*/!C.Shard};
-  }
-
-  auto S = openForUpdate(*Ctx, C.BuildDir);
-  if (!S)
-    return S.takeError();
-  auto Sum = collect::collect(**S, C, Err);
-  if (!Sum)
-    return Sum.takeError();
-  for (size_t I = 0; I + 1 < Sum->Problems.size(); ++I)
-    Err << "tia: error: " << Sum->Problems[I] << "\n";
-  if (!G.Quiet)
-    Err << collect::summaryLine(*Sum)
-        << (Update
-                ? select::incrementalSummary(*Update, Sum->Carried,
-                                             Sum->LeftOut, C.Shard.has_value())
-                : "")
-        << "\n";
-  if (!Sum->Problems.empty())
-    return makeError(Sum->Problems.back());
-  return llvm::Error::success();
+  return collect::collectIn(*Ctx, O, G.Quiet, G.ResourceDir, Err);
 }
 
 llvm::Error runCollectPytest(const GlobalOptions &G,
@@ -140,82 +26,7 @@ llvm::Error runCollectPytest(const GlobalOptions &G,
   auto Ctx = makeContext(G, /*NeedGit=*/false);
   if (!Ctx)
     return Ctx.takeError();
-
-  collect::PytestOptions P;
-  P.Python = !O.Python.empty() ? O.Python : Ctx->Config.Python.Interpreter;
-  P.Root = Ctx->Root;
-  P.PytestArgs = O.PytestArgs;
-  if (!O.JunitXml.empty())
-    P.JunitXml = absolutePath(O.JunitXml, Ctx->WorkingDir);
-  P.Quiet = G.Quiet;
-  auto Commit = recordedCommit(*Ctx, "");
-  if (!Commit)
-    return Commit.takeError();
-  P.Commit = *Commit;
-
-  P.Isolate = O.Isolate;
-  P.Jobs = O.Jobs;
-  P.TimeoutSeconds = O.TimeoutSeconds;
-  if (llvm::Error E = traceIn(*Ctx, O.TraceFiles, P.TraceFiles, P.TrackedFiles))
-    return E;
-  P.Shard = O.Shard;
-  if (!O.BalanceFrom.empty()) {
-    auto Durations = recordedDurations(*Ctx, O.BalanceFrom);
-    if (!Durations)
-      return Durations.takeError();
-    P.Durations = std::move(*Durations);
-  }
-
-  std::optional<select::IncrementalCollect> Update;
-  if (O.Incremental) {
-    llvm::SmallString<256> Given;
-    if (!O.BuildDir.empty())
-      Given = absolutePath(O.BuildDir, Ctx->WorkingDir);
-    auto Planned = incrementalPlan(G, Given, Err);
-    if (!Planned)
-      return Planned.takeError();
-    Update = std::move(*Planned);
-    if (!Update->full())
-      P.Carry = collect::CarryOver{Update->Carry, Update->Snapshot,
-                                   /*Restamp=*/!P.Shard};
-  }
-
-  auto S = openForUpdate(*Ctx);
-  if (!S)
-    return S.takeError();
-  auto Build = collect::pytestBuildDir(**S, O.BuildDir, Ctx->WorkingDir);
-  if (!Build)
-    return Build.takeError();
-  if (!Build->empty())
-    P.BuildDirs.push_back(*Build);
-  // What the store writes (test commands, shared objects) is relative to
-  // the build directory given, not to the one the index recorded.
-  if (!O.BuildDir.empty())
-    if (llvm::Error E = anchorPaths(**S, *Ctx, *Build))
-      return E;
-  // What static selection wants observed: the index's critical functions,
-  // operator methods and registered functions.
-  auto Python = pythonOptions(*Ctx, rememberedIn(**S));
-  if (!Python)
-    return Python.takeError();
-  auto Plan = select::probePlan(**S, staticOptions(*Ctx, *Python));
-  if (!Plan)
-    return Plan.takeError();
-  P.Plan = std::move(*Plan);
-  auto Sum = collect::collectPytest(**S, P, Err);
-  if (!Sum)
-    return Sum.takeError();
-  for (const std::string &Context : Sum->Coverage.UnknownContexts)
-    Err << "tia: warning: context '" << Context
-        << "' names no known test: run 'tia index' first\n";
-  if (!G.Quiet)
-    Err << collect::pytestSummaryLine(*Sum)
-        << (Update
-                ? select::incrementalSummary(*Update, Sum->Carried,
-                                             Sum->LeftOut, P.Shard.has_value())
-                : std::string())
-        << "\n";
-  return llvm::Error::success();
+  return collect::collectPytestIn(*Ctx, O, G.Quiet, G.ResourceDir, Err);
 }
 
 //===----------------------------------------------------------------------===//

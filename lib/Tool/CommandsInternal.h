@@ -3,9 +3,9 @@
 #ifndef TIA_LIB_TOOL_COMMANDSINTERNAL_H
 #define TIA_LIB_TOOL_COMMANDSINTERNAL_H
 
-#include "tia/Config/Config.h"
+#include "tia/Config/Workspace.h"
 #include "tia/Git/Repository.h"
-#include "tia/Select/Policy.h"
+#include "tia/Select/Request.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Paths.h"
 #include "tia/Support/Shard.h"
@@ -18,31 +18,14 @@
 namespace tia {
 namespace tool {
 
-/// Where a command runs: the repository (if any), its root, the database.
-struct Context {
-  std::optional<git::Repository> Repo;
-  std::string Root;   ///< absolute; the work tree, or the working directory
-  std::string DbPath; ///< absolute
-  std::string WorkingDir;
-  /// ROOT/.tia.yaml, or the defaults.
-  config::Config Config;
-};
+/// Where a command runs (config::Workspace): every command starts from it.
+using Context = config::Workspace;
+using config::anchorPaths;
+using config::openForUpdate;
+using config::recordedCommit;
 
-/// Finds the repository, the database and the configuration. With
-/// \p NeedGit, fails outside a git work tree; fails for a .tia.yaml that
-/// cannot be read or parsed.
+/// config::findWorkspace for \p G's working directory and --db.
 llvm::Expected<Context> makeContext(const GlobalOptions &G, bool NeedGit);
-
-/// Anchors the paths \p S stores and reads (Store::setPathBases) at \p C's
-/// root and \p BuildDir (absolute), or, without one, at the build
-/// directory the latest index recorded.
-llvm::Error anchorPaths(Store &S, const Context &C, llvm::StringRef BuildDir);
-
-/// Opens the database of \p C for writing, its paths anchored as
-/// anchorPaths() does; fails, creating nothing, when it does not exist or
-/// is not tia's.
-llvm::Expected<std::unique_ptr<Store>>
-openForUpdate(const Context &C, llvm::StringRef BuildDir = "");
 
 /// The options select and run share, registered for one subcommand.
 struct SelectCommandLine {
@@ -70,11 +53,7 @@ struct SelectCommandLine {
 int exitCodeOf(const select::Plan &P);
 
 /// A selection, where it was made and the database it was made from.
-struct Planned {
-  Context Ctx;
-  std::unique_ptr<Store> DB;
-  select::Plan Plan;
-};
+using Planned = select::Planned;
 
 /// The selection \p O asks for, with the defaults of .tia.yaml and
 /// TIA_ALL, from the database opened to read. Fails for a .tia.yaml that
@@ -119,36 +98,9 @@ void observeRun(const Observation &O, llvm::raw_ostream &Err);
 llvm::Error warnAboutDamagedCoverage(Store &S, const Context &Ctx,
                                      llvm::raw_ostream &Err);
 
-/// The commit results or coverage are recorded at: \p Rev resolved, or
-/// HEAD (empty on an unborn branch or outside git). Fails for an unknown
-/// \p Rev, and for one given outside git.
-llvm::Expected<std::string> recordedCommit(const Context &Ctx,
-                                           llvm::StringRef Rev);
-
 //===----------------------------------------------------------------------===//
 // Sharding (Sharding.cpp)
 //===----------------------------------------------------------------------===//
-
-/// The parse time of each translation unit (repository-relative path) the
-/// database \p File recorded (--balance-from); units never timed are left
-/// out. Fails like Store::open, the message starting "--balance-from: ".
-llvm::Expected<std::map<std::string, double>>
-recordedParseTimes(const Context &C, llvm::StringRef File);
-
-/// The latest duration of each test id the database \p File recorded.
-llvm::Expected<std::map<std::string, double>>
-recordedDurations(const Context &C, llvm::StringRef File);
-
-/// `tia index --shard K/N`: plans the shares of the translation units of
-/// \p Wanted (by the parse times of --balance-from, else by the size of
-/// their main files), says on \p Err what share K holds and its expected
-/// cost (and that share 1 indexes the Python files, when \p HasPython),
-/// and keeps only share K in \p Wanted. Fails when --balance-from cannot
-/// be read.
-llvm::Expected<shard::ShardPlan>
-keepIndexShare(const Context &C, const IndexOptions &O,
-               std::vector<CompileCommand> &Wanted, bool HasPython,
-               llvm::raw_ostream &Err, bool Quiet);
 
 /// Fills \p Spec and \p BalanceFrom from the options --shard (\p Shard)
 /// and --balance-from (\p Balance); a usage error's exit code when

@@ -2,12 +2,14 @@
 //
 // Both commands work in lib/Eval's scratch clone; what runs at a version
 // (the build command, index, collect, the selection of select) are the
-// other commands' pipelines, which commandHooks hands to lib/Eval.
+// other commands' pipelines, from the libraries they call
+// (eval::libraryHooks).
 //
 //===----------------------------------------------------------------------===//
 
 #include "CommandsInternal.h"
 #include "tia/Eval/CommandSteps.h"
+#include "tia/Eval/LibraryHooks.h"
 #include "tia/Support/Error.h"
 
 namespace tia {
@@ -15,59 +17,17 @@ namespace tool {
 
 namespace {
 
-/// The commands' own pipelines, run quietly in the scratch clone.
-eval::CommandHooks commandHooks(const GlobalOptions &G,
-                                const EvalBuildOptions &O) {
-  auto In = [&G](llvm::StringRef Tree, llvm::StringRef Db) {
-    GlobalOptions In;
-    In.Db = Db.str();
-    In.WorkingDir = Tree.str();
-    In.Quiet = true;
-    In.ResourceDir = G.ResourceDir;
-    return In;
-  };
-  eval::CommandHooks H;
-  H.Index = [In](llvm::StringRef Tree, llvm::StringRef Db,
-                 llvm::StringRef BuildDir) {
-    IndexOptions I;
-    I.BuildDir = BuildDir.str();
-    return runIndex(In(Tree, Db), I, llvm::nulls(), llvm::nulls());
-  };
-  H.CollectCTest = [In, &O](llvm::StringRef Tree, llvm::StringRef Db,
-                            llvm::StringRef BuildDir) {
-    CollectCommandOptions C;
-    C.BuildDir = BuildDir.str();
-    C.Jobs = O.Jobs;
-    C.Only = O.Only;
-    return runCollect(In(Tree, Db), C, llvm::nulls(), llvm::nulls());
-  };
-  H.CollectPytest = [In, &O](llvm::StringRef Tree, llvm::StringRef Db) {
-    CollectPytestOptions P;
-    P.Jobs = O.Jobs ? O.Jobs : 1;
-    P.Python = O.Python;
-    return runCollectPytest(In(Tree, Db), P, llvm::nulls(), llvm::nulls());
-  };
-  H.Select = [In](llvm::StringRef Tree, llvm::StringRef Db,
-                  llvm::StringRef Base, llvm::StringRef Head,
-                  select::SelectionMode Mode) -> llvm::Expected<select::Plan> {
-    SelectCommandOptions Sel;
-    Sel.Base = Base.str();
-    Sel.Head = Head.str();
-    Sel.Mode = Mode;
-    auto P = makePlan(In(Tree, Db), Sel);
-    if (!P)
-      return P.takeError();
-    return std::move(P->Plan);
-  };
-  return H;
-}
-
 /// The user's repository, for the revisions of the range.
 llvm::Expected<git::Repository> userRepository(const GlobalOptions &G) {
   auto Ctx = makeContext(G, /*NeedGit=*/true);
   if (!Ctx)
     return Ctx.takeError();
   return std::move(*Ctx->Repo);
+}
+
+/// What runs at each version: the commands' own pipelines, quietly.
+eval::CommandHooks hooksFor(const GlobalOptions &G, const EvalBuildOptions &O) {
+  return eval::libraryHooks({O.Jobs, O.Only, O.Python}, G.ResourceDir);
 }
 
 } // namespace
@@ -86,15 +46,11 @@ llvm::Error runEvalReplay(const GlobalOptions &G, const EvalReplayOptions &O,
   R.Modes = O.Modes;
   R.Quiet = G.Quiet;
   auto Report = eval::replayWithCommands(
-      *Repo, {O.Run.Build, O.Run.BuildDir, O.Run.Pytest},
-      commandHooks(G, O.Run), R, Err);
+      *Repo, {O.Run.Build, O.Run.BuildDir, O.Run.Pytest}, hooksFor(G, O.Run), R,
+      Err);
   if (!Report)
     return Report.takeError();
-  if (O.Run.Format == ReportFormat::Json)
-    eval::writeReplayJson(*Report, Out);
-  else
-    eval::writeReplayMarkdown(*Report, Out);
-  Out.flush();
+  eval::writeReplay(*Report, O.Run.Format == ReportFormat::Json, Out);
   if (!G.Quiet)
     Err << eval::replaySummary(*Report) << "\n";
   return llvm::Error::success();
@@ -115,15 +71,11 @@ llvm::Error runEvalMutants(const GlobalOptions &G, const EvalMutantsOptions &O,
   if (llvm::Error E = eval::chooseMutated(*Repo, O.From, O.To, R))
     return E;
   auto Report = eval::mutateWithCommands(
-      *Repo, {O.Run.Build, O.Run.BuildDir, O.Run.Pytest},
-      commandHooks(G, O.Run), R, Err);
+      *Repo, {O.Run.Build, O.Run.BuildDir, O.Run.Pytest}, hooksFor(G, O.Run), R,
+      Err);
   if (!Report)
     return Report.takeError();
-  if (O.Run.Format == ReportFormat::Json)
-    eval::writeMutantsJson(*Report, Out);
-  else
-    eval::writeMutantsMarkdown(*Report, Out);
-  Out.flush();
+  eval::writeMutants(*Report, O.Run.Format == ReportFormat::Json, Out);
   if (!G.Quiet)
     Err << eval::mutantsSummary(*Report) << "\n";
   return llvm::Error::success();
@@ -209,18 +161,10 @@ llvm::cl::opt<std::string> ModesOpt(
 std::optional<int> parseModes(std::vector<select::SelectionMode> &Modes) {
   if (!ModesOpt.getNumOccurrences())
     return std::nullopt;
-  llvm::SmallVector<llvm::StringRef, 4> Names;
-  llvm::StringRef(ModesOpt).split(Names, ',');
-  for (llvm::StringRef Name : Names) {
-    std::optional<select::SelectionMode> M = select::parseMode(Name.trim());
-    if (!M)
-      return usageError("--modes takes static, coverage and combined, "
-                        "comma-separated, not '" +
-                        Name.trim().str() + "'");
-    if (llvm::is_contained(Modes, *M))
-      return usageError("--modes names '" + Name.trim().str() + "' twice");
-    Modes.push_back(*M);
-  }
+  auto Parsed = select::parseModeList(ModesOpt, "--modes");
+  if (!Parsed)
+    return usageError(llvm::toString(Parsed.takeError()));
+  Modes = std::move(*Parsed);
   return std::nullopt;
 }
 llvm::cl::list<std::string> Only(

@@ -10,11 +10,9 @@
 #include "CommandsInternal.h"
 #include "tia/Collect/Collect.h"
 #include "tia/Report/Report.h"
-#include "tia/Results/JUnit.h"
-#include "tia/Results/Runners.h"
+#include "tia/Results/RunnerRun.h"
 #include "tia/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 
 namespace tia {
 namespace tool {
@@ -26,83 +24,24 @@ namespace {
 /// fits on a command line.
 std::vector<std::string>
 runnerSelection(const GlobalOptions &G, const RunOptions &O,
-                const select::Plan &P, results::Runner Kind,
-                llvm::StringRef Binary, bool &Exclusion,
-                llvm::raw_ostream &Err) {
+                const select::Plan &P, const results::RunnerCommand &R,
+                bool &Exclusion, llvm::raw_ostream &Err) {
   results::RunnerArguments Selection;
   bool Fits = true;
   if (!O.Observe)
-    Selection =
-        results::fittingSelectionArguments(P, Kind, Binary, Exclusion, Fits);
+    Selection = results::fittingSelectionArguments(P, R.Kind, R.Binary,
+                                                   Exclusion, Fits);
   if (!Fits)
-    Err << "tia: warning: the selection is too long to pass to " << Binary
+    Err << "tia: warning: the selection is too long to pass to " << R.Binary
         << "; running every test\n";
   if (!G.Quiet) {
     report::writeSummary(P, Err);
     if (O.Observe)
       Err << "observing: every test runs\n";
-    if (unsigned Unnamed = Selection.Unnamed)
-      Err << "note: " << Unnamed
-          << (Exclusion ? " test to skip" : " test to run")
-          << (Unnamed == 1 ? " is" : "s are") << " not for "
-          << results::runnerName(Kind) << "\n";
+    if (Selection.Unnamed)
+      Err << results::unnamedNote(Selection.Unnamed, Exclusion, R.Kind) << "\n";
   }
   return Selection.Arguments;
-}
-
-/// What importing the runner's report gave.
-struct Imported {
-  std::unique_ptr<Store> DB; ///< opened for writing; null when not imported
-  int64_t RunId = 0;
-  unsigned Results = 0;
-};
-
-/// Imports the JUnit report at \p Report as a run at HEAD (at no commit for
-/// a work tree with changes), then removes it. A report that is missing or
-/// cannot be read is a warning; fails for a store or git error.
-llvm::Expected<Imported>
-importReport(const GlobalOptions &G, const Context &Ctx,
-             llvm::StringRef HeadCommit, results::Runner Kind,
-             llvm::StringRef Binary, llvm::StringRef Report,
-             llvm::raw_ostream &Err) {
-  Imported Out;
-  if (!llvm::sys::fs::exists(Report)) {
-    Err << "tia: warning: " << Binary
-        << " wrote no JUnit report, so no results were imported\n";
-    return Out;
-  }
-  // Tests run on a work tree with changes did not run at any commit:
-  // recorded at HEAD, a test that a local edit breaks would look flaky
-  // (its outcome flipped at one commit) and teach training a wrong label.
-  bool DirtyTree = false;
-  if (HeadCommit.empty() && Ctx.Repo) {
-    auto Dirty = Ctx.Repo->isDirty();
-    if (!Dirty)
-      return Dirty.takeError();
-    DirtyTree = *Dirty;
-  }
-  std::string Commit;
-  if (!DirtyTree) {
-    auto Recorded = recordedCommit(Ctx, HeadCommit);
-    if (!Recorded)
-      return Recorded.takeError();
-    Commit = *Recorded;
-  }
-  auto S = openForUpdate(Ctx);
-  if (!S)
-    return S.takeError();
-  std::optional<results::ImportSummary> Sum = results::importRunnerReport(
-      **S, Report, results::runImportOptions(Kind, Binary, Ctx.Root, Commit),
-      Binary, Err);
-  if (!Sum)
-    return Out;
-  if (!G.Quiet)
-    Err << "imported " << results::summaryText(*Sum) << " as run " << Sum->RunId
-        << "\n";
-  Out.DB = std::move(*S);
-  Out.RunId = Sum->RunId;
-  Out.Results = Sum->Results;
-  return Out;
 }
 
 /// tia run --observe when no selection can be made (\p Why): every test
@@ -116,30 +55,24 @@ llvm::Expected<int> runUnplanned(const GlobalOptions &G, const RunOptions &O,
   auto Ctx = makeContext(G, /*NeedGit=*/false);
   if (!Ctx)
     return Ctx.takeError();
-  results::Runner Kind =
-      O.Kind == results::Runner::Auto
-          ? results::recogniseCommand(O.Command, Ctx->WorkingDir)
-          : O.Kind;
-  std::string Binary = llvm::sys::path::filename(O.Command.front()).str();
+  results::RunnerCommand R =
+      results::runnerOf(O.Command, O.Kind, Ctx->WorkingDir);
   auto Program = results::findRunnerProgram(O.Command.front(), Ctx->WorkingDir);
   if (!Program)
     return Program.takeError();
-  auto Report = results::temporaryReportPath();
-  if (!Report)
-    return Report.takeError();
-  std::vector<std::string> Args = O.Command;
-  results::askForReport(Kind, *Report, Args);
-  auto RC = results::runRunner(*Program, Args, Binary, G.Quiet, Out, Err);
+  std::string Report;
+  auto RC =
+      results::runForReport(R, *Program, O.Command, G.Quiet, Report, Out, Err);
   if (!RC)
     return RC.takeError();
-  auto Done = importReport(G, *Ctx, O.Select.Head.value_or(""), Kind, Binary,
-                           *Report, Err);
-  llvm::sys::fs::remove(*Report);
+  auto Done = results::importRunReport(*Ctx, O.Select.Head.value_or(""), R,
+                                       Report, G.Quiet, Err);
+  llvm::sys::fs::remove(Report);
   if (!Done)
-    Err << "tia: warning: the results of " << Binary
+    Err << "tia: warning: the results of " << R.Binary
         << " were not imported: " << llvm::toString(Done.takeError()) << "\n";
   if (!G.Quiet)
-    Err << "ran " << Binary << ": every test, not observed: exit code " << *RC
+    Err << "ran " << R.Binary << ": every test, not observed: exit code " << *RC
         << "\n";
   return *RC;
 }
@@ -166,17 +99,14 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
   if (O.Observe)
     Others = planOtherModes(G, O.Select, P.Changes.Mode);
 
-  results::Runner Kind =
-      O.Kind == results::Runner::Auto
-          ? results::recogniseCommand(O.Command, Ctx.WorkingDir)
-          : O.Kind;
-  std::string Binary = llvm::sys::path::filename(O.Command.front()).str();
+  results::RunnerCommand R =
+      results::runnerOf(O.Command, O.Kind, Ctx.WorkingDir);
   bool Exclusion = !O.Inclusion;
   std::vector<std::string> Selection =
-      runnerSelection(G, O, P, Kind, Binary, Exclusion, Err);
+      runnerSelection(G, O, P, R, Exclusion, Err);
   if (!O.Observe)
     if (std::optional<std::string> Why =
-            results::nothingToRun(P, Kind, Binary, Exclusion)) {
+            results::nothingToRun(P, R.Kind, R.Binary, Exclusion)) {
       if (!G.Quiet)
         Err << "nothing to run: " << *Why << "\n";
       return O.Select.ExitCode ? exitCodeOf(P) : 0;
@@ -186,42 +116,39 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
   if (!Program)
     return Program.takeError();
   std::string NameFile;
-  if (Kind == results::Runner::Ctest)
+  if (R.Kind == results::Runner::Ctest)
     results::useCtestNameFile(P, Exclusion, *Program, Selection, NameFile);
-  auto Report = results::temporaryReportPath();
-  if (!Report)
-    return Report.takeError();
   std::vector<std::string> Args = O.Command;
   llvm::append_range(Args, Selection);
-  results::askForReport(Kind, *Report, Args);
-  auto RC = results::runRunner(*Program, Args, Binary, G.Quiet, Out, Err);
+  std::string Report;
+  auto RC = results::runForReport(R, *Program, Args, G.Quiet, Report, Out, Err);
   if (!NameFile.empty())
     llvm::sys::fs::remove(NameFile);
   if (!RC)
     return RC.takeError();
   if (!O.Observe)
-    *RC = results::runExitCode(P, Kind, *RC);
+    *RC = results::runExitCode(P, R.Kind, *RC);
 
-  auto Done =
-      importReport(G, Ctx, P.Changes.HeadCommit, Kind, Binary, *Report, Err);
+  auto Done = results::importRunReport(Ctx, P.Changes.HeadCommit, R, Report,
+                                       G.Quiet, Err);
   if (!Done)
     return Done.takeError();
   if (O.Observe) {
     if (Done->DB)
       observeRun({G, P, Others, *Done->DB, Done->RunId,
-                  results::runnerName(Kind).str(), !O.Inclusion},
+                  results::runnerName(R.Kind).str(), !O.Inclusion},
                  Err);
     else
       Err << "tia: warning: nothing observed: the run's results were not "
              "imported\n";
   }
   if (!G.Quiet && !O.Observe)
-    Err << "ran " << Binary << ": " << P.Selected.size() << " of "
+    Err << "ran " << R.Binary << ": " << P.Selected.size() << " of "
         << P.TotalTests << " tests selected, "
         << (Exclusion ? "the others skipped" : "named") << ": exit code " << *RC
         << (Done->Results ? "" : ", no results imported") << "\n";
   if (!G.Quiet && O.Observe)
-    Err << "ran " << Binary << ": every test, observed: exit code " << *RC
+    Err << "ran " << R.Binary << ": every test, observed: exit code " << *RC
         << (Done->Results ? "" : ", no results imported") << "\n";
   // A failing runner's code wins: it is what the CI step must see. An
   // observed run ran every test, whatever the selection.

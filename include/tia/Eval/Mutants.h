@@ -92,6 +92,9 @@ struct MutantsReport {
 /// docs/Formats.md, "tia eval mutants".
 void writeMutantsJson(const MutantsReport &R, llvm::raw_ostream &OS);
 void writeMutantsMarkdown(const MutantsReport &R, llvm::raw_ostream &OS);
+/// writeMutantsJson when \p Json, else writeMutantsMarkdown; then flushes
+/// \p OS, so that the report comes before any summary on another stream.
+void writeMutants(const MutantsReport &R, bool Json, llvm::raw_ostream &OS);
 /// "10 mutants (1 not built) in 40.0s: 7 killed, 7 killed and captured
 /// (100.0%)".
 std::string mutantsSummary(const MutantsReport &R);

@@ -167,6 +167,9 @@ void writeReplayJson(const ReplayReport &R, llvm::raw_ostream &OS);
 /// modes, a table comparing them per commit, their totals, then the missed
 /// tests of each.
 void writeReplayMarkdown(const ReplayReport &R, llvm::raw_ostream &OS);
+/// writeReplayJson when \p Json, else writeReplayMarkdown; then flushes
+/// \p OS, so that the report comes before any summary on another stream.
+void writeReplay(const ReplayReport &R, bool Json, llvm::raw_ostream &OS);
 /// "replayed 3 commits in 12.0s: TestR 55.6%, precision 40.0%, SafeR 100.0%
 /// (3/3), TimeR -12.0%; 0 missed tests"; with several modes, the figures of
 /// each ("static: TestR ..., coverage: ...").

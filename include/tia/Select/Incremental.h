@@ -14,6 +14,7 @@
 #ifndef TIA_SELECT_INCREMENTAL_H
 #define TIA_SELECT_INCREMENTAL_H
 
+#include "tia/Config/Workspace.h"
 #include "tia/Select/Policy.h"
 #include <set>
 #include <string>
@@ -69,6 +70,15 @@ std::string incrementalIntent(const IncrementalCollect &C);
 /// over and says so.
 std::string incrementalSummary(const IncrementalCollect &C, unsigned Carried,
                                unsigned LeftOut, bool Sharded);
+
+/// What `collect --incremental` runs in \p W: a selection in the coverage
+/// mode from the newest snapshot to HEAD decides (docs/CI.md, "Incremental
+/// collection"), with no budget, and with the compile commands of
+/// \p BuildDir when it holds compile_commands.json; the age of what it
+/// carries measured. Fails like planRequest and measureCarriedAge.
+llvm::Expected<IncrementalCollect>
+planIncrementalCollect(const config::Workspace &W, llvm::StringRef BuildDir,
+                       llvm::StringRef ResourceDir);
 
 } // namespace select
 } // namespace tia

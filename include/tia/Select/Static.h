@@ -42,6 +42,13 @@ enum class SelectionMode {
 llvm::StringRef modeName(SelectionMode M);
 /// Parses a name returned by modeName; std::nullopt for anything else.
 std::optional<SelectionMode> parseMode(llvm::StringRef Name);
+/// Parses \p Text, mode names separated by commas (spaces around each
+/// allowed), into the modes in their order. Fails for a name that is not
+/// a mode and for a mode named twice, the message starting with \p Option
+/// ("--modes takes static, coverage and combined, comma-separated, not
+/// 'x'").
+llvm::Expected<std::vector<SelectionMode>>
+parseModeList(llvm::StringRef Text, llvm::StringRef Option);
 
 /// Settings of static selection (`python:` in .tia.yaml).
 struct StaticOptions {

@@ -9,7 +9,9 @@
 #ifndef TIA_TOOL_COMMANDS_H
 #define TIA_TOOL_COMMANDS_H
 
+#include "tia/Collect/Request.h"
 #include "tia/Coverage/Coverage.h"
+#include "tia/Index/Workspace.h"
 #include "tia/Predict/Predict.h"
 #include "tia/Report/Report.h"
 #include "tia/Results/JUnit.h"
@@ -36,18 +38,8 @@ struct GlobalOptions {
   std::string ResourceDir;
 };
 
-struct IndexOptions {
-  /// Directory holding compile_commands.json; empty: ./build, then ./.
-  std::string BuildDir;
-  unsigned Jobs = 0; ///< 0: one per core
-  /// Index only the translation units at or below these paths.
-  std::vector<std::string> Paths;
-  /// --shard K/N: only share K of the translation units (and, in share 1,
-  /// the Python files).
-  std::optional<shard::ShardSpec> Shard;
-  /// --balance-from: the database whose parse times balance the shares.
-  std::string BalanceFrom;
-};
+/// `tia index` (index::indexIn).
+using IndexOptions = index::IndexOptions;
 
 /// `tia merge OUT IN...`.
 struct MergeOptions {
@@ -63,55 +55,10 @@ struct CoverageImportOptions {
   std::vector<std::string> Files;
 };
 
-struct CollectPytestOptions {
-  /// --python; empty: python.interpreter, else found on PATH.
-  std::string Python;
-  /// --junitxml: also write pytest's JUnit XML report there.
-  std::string JunitXml;
-  /// After `--`: passed to pytest.
-  std::vector<std::string> PytestArgs;
-  /// One pytest process per test file (--no-isolation: one for all).
-  bool Isolate = true;
-  /// Test files run at once.
-  unsigned Jobs = 1;
-  /// --timeout: seconds a test may run before its pytest is killed.
-  double TimeoutSeconds = 1500;
-  /// Record the files each test reads (--no-file-trace: not).
-  bool TraceFiles = true;
-  /// --shard K/N: only share K of the test files.
-  std::optional<shard::ShardSpec> Shard;
-  /// --balance-from: the database whose test durations balance the shares.
-  std::string BalanceFrom;
-  /// -p: the build whose extension modules and programs the tests use;
-  /// empty: the one the index recorded, if any.
-  std::string BuildDir;
-  /// --incremental: run only the test files holding a test the change
-  /// since the newest coverage snapshot can affect, or a new one.
-  bool Incremental = false;
-};
-
-struct CollectCommandOptions {
-  /// Build directory of the tests (CTestTestfile.cmake); empty: ./build,
-  /// then ./.
-  std::string BuildDir;
-  unsigned Jobs = 0;             ///< 0: one per core
-  double TimeoutSeconds = 0;     ///< 0: ctest's TIMEOUT, else 1500
-  std::vector<std::string> Only; ///< ids or globs; empty: every test
-  bool ProcessPerTest = false;   ///< never use tia's GoogleTest listener
-  /// Run the cases of one ctest test at once (collect::CollectOptions).
-  bool SplitCases = false;
-  std::string Gcov;  ///< empty: "gcov"
-  std::string CTest; ///< empty: "ctest"
-  /// Record the files each test reads (--no-file-trace: not).
-  bool TraceFiles = true;
-  /// --shard K/N: only share K of the tests (GoogleTest cases, ctest tests).
-  std::optional<shard::ShardSpec> Shard;
-  /// --balance-from: the database whose test durations balance the shares.
-  std::string BalanceFrom;
-  /// --incremental: run only the tests the change since the newest
-  /// coverage snapshot can affect, and the new ones; carry the rest over.
-  bool Incremental = false;
-};
+/// `tia collect --pytest` (collect::collectPytestIn).
+using CollectPytestOptions = collect::PytestRequest;
+/// `tia collect` (collect::collectIn).
+using CollectCommandOptions = collect::CollectRequest;
 
 struct ResultsImportOptions {
   results::Runner Hint = results::Runner::Auto;
