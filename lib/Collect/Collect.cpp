@@ -456,6 +456,8 @@ Collected gatherRuns(Store &S, std::vector<TestRun> &Runs,
       warnNotPassed(R.Result, Covered.count(R.Result.TestId) != 0, Err);
     if (!R.CoverageProblem.empty())
       ++Problems[R.CoverageProblem];
+    if (R.KilledProcess)
+      Sum.KilledProcess.push_back(R.Result.TestId);
     if (R.Hits && Trusted) {
       coverage::TestCoverage C;
       C.TestId = R.Result.TestId;
@@ -608,6 +610,20 @@ void warnUnlinked(const coverage::ImportSummary &Imported,
       << "): check that 'tia index' ran on this build's sources\n";
 }
 
+/// Warns of the tests that keep no coverage because a process they started
+/// was killed before it wrote its profile.
+void warnKilledProcess(const CollectSummary &Sum, llvm::raw_ostream &Err) {
+  if (Sum.KilledProcess.empty())
+    return;
+  Err << "tia: warning: " << Sum.KilledProcess.size() << " test"
+      << pluralS(Sum.KilledProcess.size())
+      << " passed with a process killed before it wrote its profile ("
+      << Sum.KilledProcess.front()
+      << (Sum.KilledProcess.size() > 1 ? ", ..." : "")
+      << "): what that process ran is unknown, so this run records no "
+         "coverage for them\n";
+}
+
 /// The tests a whole collect (no --only) of \p O.BuildDir finds gone:
 /// goneCppTests of what discovery found (\p Listed). None when discovery
 /// was not \p Complete: a test whose binary could not list its cases (not
@@ -743,8 +759,10 @@ llvm::Expected<CollectSummary> collect(Store &S, const CollectOptions &O,
     noteRetired(*Gone, Err);
   Sum.WithCoverage = Imported->Tests;
   Sum.Links = Imported->Links;
-  if (!O.Quiet)
+  if (!O.Quiet) {
     warnUnlinked(*Imported, Err);
+    warnKilledProcess(Sum, Err);
+  }
   Sum.Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
           .count();

@@ -128,6 +128,9 @@ struct TestRun {
   std::optional<std::vector<coverage::FunctionHit>> Hits;
   /// Why there is no coverage although the test ended normally; empty.
   std::string CoverageProblem;
+  /// A process the test started left an empty profile: it was killed
+  /// before it wrote what it ran (CollectSummary::KilledProcess).
+  bool KilledProcess = false;
   /// The files it read, when collect traced them.
   std::optional<RawReads> Reads;
   /// The test's own program (its binary, or the script ctest runs).
@@ -189,9 +192,8 @@ struct RunContext {
   const Binary &withPrograms(const Binary &B,
                              const std::optional<RawReads> &Reads);
   /// True when \p Reads shows that the test ran an instrumented program of
-  /// the build, or opened an instrumented shared library of it (a plugin
-  /// that a program from outside the build loads, as `opt
-  /// -load-pass-plugin`).
+  /// the build, or opened an instrumented shared library of it as a file
+  /// (the dynamic loader's own opens are not traced).
   bool ranInstrumented(const RawReads &Reads);
   /// True for a path inside the build directory.
   bool insideBuild(llvm::StringRef Path) const;

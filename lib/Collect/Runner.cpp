@@ -373,18 +373,32 @@ const Binary &RunContext::withPrograms(const Binary &B,
   return Out->Clang ? *Out : B;
 }
 
-/// True for a lit test that, as its complete file-read trace shows, ran no
-/// instrumented program of the build and loaded no instrumented library of
-/// it (one that runs only programs from outside, `opt` and FileCheck): it
-/// covers nothing, which is no missing coverage. lit itself (\p B) is no
-/// program of the build. A program of the build it ran without coverage is
-/// a boundary (gatherBoundaries).
+/// True for a lit test that wrote no profile and, as its complete file-read
+/// trace shows, ran no instrumented program of the build (one that runs only
+/// programs from outside, `opt` and FileCheck): it covers nothing, which is
+/// no missing coverage. lit itself (\p B) is no program of the build. The
+/// tracer does not see the dynamic loader open a library, but a plugin of
+/// the build that ran writes its own profile when its program exits. A
+/// program of the build it ran without coverage is a boundary
+/// (gatherBoundaries).
 static bool ranNothingInstrumented(RunContext &Ctx, const TestRun &Run,
                                    const Binary &B) {
   return llvm::StringRef(Run.Result.TestId).starts_with("lit:") && Run.Reads &&
          !Run.Reads->Incomplete &&
          B.Probe.Kind == coverage::Instrumentation::None &&
          !Ctx.ranInstrumented(*Run.Reads);
+}
+
+/// True when a clang profile at \p Locations is empty: a process the test
+/// started was killed before it wrote it.
+static bool holdsEmptyProfile(const std::vector<std::string> &Locations) {
+  for (const std::string &Location : Locations)
+    for (const std::string &Profile : filesEndingIn(Location, ".profraw")) {
+      uint64_t Size = 0;
+      if (!llvm::sys::fs::file_size(Profile, Size) && Size == 0)
+        return true;
+    }
+  return false;
 }
 
 /// Reads the coverage of a test that passed (or was skipped) into \p Run.
@@ -396,6 +410,12 @@ static void readInto(RunContext &Ctx, TestRun &Run, const Binary &B,
   if (Run.Result.Result != Outcome::Passed &&
       Run.Result.Result != Outcome::Skipped)
     return;
+  // The other profiles hold only part of what the test ran: storing them
+  // would let a change to the rest select it no more.
+  if (holdsEmptyProfile(Locations)) {
+    Run.KilledProcess = true;
+    return;
+  }
   auto Hits = Ctx.Reader.read(B, Locations);
   if (!Hits) {
     Run.CoverageProblem = llvm::toString(Hits.takeError());

@@ -53,9 +53,9 @@ llvm::Expected<int> runForReport(const RunnerCommand &R,
 
 std::string unnamedNote(unsigned Unnamed, bool Exclusion, Runner Kind) {
   return "note: " + std::to_string(Unnamed) +
-         (Exclusion ? " test to skip" : " test to run") +
-         (Unnamed == 1 ? " is" : "s are") + " not for " +
-         runnerName(Kind).str();
+         (Unnamed == 1 ? " test" : " tests") +
+         (Exclusion ? " to skip" : " to run") +
+         (Unnamed == 1 ? " is" : " are") + " not for " + runnerName(Kind).str();
 }
 
 llvm::Expected<ImportedRun> importRunReport(const config::Workspace &W,

@@ -34,6 +34,8 @@ runnerSelection(const GlobalOptions &G, const RunOptions &O,
   if (!Fits)
     Err << "tia: warning: the selection is too long to pass to " << R.Binary
         << "; running every test\n";
+  if (!Selection.Widened.empty())
+    Err << "tia: warning: " << Selection.Widened << "\n";
   if (!G.Quiet) {
     report::writeSummary(P, Err);
     if (O.Observe)

@@ -27,6 +27,8 @@ TEST(RunnerRunTest, UnnamedNoteNamesTheFormAndTheRunner) {
             "note: 1 test to skip is not for ctest");
   EXPECT_EQ(unnamedNote(1, /*Exclusion=*/false, Runner::Pytest),
             "note: 1 test to run is not for pytest");
+  EXPECT_EQ(unnamedNote(3, /*Exclusion=*/true, Runner::Lit),
+            "note: 3 tests to skip are not for lit");
 }
 
 TEST(RunnerRunTest, MissingReportIsAWarning) {

@@ -199,6 +199,11 @@ struct CollectSummary {
   /// instrumentation, a missing gcov, an unreadable profile): the command
   /// fails after storing everything else.
   std::vector<std::string> Problems;
+  /// Tests that passed although a process they started was killed before
+  /// it wrote its profile (an empty one; tia's own tests kill a tia on
+  /// purpose): what that process ran is unknown, so they keep no coverage
+  /// from this run and select as never covered. A warning, not a problem.
+  std::vector<std::string> KilledProcess;
 };
 
 /// Discovers, runs and reads as described above, then stores in one
