@@ -36,6 +36,15 @@ config.environment["GIT_AUTHOR_DATE"] = "2026-01-01T00:00:00Z"
 config.environment["GIT_COMMITTER_DATE"] = "2026-01-01T00:00:00Z"
 config.environment["TERM"] = "dumb"
 
+# A coverage build's tia (the `coverage` preset) writes a profile wherever it
+# runs; in a fixture's repository that would be an untracked file, a change.
+# Under `tia collect` LLVM_PROFILE_FILE names tia's folder for the test and
+# lit passes it on; otherwise the profiles go to one pool in the build.
+if (config.tia_coverage.upper() in ("ON", "1", "TRUE", "YES")
+        and "LLVM_PROFILE_FILE" not in config.environment):
+    config.environment["LLVM_PROFILE_FILE"] = os.path.join(
+        config.test_exec_root, "profiles", "tia-%4m.profraw")
+
 config.substitutions.append(("%clang", config.clang))
 config.substitutions.append(("%llvm-profdata", os.path.join(config.llvm_tools_dir, "llvm-profdata")))
 config.substitutions.append(("%llvm-cov", os.path.join(config.llvm_tools_dir, "llvm-cov")))
