@@ -256,12 +256,15 @@ importReports(Store &S, const std::vector<TestCoverage> &Reports,
 
   // Match everything first, so a failure writes nothing.
   std::map<std::string, std::set<std::string>> Keys;
+  std::set<std::string> RanSomething;
   ImportSummary Summary;
   for (const TestCoverage &T : Reports) {
     std::string Id = Options.TestId.empty() ? T.TestId : Options.TestId;
     if (Id.empty())
       return makeError("a coverage report does not name its test: pass "
                        "--test ID");
+    if (!T.Functions.empty() || !T.Lines.empty())
+      RanSomething.insert(Id);
     std::set<std::string> &Covered = Keys[Id];
     for (const FunctionHit &H : T.Functions) {
       auto Found = Matcher.byFunction(H);
@@ -282,6 +285,11 @@ importReports(Store &S, const std::vector<TestCoverage> &Reports,
 
   if (llvm::Error E = storeCoverage(S, Keys, Options.Commit, Summary))
     return E;
+  // A test that ran no instrumented code (a lit test of programs from
+  // outside the build) matches nothing, rightly.
+  llvm::erase_if(Summary.Unlinked, [&](const std::string &Id) {
+    return !RanSomething.count(Id);
+  });
   return Summary;
 }
 

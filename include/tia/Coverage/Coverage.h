@@ -100,7 +100,8 @@ struct ImportSummary {
   std::vector<std::string> TestIds;
   /// Tests whose coverage matched no indexed element at all (paths of
   /// another checkout, an index of other sources): only fallbacks will
-  /// select them.
+  /// select them. A test whose report holds nothing (it ran no instrumented
+  /// code) is not among them.
   std::vector<std::string> Unlinked;
   /// coverage.py: dynamic contexts that name no known test.
   std::vector<std::string> UnknownContexts;
