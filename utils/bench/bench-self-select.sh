@@ -17,6 +17,11 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 tia=$(realpath "$1")
 shift
 cd "$root"
+# Each change is undone with git: changes of your own would be lost.
+if ! git diff --quiet -- lib; then
+  echo "bench-self-select.sh: lib/ has changes; commit or stash them first" >&2
+  exit 2
+fi
 lit=(/usr/bin/python3 /usr/lib/llvm-19/build/utils/lit/lit.py)
 out=$(mktemp -d)
 trap 'git checkout -q -- lib; rm -rf "$out"' EXIT
