@@ -517,19 +517,31 @@ RunnerArguments fittingSelectionArguments(const Plan &P, Runner Kind,
       return Arg.size() > MaxArgumentSize;
     });
   };
+  // lit's arguments keep within bounds by running more (Widened).
+  auto Exact = [&](const RunnerArguments &A) {
+    return !TooLong(A) && A.Widened.empty();
+  };
   Fits = true;
-  RunnerArguments Selection = selectionArguments(P, Kind, Binary, Exclusion);
-  if (!TooLong(Selection))
-    return Selection;
+  RunnerArguments First = selectionArguments(P, Kind, Binary, Exclusion);
+  if (Exact(First))
+    return First;
   // The other form lists the other tests, which may be far fewer.
-  Selection = selectionArguments(P, Kind, Binary, !Exclusion);
-  if (TooLong(Selection)) {
-    Fits = false;
-    Selection.Arguments.clear();
-  } else {
+  RunnerArguments Other = selectionArguments(P, Kind, Binary, !Exclusion);
+  if (Exact(Other)) {
     Exclusion = !Exclusion;
+    return Other;
   }
-  return Selection;
+  // Neither is exact: a widened form still runs fewer than every test.
+  if (!TooLong(First) && !First.Arguments.empty())
+    return First;
+  if (!TooLong(Other) && !Other.Arguments.empty()) {
+    Exclusion = !Exclusion;
+    return Other;
+  }
+  Fits = false;
+  First.Arguments.clear();
+  First.Widened.clear(); // Fits says it: every test runs.
+  return First;
 }
 
 } // namespace results

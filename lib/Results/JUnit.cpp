@@ -262,13 +262,17 @@ bool ranInBoost(const xml::Element &Case) {
   return true;
 }
 
-/// lit lists every test of its suites, those its --filter left out as
-/// skipped with "Test not selected": they did not run.
+/// lit lists every test of its suites: those its --filter left out as
+/// skipped with "Test not selected", and those it never started (Ctrl-C,
+/// --max-failures, --max-time) with "User interrupt". They did not run: a
+/// skip would hide an earlier failure of theirs.
 bool ranInLit(const xml::Element &Case) {
-  for (const xml::Element &C : Case.Children)
-    if (C.Name == "skipped" &&
-        C.attribute("message").value_or("").starts_with("Test not selected"))
+  for (const xml::Element &C : Case.Children) {
+    llvm::StringRef Message = C.attribute("message").value_or("");
+    if (C.Name == "skipped" && (Message.starts_with("Test not selected") ||
+                                Message.starts_with("User interrupt")))
       return false;
+  }
   return true;
 }
 

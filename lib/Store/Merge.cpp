@@ -147,7 +147,9 @@ llvm::Expected<ShareMatch> matchShares(const std::vector<InputRecords> &Inputs,
       It->second.Holders[R.K] = I;
     }
   }
-  for (auto &[Kind, KS] : Kinds) {
+  for (auto &Entry : Kinds) {
+    // A lambda may not capture a structured binding before C++20.
+    KindShares &KS = Entry.second;
     llvm::erase_if(KS.Missing, [&](const MissingShare &S) {
       return KS.Holders.count(S.K) != 0;
     });
@@ -558,19 +560,31 @@ llvm::Error addMissingTests(Store &Out, const KindShares &KS,
   return llvm::Error::success();
 }
 
-/// The tests \p In holds as retired at \p Commit.
+/// The tests \p In retired at \p Commit: those its snapshot there holds as
+/// retired and the snapshot before it did not. A mark inherited from the
+/// database the share was copied from is that database's to keep, not the
+/// share's to carry: the test may have come back since.
 llvm::Error gatherRetired(Store &In, llvm::StringRef Commit,
                           std::set<std::string> &Retired) {
-  auto Snapshots = In.coverageSnapshots();
+  auto Snapshots = In.coverageSnapshots(); // newest first
   if (!Snapshots)
     return Snapshots.takeError();
-  for (const CoverageSnapshot &Snap : *Snapshots) {
-    if (Snap.Commit != Commit)
+  for (size_t I = 0; I < Snapshots->size(); ++I) {
+    if ((*Snapshots)[I].Commit != Commit)
       continue;
-    auto Ids = In.retiredTests(Snap.Id);
+    auto Ids = In.retiredTests((*Snapshots)[I].Id);
     if (!Ids)
       return Ids.takeError();
-    Retired.insert(Ids->begin(), Ids->end());
+    std::vector<std::string> Before;
+    if (I + 1 < Snapshots->size()) {
+      auto Older = In.retiredTests((*Snapshots)[I + 1].Id);
+      if (!Older)
+        return Older.takeError();
+      Before = std::move(*Older);
+    }
+    for (const std::string &Id : *Ids)
+      if (!llvm::is_contained(Before, Id))
+        Retired.insert(Id);
     break;
   }
   return llvm::Error::success();
@@ -578,10 +592,9 @@ llvm::Error gatherRetired(Store &In, llvm::StringRef Commit,
 
 /// Carries the retirement of gone tests from a C++ collect's shares: each
 /// share discovers every test before it keeps its own, so each finds the
-/// same tests gone and retires them in its database. A test the shares'
-/// plan names exists at the commit, whichever share (or none) ran it, and
-/// stays; a mark a share inherited from the database it was copied from is
-/// carried too, which retires nothing Out did not know as gone.
+/// same tests gone and retires them in its database (gatherRetired). A test
+/// the shares' plan names exists at the commit, whichever share (or none)
+/// ran it, and stays.
 llvm::Error carryRetired(Store &Out, std::vector<Input> &Inputs,
                          const KindShares &KS, MergeSummary &Sum) {
   if (KS.Kind != "collect")

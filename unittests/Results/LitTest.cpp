@@ -213,6 +213,27 @@ Timeout: Reached timeout of 1 seconds
 </testsuites>
 )xml";
 
+TEST(LitTest, XunitCasesLitNeverStartedDidNotRun) {
+  // lit stopped early (Ctrl-C, --max-failures): the tests it never started
+  // are "skipped" with "User interrupt", which would hide an earlier
+  // failure; a test its config skipped did run to that verdict.
+  ASSERT_VALUE(R, parseJUnit(R"xml(<testsuites time="0.1">
+<testsuite name="s" tests="2" failures="0" skipped="2">
+<testcase classname="s.s" name="late.test" time="0.00">
+  <skipped message="User interrupt"/>
+</testcase>
+<testcase classname="s.s" name="unsupported.test" time="0.00">
+  <skipped message="Missing required feature(s): x"/>
+</testcase>
+</testsuite>
+</testsuites>
+)xml",
+                             "r.xml", Runner::Lit));
+  ASSERT_EQ(R->Cases.size(), 1u);
+  EXPECT_EQ(R->Cases[0].Name, "unsupported.test");
+  EXPECT_EQ(R->Cases[0].Result, Outcome::Skipped);
+}
+
 TEST(LitTest, XunitReportOutcomes) {
   ASSERT_VALUE(R, parseJUnit(LitReport, "r.xml"));
   EXPECT_EQ(R->Kind, Runner::Lit);

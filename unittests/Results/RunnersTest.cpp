@@ -237,6 +237,37 @@ TEST(RunnerTest, ASelectionTooLongForOneArgumentTakesTheOtherForm) {
   EXPECT_FALSE(Exclusion);
 }
 
+TEST(RunnerTest, AnExactLitFormIsPreferredToAWidenedOne) {
+  // Selected names too long for lit's filter even grouped: the inclusion
+  // form would run whole folders; the exclusion form names the one test
+  // to skip exactly.
+  Plan P;
+  for (int I = 0; I < 3000; ++I)
+    P.Selected.push_back(selected("lit:s::d" + std::to_string(I % 3) + "/" +
+                                  std::string(40, 'a') + std::to_string(I) +
+                                  ".test"));
+  P.NotSelected = {"lit:s::d0/skip.test"};
+  bool Exclusion = false, Fits = false;
+  RunnerArguments A =
+      fittingSelectionArguments(P, Runner::Lit, "lit", Exclusion, Fits);
+  EXPECT_TRUE(Fits);
+  EXPECT_TRUE(Exclusion);
+  EXPECT_EQ(A.Arguments,
+            (Strings{"--filter-out", "^(s\\x20::\\x20d0/skip\\.test)$"}));
+  EXPECT_TRUE(A.Widened.empty());
+  // Without a skipped test to name, the widened inclusion form it is.
+  P.NotSelected.clear();
+  for (int I = 0; I < 3000; ++I)
+    P.NotSelected.push_back("lit:s::e/" + std::string(40, 'b') +
+                            std::to_string(I) + ".test");
+  Exclusion = false;
+  A = fittingSelectionArguments(P, Runner::Lit, "lit", Exclusion, Fits);
+  EXPECT_TRUE(Fits);
+  EXPECT_FALSE(Exclusion);
+  EXPECT_EQ(A.Arguments.size(), 2u);
+  EXPECT_FALSE(A.Widened.empty());
+}
+
 TEST(RunnerTest, LongArgumentsAreShortenedForPeople) {
   EXPECT_EQ(shownCommand({"ctest", "-R", "a b"}), "ctest -R 'a b'");
   std::string Long(300, 'x');

@@ -15,9 +15,15 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
-tia=${TIA:-$root/build/tools/tia/tia}
-if [ ! -x "$tia" ]; then
-  "$root/utils/setup/build.sh" "$root/build"
+if [ -n "${TIA:-}" ]; then
+  tia=$TIA
+  if [ ! -x "$tia" ]; then
+    echo "collect-self.sh: TIA names no program: $tia" >&2
+    exit 2
+  fi
+else
+  tia=$root/build/tools/tia/tia
+  "$root/utils/setup/build.sh" "$root/build" >/dev/null
 fi
 if [ ! -f build-coverage/build.ninja ]; then
   launcher=()

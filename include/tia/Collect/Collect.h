@@ -201,8 +201,10 @@ struct CollectSummary {
   std::vector<std::string> Problems;
   /// Tests that passed although a process they started was killed before
   /// it wrote its profile (an empty one; tia's own tests kill a tia on
-  /// purpose): what that process ran is unknown, so they keep no coverage
-  /// from this run and select as never covered. A warning, not a problem.
+  /// purpose): what that process ran is unknown, so this run records no
+  /// coverage for them; as for a failed test, one keeps its earlier
+  /// coverage, if any, and selects as never covered otherwise. A warning,
+  /// not a problem.
   std::vector<std::string> KilledProcess;
 };
 

@@ -299,9 +299,10 @@ std::optional<std::string> nothingToRun(const select::Plan &P, Runner Kind,
 constexpr size_t MaxArgumentSize = 128 * 1024 - 1;
 
 /// selectionArguments in the form \p Exclusion asks for when they fit on a
-/// command line (no argument over MaxArgumentSize), else in the other form,
-/// switching \p Exclusion. When neither fits, no arguments (every test
-/// runs) and \p Fits is false.
+/// command line (no argument over MaxArgumentSize) and run exactly the
+/// selection, else in the other form when that does, switching \p Exclusion;
+/// else a form that fits by running more (lit's whole folders). When
+/// neither fits, no arguments (every test runs) and \p Fits is false.
 RunnerArguments fittingSelectionArguments(const select::Plan &P, Runner Kind,
                                           llvm::StringRef Binary,
                                           bool &Exclusion, bool &Fits);
