@@ -67,6 +67,8 @@ static char StartFile[PATH_MAX];
 /* The process traced by other means: only its children here. */
 static const char SkipSelfVariable[] = "TIA_READS_SKIP_SELF";
 static int SkippedFromStart;
+/* Set once this process wrote its "p PID" line. */
+static int Announced;
 
 static int skipSelf(void) {
   if (SkippedFromStart)
@@ -593,9 +595,14 @@ static char **withTracer(char *const *Env, char **Copy, char *Variables) {
       HasSkip = 1;
   }
   int HasTracer = Preload && strstr(Preload, TracerPath);
-  if ((HasFile && HasTracer && !HasSkip && hasCarried(Env)) ||
-      namesOtherTracer(Preload))
+  if (HasFile && HasTracer && !HasSkip && hasCarried(Env))
     return (char **)Env;
+  if (namesOtherTracer(Preload)) {
+    /* What that program and its children read is the other tracer's:
+       this test's reads are incomplete from here on. */
+    writeLine('i', "handed to another tracer");
+    return (char **)Env;
+  }
   size_t N = 0;
   for (size_t I = 0; Env[I]; ++I)
     if (!isVariable(Env[I], "LD_PRELOAD") &&
@@ -785,6 +792,7 @@ __attribute__((constructor)) static void start(void) {
   char Pid[32];
   snprintf(Pid, sizeof Pid, "%d", (int)getpid());
   writeLine('p', Pid);
+  Announced = 1;
   /* The program this process runs, for the tests that start programs of
      the build (docs/Collection.md, "Across languages and processes"). */
   char Exe[PATH_MAX];
@@ -793,6 +801,18 @@ __attribute__((constructor)) static void start(void) {
     Exe[N] = 0;
     writeLine('x', Exe);
   }
+}
+
+/* A process that announced itself says it ended normally ("e PID"): one
+   that did not (killed, crashed, _exit) may have run a library of the
+   build (dlopen'ed, which this tracer does not see) that then wrote no
+   profile. */
+__attribute__((destructor)) static void stop(void) {
+  if (!Announced)
+    return;
+  char Pid[32];
+  snprintf(Pid, sizeof Pid, "%d", (int)getpid());
+  writeLine('e', Pid);
 }
 
 /* For a process that gets its environment after it started: a child of

@@ -617,7 +617,8 @@ void warnKilledProcess(const CollectSummary &Sum, llvm::raw_ostream &Err) {
     return;
   Err << "tia: warning: " << Sum.KilledProcess.size() << " test"
       << pluralS(Sum.KilledProcess.size())
-      << " passed with a process killed before it wrote its profile ("
+      << " passed with a process that was killed or crashed before it wrote "
+         "its profile ("
       << Sum.KilledProcess.front()
       << (Sum.KilledProcess.size() > 1 ? ", ..." : "")
       << "): what that process ran is unknown, so this run records no "

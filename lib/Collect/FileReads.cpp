@@ -83,6 +83,11 @@ void RawReads::add(const llvm::json::Object &Record) {
     Incomplete = true;
 }
 
+bool RawReads::allEnded() const {
+  return llvm::all_of(
+      Started, [&](const std::string &Pid) { return Ended.count(Pid) != 0; });
+}
+
 unsigned RawReads::addTrace(llvm::StringRef Text) {
   unsigned Processes = 0;
   std::set<std::string> Written;
@@ -96,6 +101,13 @@ unsigned RawReads::addTrace(llvm::StringRef Text) {
     switch (Line[0]) {
     case 'p':
       ++Processes;
+      Started.insert(Path);
+      break;
+    case 'e':
+      Ended.insert(Path);
+      break;
+    case 'i':
+      Incomplete = true;
       break;
     case 'w':
       if (!Read.count(Path))

@@ -26,8 +26,17 @@ struct RawReads {
   /// process that loaded the tracer), absolute.
   std::set<std::string> Executed;
   /// Some read may have been missed (a process that could not be traced,
-  /// a crash, a failure cutting the test short).
+  /// a crash, a failure cutting the test short, a program handed to the
+  /// tracer of a tia collect the test ran: an "i" line).
   bool Incomplete = false;
+  /// The processes that announced themselves ("p PID") and those that
+  /// said they ended normally ("e PID").
+  std::set<std::string> Started, Ended;
+
+  /// True when every process that announced itself ended normally: none
+  /// was killed, crashed or left by _exit, so none can have run code of
+  /// the build without writing its profile.
+  bool allEnded() const;
 
   /// Adds a record {"read": [...], "listed": [...], "incomplete": bool}.
   void add(const llvm::json::Object &Record);

@@ -378,13 +378,15 @@ const Binary &RunContext::withPrograms(const Binary &B,
 /// programs from outside, `opt` and FileCheck): it covers nothing, which is
 /// no missing coverage. lit itself (\p B) is no program of the build. The
 /// tracer does not see the dynamic loader open a library, but a plugin of
-/// the build that ran writes its own profile when its program exits. A
+/// the build that ran writes its own profile when its program exits: so
+/// every process must have ended normally (`not --crash opt -load-pass-plugin
+/// ...` may have run the plugin and written nothing). A
 /// program of the build it ran without coverage is a boundary
 /// (gatherBoundaries).
 static bool ranNothingInstrumented(RunContext &Ctx, const TestRun &Run,
                                    const Binary &B) {
   return llvm::StringRef(Run.Result.TestId).starts_with("lit:") && Run.Reads &&
-         !Run.Reads->Incomplete &&
+         !Run.Reads->Incomplete && Run.Reads->allEnded() &&
          B.Probe.Kind == coverage::Instrumentation::None &&
          !Ctx.ranInstrumented(*Run.Reads);
 }
@@ -399,6 +401,13 @@ static bool holdsEmptyProfile(const std::vector<std::string> &Locations) {
         return true;
     }
   return false;
+}
+
+/// True for a lit test a process of which, as its trace shows, did not end
+/// normally (killed, crashed, left by _exit).
+static bool litTestWithAbnormalEnd(const TestRun &Run) {
+  return llvm::StringRef(Run.Result.TestId).starts_with("lit:") && Run.Reads &&
+         !Run.Reads->allEnded();
 }
 
 /// Reads the coverage of a test that passed (or was skipped) into \p Run.
@@ -423,6 +432,12 @@ static void readInto(RunContext &Ctx, TestRun &Run, const Binary &B,
   }
   if (!*Hits && ranNothingInstrumented(Ctx, Run, B)) {
     Run.Hits.emplace();
+    return;
+  }
+  // A lit test with no profile whose process crashed on purpose (`not
+  // --crash`) may have run a plugin of the build that wrote nothing.
+  if (!*Hits && litTestWithAbnormalEnd(Run)) {
+    Run.KilledProcess = true;
     return;
   }
   if (!*Hits) {

@@ -71,6 +71,21 @@ TEST(FileReadsTest, TraceCountsProcessesAndReadsInOrder) {
   EXPECT_FALSE(Raw.Incomplete);
 }
 
+TEST(FileReadsTest, TraceSaysWhichProcessesEndedNormally) {
+  RawReads Raw;
+  Raw.addTrace("p 10\np 11\ne 11\n");
+  EXPECT_FALSE(Raw.allEnded()); // 10 was killed, crashed or left by _exit
+  Raw.addTrace("e 10\ne 12\n"); // 12, a fork that exited, never announced
+  EXPECT_TRUE(Raw.allEnded());
+  EXPECT_FALSE(Raw.Incomplete);
+}
+
+TEST(FileReadsTest, AProgramHandedToAnotherTracerLeavesTheReadsIncomplete) {
+  RawReads Raw;
+  Raw.addTrace("p 10\ni handed to another tracer\ne 10\n");
+  EXPECT_TRUE(Raw.Incomplete);
+}
+
 TEST(FileReadsTest, AWriteAfterAReadKeepsTheRead) {
   RawReads Raw;
   Raw.addTrace("r /repo/data/a.txt\nw /repo/data/a.txt\nr /repo/data/a.txt\n");

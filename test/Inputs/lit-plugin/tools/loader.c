@@ -2,6 +2,7 @@
    plugin and calls it. */
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 int main(int argc, char **argv) {
   void *Plugin = argc > 1 ? dlopen(argv[1], RTLD_NOW) : NULL;
@@ -10,5 +11,7 @@ int main(int argc, char **argv) {
   if (!Shout)
     return 1;
   puts(Shout());
+  if (argc > 2) /* "crash": after the plugin ran, before it wrote a profile */
+    abort();
   return 0;
 }
