@@ -9,7 +9,8 @@
 #
 #   utils/bench/bench-self-select.sh TIA FILE:LINE...
 #
-# With RUN=1 each change is also built (ninja -C build tia) and the whole
+# SELECT_ARGS adds options to tia select (e.g. -p DIR, for a database made
+# in another checkout). With RUN=1 each change is also built (ninja -C build tia) and the whole
 # lit suite run with it, so the row also says which lit tests failed and
 # whether the selection held them all: a mutant test of the selection.
 set -euo pipefail
@@ -41,7 +42,7 @@ for at in "$@"; do
     echo "| \`$at\` | no operator to swap | | | | | |"
     continue
   fi
-  "$tia" select --base HEAD --format json > "$out/sel.json" 2> "$out/sel.err"
+  "$tia" select --base HEAD ${SELECT_ARGS:-} --format json > "$out/sel.json" 2> "$out/sel.err"
   read -r function lits units < <(python3 - "$out/sel.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -53,7 +54,7 @@ PY
 )
   failed="" held=""
   if [ "${RUN:-0}" = 1 ]; then
-    "$tia" select --base HEAD --format ids 2>/dev/null | grep '^lit:' | sort > "$out/selected"
+    "$tia" select --base HEAD ${SELECT_ARGS:-} --format ids 2>/dev/null | grep '^lit:' | sort > "$out/selected"
     ninja -C build tia >/dev/null
     "${lit[@]}" -s --no-progress-bar --xunit-xml-output "$out/all.xml" build/test >/dev/null 2>&1 || true
     python3 - "$out/all.xml" > "$out/failed" <<'PY'
