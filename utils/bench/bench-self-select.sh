@@ -14,7 +14,9 @@
 # lit suite run with it, so the row also says which lit tests failed and
 # whether the selection held them all: a mutant test of the selection.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
+# The checkout it runs in: a worktree at the commit the database was
+# collected at, say.
+root=$(git rev-parse --show-toplevel)
 tia=$(realpath "$1")
 shift
 cd "$root"
