@@ -167,18 +167,20 @@ BoundedLitFilter boundedLitFilter(const std::vector<std::string> &FullNames,
   if (Grouped.size() > Limit && MayWiden) {
     // Widen the folders whose alternatives are longest first: each saves
     // the most.
+    // Each group's size once: a suite may have thousands of folders.
+    std::vector<size_t> Sizes;
+    for (const FolderGroup &G : Groups)
+      Sizes.push_back(G.regex().size());
     std::vector<size_t> Order(Groups.size());
     std::iota(Order.begin(), Order.end(), 0);
-    llvm::stable_sort(Order, [&](size_t A, size_t B) {
-      return Groups[A].regex().size() > Groups[B].regex().size();
-    });
+    llvm::stable_sort(Order,
+                      [&](size_t A, size_t B) { return Sizes[A] > Sizes[B]; });
     size_t Size = Grouped.size();
     for (size_t I : Order) {
       if (Size <= Limit)
         break;
-      size_t Before = Groups[I].regex().size();
       Groups[I].Whole = true;
-      Size -= Before - Groups[I].regex().size();
+      Size -= Sizes[I] - Groups[I].regex().size();
       ++Out.WholeFolders;
     }
     Grouped = joinGroups(Groups);
