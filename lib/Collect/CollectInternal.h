@@ -195,8 +195,11 @@ struct RunContext {
   /// the build, or opened an instrumented shared library of it as a file
   /// (the dynamic loader's own opens are not traced).
   bool ranInstrumented(const RawReads &Reads);
-  /// True for a path inside the build directory.
-  bool insideBuild(llvm::StringRef Path) const;
+  /// True for real path \p Path inside the build directory, as given or
+  /// with its symbolic links resolved; call with M held.
+  bool insideBuild(llvm::StringRef Path);
+  /// The build directory with its symbolic links resolved; insideBuild's.
+  std::optional<std::string> RealBuildDir;
   /// How program or library \p Path (real) was built, probed once; call
   /// with M held.
   coverage::Instrumentation kindOfProgram(const std::string &Path);

@@ -304,8 +304,11 @@ bool isSharedLibrary(llvm::StringRef Path) {
 
 } // namespace
 
-bool RunContext::insideBuild(llvm::StringRef Path) const {
-  return Path.starts_with(Options.BuildDir + "/");
+bool RunContext::insideBuild(llvm::StringRef Path) {
+  if (!RealBuildDir)
+    RealBuildDir = realPath(Options.BuildDir);
+  return Path.starts_with(Options.BuildDir + "/") ||
+         Path.starts_with(*RealBuildDir + "/");
 }
 
 coverage::Instrumentation RunContext::kindOfProgram(const std::string &Path) {
