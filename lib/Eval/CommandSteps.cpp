@@ -158,6 +158,34 @@ llvm::Expected<std::vector<TestResult>> resultsAfterRun(llvm::StringRef Db,
   return Out;
 }
 
+namespace {
+
+/// The clone an evaluation works in: kept in \p Scratch, or a temporary one.
+llvm::Expected<std::unique_ptr<ScratchClone>>
+scratchFor(const git::Repository &Repo, llvm::StringRef Scratch) {
+  if (Scratch.empty())
+    return ScratchClone::create(Repo.workdir());
+  return ScratchClone::keep(Repo.workdir(), Scratch);
+}
+
+} // namespace
+
+llvm::json::Object replaySettings(const BuildSettings &B,
+                                  const ReplayRequest &R) {
+  llvm::json::Object Out = R.Settings;
+  Out["build"] = B.Build;
+  Out["build_dir"] = B.BuildDir;
+  Out["pytest"] = B.Pytest;
+  Out["test_command"] = R.TestCommand;
+  llvm::json::Array Modes;
+  for (select::SelectionMode M : R.Modes)
+    Modes.push_back(select::modeName(M));
+  if (R.Modes.empty())
+    Modes.push_back(select::modeName(select::SelectionMode::Combined));
+  Out["modes"] = std::move(Modes);
+  return Out;
+}
+
 llvm::Expected<ReplayReport> replayWithCommands(const git::Repository &Repo,
                                                 const BuildSettings &B,
                                                 const CommandHooks &Hooks,
@@ -166,11 +194,21 @@ llvm::Expected<ReplayReport> replayWithCommands(const git::Repository &Repo,
   auto Commits = commitsOf(Repo, R.From, R.To, R.FirstParent);
   if (!Commits)
     return Commits.takeError();
-  auto S = ScratchClone::create(Repo.workdir());
+  auto S = scratchFor(Repo, R.Scratch);
   if (!S)
     return S.takeError();
   CommandSteps Steps(**S, B, Hooks);
-  return replayHistory(**S, Steps, *Commits, R, Err);
+  if (R.Scratch.empty())
+    return replayHistory(**S, Steps, *Commits, R, Err);
+  auto Journal = ReplayJournal::open((*S)->Dir + "/replay-journal.jsonl",
+                                     replaySettings(B, R));
+  if (!Journal)
+    return Journal.takeError();
+  if (size_t N = Journal->measuredCommits(); N && !R.Quiet)
+    Err << "tia: " << Journal->path() << " holds " << N << " commit"
+        << (N == 1 ? "" : "s")
+        << " measured before; those of the range are read from it\n";
+  return replayHistory(**S, Steps, *Commits, R, Err, &*Journal);
 }
 
 llvm::Error chooseMutated(const git::Repository &Repo, llvm::StringRef From,
@@ -201,7 +239,7 @@ llvm::Expected<MutantsReport> mutateWithCommands(const git::Repository &Repo,
                                                  const CommandHooks &Hooks,
                                                  const MutantsRequest &R,
                                                  llvm::raw_ostream &Err) {
-  auto S = ScratchClone::create(Repo.workdir());
+  auto S = scratchFor(Repo, R.Scratch);
   if (!S)
     return S.takeError();
   CommandSteps Steps(**S, B, Hooks);

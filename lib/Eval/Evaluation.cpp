@@ -22,9 +22,9 @@ double secondsSince(std::chrono::steady_clock::time_point Start) {
 
 namespace {
 
-/// Prepares the ground at \p Commit: checkout, build, index, collect.
-llvm::Expected<std::vector<TestResult>>
-mapAt(VersionSteps &Steps, ScratchClone &S, llvm::StringRef Commit) {
+/// Checks \p Commit out, builds and indexes it.
+llvm::Error prepareAt(VersionSteps &Steps, ScratchClone &S,
+                      llvm::StringRef Commit) {
   if (llvm::Error E = S.checkout(Commit))
     return E;
   auto Built = Steps.build(Commit);
@@ -33,6 +33,14 @@ mapAt(VersionSteps &Steps, ScratchClone &S, llvm::StringRef Commit) {
   auto Indexed = Steps.index();
   if (!Indexed)
     return Indexed.takeError();
+  return llvm::Error::success();
+}
+
+/// Prepares the ground at \p Commit: checkout, build, index, collect.
+llvm::Expected<std::vector<TestResult>>
+mapAt(VersionSteps &Steps, ScratchClone &S, llvm::StringRef Commit) {
+  if (llvm::Error E = prepareAt(Steps, S, Commit))
+    return E;
   double Seconds = 0;
   return Steps.collect(Commit, Seconds);
 }
@@ -187,16 +195,118 @@ commitsOf(const git::Repository &Repo, llvm::StringRef From, llvm::StringRef To,
   return Commits;
 }
 
+namespace {
+
+/// The state a replay walks through history with: the results of each
+/// commit collected, and the commit the clone's tree, build and index are
+/// at, which every selection needs to be its commit's parent.
+class HistoryWalk {
+public:
+  HistoryWalk(ScratchClone &S, VersionSteps &Steps, ReplayJournal *Journal)
+      : S(S), Steps(Steps), Journal(Journal) {}
+
+  /// The journal's measures of \p C, if it holds them (then also its
+  /// results, for the commits after it).
+  const std::vector<CommitMeasure> *measuredBefore(llvm::StringRef C) {
+    const JournalEntry *E = Journal ? Journal->find(C) : nullptr;
+    if (!E || E->Measures.empty())
+      return nullptr;
+    ResultsAt[C.str()] = E->Results;
+    return &E->Measures;
+  }
+
+  /// Brings the clone to \p Parent, with its coverage in the database and
+  /// its results: collected when neither this run nor the journal has
+  /// them.
+  llvm::Expected<const std::vector<TestResult> *>
+  readyAt(llvm::StringRef Parent) {
+    if (ReadyAt == Parent)
+      return &ResultsAt[Parent.str()];
+    if (!ResultsAt.count(Parent.str()))
+      if (const JournalEntry *E = Journal ? Journal->find(Parent) : nullptr)
+        ResultsAt[Parent.str()] = E->Results;
+    auto Known = ResultsAt.find(Parent.str());
+    auto Collected = hasCoverageAt(Parent);
+    if (!Collected)
+      return Collected.takeError();
+    if (Known != ResultsAt.end() && *Collected) {
+      if (llvm::Error E = prepareAt(Steps, S, Parent))
+        return E;
+    } else {
+      auto Results = mapAt(Steps, S, Parent);
+      if (!Results)
+        return Results.takeError();
+      if (llvm::Error E = record(Parent, *Results, {}))
+        return E;
+      ResultsAt[Parent.str()] = std::move(*Results);
+    }
+    ReadyAt = Parent.str();
+    return &ResultsAt[Parent.str()];
+  }
+
+  /// \p C was measured: the clone is at it, and the journal holds it.
+  llvm::Error measured(llvm::StringRef C, std::vector<TestResult> Results,
+                       std::vector<CommitMeasure> Measures) {
+    ReadyAt = C.str();
+    if (llvm::Error E = record(C, Results, std::move(Measures)))
+      return E;
+    ResultsAt[C.str()] = std::move(Results);
+    return llvm::Error::success();
+  }
+
+private:
+  llvm::Expected<bool> hasCoverageAt(llvm::StringRef Commit) {
+    if (!llvm::sys::fs::exists(S.Db))
+      return false;
+    auto DB = Store::open(S.Db, Store::Mode::ReadOnly);
+    if (!DB)
+      return DB.takeError();
+    auto Snap = snapshotAt(**DB, Commit);
+    if (!Snap)
+      return Snap.takeError();
+    return *Snap != 0;
+  }
+  llvm::Error record(llvm::StringRef C, const std::vector<TestResult> &Results,
+                     std::vector<CommitMeasure> Measures) {
+    if (!Journal)
+      return llvm::Error::success();
+    return Journal->record(C, {Results, std::move(Measures)});
+  }
+
+  ScratchClone &S;
+  VersionSteps &Steps;
+  ReplayJournal *Journal;
+  std::map<std::string, std::vector<TestResult>> ResultsAt;
+  std::string ReadyAt;
+};
+
+/// Every mode's measure of the commit measured last.
+std::vector<CommitMeasure> lastMeasures(const ReplayReport &Report) {
+  std::vector<CommitMeasure> Out{Report.Commits.back()};
+  for (const ReplayReport &Other : Report.Others)
+    Out.push_back(Other.Commits.back());
+  return Out;
+}
+
+void addMeasures(ReplayReport &Report,
+                 const std::vector<CommitMeasure> &Measures) {
+  for (size_t I = 0; I < Measures.size(); ++I)
+    (I ? Report.Others[I - 1] : Report).Commits.push_back(Measures[I]);
+}
+
+} // namespace
+
 llvm::Expected<ReplayReport>
 replayHistory(ScratchClone &S, VersionSteps &Steps,
               const std::vector<git::CommitInfo> &Commits,
-              const ReplayRequest &R, llvm::raw_ostream &Err) {
+              const ReplayRequest &R, llvm::raw_ostream &Err,
+              ReplayJournal *Journal) {
   auto Start = std::chrono::steady_clock::now();
   std::vector<select::SelectionMode> Modes = R.Modes;
   if (Modes.empty())
     Modes.push_back(select::SelectionMode::Combined);
   ReplayReport Report = emptyReport(R, Modes);
-  std::map<std::string, std::vector<TestResult>> ResultsAt;
+  HistoryWalk Walk(S, Steps, Journal);
   Progress P("replaying", Commits.size(), Err, R.Quiet);
   for (const git::CommitInfo &C : Commits) {
     if (C.Parents.empty()) {
@@ -207,18 +317,21 @@ replayHistory(ScratchClone &S, VersionSteps &Steps,
       P.step(shortId(C.Id));
       continue;
     }
-    const std::string &Parent = C.Parents.front();
-    if (!ResultsAt.count(Parent)) {
-      auto Results = mapAt(Steps, S, Parent);
-      if (!Results)
-        return Results.takeError();
-      ResultsAt[Parent] = std::move(*Results);
+    if (const std::vector<CommitMeasure> *Before = Walk.measuredBefore(C.Id)) {
+      addMeasures(Report, *Before);
+      ++Report.FromJournal;
+      P.step(shortId(C.Id) + " measured before");
+      continue;
     }
-    auto Results =
-        replayCommit(S, Steps, C, ResultsAt[Parent], R, Modes, Report);
+    auto ParentResults = Walk.readyAt(C.Parents.front());
+    if (!ParentResults)
+      return ParentResults.takeError();
+    auto Results = replayCommit(S, Steps, C, **ParentResults, R, Modes, Report);
     if (!Results)
       return Results.takeError();
-    ResultsAt[C.Id] = std::move(*Results);
+    if (llvm::Error E =
+            Walk.measured(C.Id, std::move(*Results), lastMeasures(Report)))
+      return E;
     P.step(shortId(C.Id) + " " + C.Summary);
   }
   P.finish();

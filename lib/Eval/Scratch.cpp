@@ -44,6 +44,12 @@ void removeScratchOnSignal() {
   _exit(130);
 }
 
+/// The same for a kept clone, which stays.
+void endRunningProcesses() {
+  collect::killRunningTests();
+  _exit(130);
+}
+
 /// The last non-empty line of \p Log, for a one-line error.
 std::string lastLine(llvm::StringRef Log) {
   auto Buf = llvm::MemoryBuffer::getFile(Log);
@@ -66,29 +72,109 @@ ScratchClone::create(llvm::StringRef RepoDir) {
     return makeErrorf("cannot create a scratch directory: {0} (set TMPDIR "
                       "to a writable directory)",
                       EC.message());
-  std::unique_ptr<ScratchClone> S(new ScratchClone(Dir.str().str()));
-  auto Git = llvm::sys::findProgramByName("git");
-  if (!Git)
-    return makeError("git not found on PATH: eval clones the repository "
-                     "with it");
-  S->GitPath = *Git;
-  if (llvm::Error E = S->git(
-          {"clone", "-q", "--shared", "--no-checkout", RepoDir.str(), S->Tree},
-          S->Dir))
+  std::unique_ptr<ScratchClone> S(
+      new ScratchClone(Dir.str().str(), /*Kept=*/false));
+  if (llvm::Error E = S->findGit())
+    return E;
+  if (llvm::Error E = S->cloneFrom(RepoDir))
     return E;
   return S;
 }
 
-ScratchClone::ScratchClone(std::string D)
-    : Dir(std::move(D)), Tree(Dir + "/tree"), Db(Dir + "/tia.db") {
-  size_t N = std::min(Dir.size(), sizeof(InterruptedScratch) - 1);
-  memcpy(InterruptedScratch, Dir.data(), N);
-  InterruptedScratch[N] = 0;
-  collect::setInterruptCleanup(removeScratch);
-  llvm::sys::SetInterruptFunction(removeScratchOnSignal);
+namespace {
+
+bool isEmptyDirectory(llvm::StringRef Dir) {
+  std::error_code EC;
+  llvm::sys::fs::directory_iterator It(Dir, EC);
+  return !EC && It == llvm::sys::fs::directory_iterator();
+}
+
+/// \p Path with symbolic links resolved; itself when it does not exist.
+std::string realPathOf(llvm::StringRef Path) {
+  llvm::SmallString<256> Real;
+  if (llvm::sys::fs::real_path(Path, Real))
+    return Path.rtrim('/').str();
+  return Real.str().str();
+}
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<ScratchClone>>
+ScratchClone::keep(llvm::StringRef RepoDir, llvm::StringRef Dir) {
+  llvm::SmallString<256> Abs(Dir);
+  if (std::error_code EC = llvm::sys::fs::make_absolute(Abs))
+    return makeErrorf("--scratch {0}: {1}", Dir, EC.message());
+  bool Reused = llvm::sys::fs::exists(Abs + "/tree/.git");
+  if (!Reused && llvm::sys::fs::exists(Abs) && !isEmptyDirectory(Abs))
+    return makeErrorf("--scratch {0} holds files but no clone of tia eval: "
+                      "name a new or empty folder",
+                      Dir);
+  if (std::error_code EC = llvm::sys::fs::create_directories(Abs))
+    return makeErrorf("cannot create --scratch {0}: {1}", Dir, EC.message());
+  std::unique_ptr<ScratchClone> S(
+      new ScratchClone(Abs.str().str(), /*Kept=*/true));
+  if (llvm::Error E = S->holdLock())
+    return E;
+  if (llvm::Error E = S->findGit())
+    return E;
+  if (!Reused) {
+    if (llvm::Error E = S->cloneFrom(RepoDir))
+      return E;
+    return S;
+  }
+  if (llvm::Error E = S->git({"config", "--get", "remote.origin.url"}))
+    return E;
+  std::string Origin = lastLine(S->Dir + "/git.log");
+  if (realPathOf(Origin) != realPathOf(RepoDir))
+    return makeErrorf("--scratch {0} holds a clone of {1}, not of this "
+                      "repository: name another folder",
+                      Dir, Origin);
+  return S;
+}
+
+llvm::Error ScratchClone::holdLock() {
+  std::string Lock = Dir + "/lock";
+  if (std::error_code EC = llvm::sys::fs::openFileForWrite(
+          Lock, LockFd, llvm::sys::fs::CD_OpenAlways))
+    return makeErrorf("cannot open {0}: {1}", Lock, EC.message());
+  if (llvm::sys::fs::tryLockFile(LockFd))
+    return makeErrorf("another tia eval is at work in {0}: wait for it to "
+                      "end, or name another --scratch folder",
+                      Dir);
+  return llvm::Error::success();
+}
+
+llvm::Error ScratchClone::findGit() {
+  auto Git = llvm::sys::findProgramByName("git");
+  if (!Git)
+    return makeError("git not found on PATH: eval clones the repository "
+                     "with it");
+  GitPath = *Git;
+  return llvm::Error::success();
+}
+
+llvm::Error ScratchClone::cloneFrom(llvm::StringRef RepoDir) {
+  return git({"clone", "-q", "--shared", "--no-checkout", RepoDir.str(), Tree},
+             Dir);
+}
+
+ScratchClone::ScratchClone(std::string D, bool Kept)
+    : Dir(std::move(D)), Tree(Dir + "/tree"), Db(Dir + "/tia.db"), Kept(Kept) {
+  if (!Kept) {
+    size_t N = std::min(Dir.size(), sizeof(InterruptedScratch) - 1);
+    memcpy(InterruptedScratch, Dir.data(), N);
+    InterruptedScratch[N] = 0;
+  }
+  // A kept clone stays when interrupted; the processes running still end.
+  collect::setInterruptCleanup(Kept ? nullptr : removeScratch);
+  llvm::sys::SetInterruptFunction(Kept ? endRunningProcesses
+                                       : removeScratchOnSignal);
   if (const char *T = getenv("TMPDIR"))
     OldTmpDir = T;
+  // The steps' temporary files: a kept clone's from an interrupted run go.
   std::string Tmp = Dir + "/tmp";
+  if (Kept)
+    llvm::sys::fs::remove_directories(Tmp, /*IgnoreErrors=*/true);
   llvm::sys::fs::create_directory(Tmp);
   setenv("TMPDIR", Tmp.c_str(), 1);
 }
@@ -100,7 +186,12 @@ ScratchClone::~ScratchClone() {
     setenv("TMPDIR", OldTmpDir->c_str(), 1);
   else
     unsetenv("TMPDIR");
-  llvm::sys::fs::remove_directories(Dir, /*IgnoreErrors=*/true);
+  if (LockFd >= 0) {
+    (void)llvm::sys::fs::unlockFile(LockFd);
+    ::close(LockFd);
+  }
+  if (!Kept)
+    llvm::sys::fs::remove_directories(Dir, /*IgnoreErrors=*/true);
 }
 
 llvm::Error ScratchClone::git(std::vector<std::string> Args,

@@ -3,6 +3,7 @@
 #include "tia/Eval/SelectionReplay.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/CommitId.h"
+#include "tia/Support/Error.h"
 #include "tia/Support/Plural.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
@@ -328,9 +329,7 @@ double rounded(double Seconds) { return std::round(Seconds * 1000) / 1000; }
 
 } // namespace
 
-namespace {
-
-void commitJson(llvm::json::OStream &J, const CommitMeasure &M) {
+void writeCommitJson(llvm::json::OStream &J, const CommitMeasure &M) {
   J.object([&] {
     J.attribute("commit", M.Commit);
     J.attribute("parent", M.Parent);
@@ -381,10 +380,133 @@ void commitJson(llvm::json::OStream &J, const CommitMeasure &M) {
   });
 }
 
+namespace {
+
+/// Reads the fields of one commit's JSON object, remembering the first
+/// that is missing or of another kind.
+class CommitReader {
+public:
+  explicit CommitReader(const llvm::json::Object &O) : O(O) {}
+  void text(llvm::StringRef Key, std::string &Out) {
+    if (auto V = O.getString(Key))
+      Out = V->str();
+    else
+      bad(Key);
+  }
+  void count(llvm::StringRef Key, unsigned &Out) {
+    if (auto V = O.getInteger(Key); V && *V >= 0)
+      Out = static_cast<unsigned>(*V);
+    else
+      bad(Key);
+  }
+  void flag(llvm::StringRef Key, bool &Out) {
+    if (auto V = O.getBoolean(Key))
+      Out = *V;
+    else
+      bad(Key);
+  }
+  void seconds(const llvm::json::Object *Seconds, llvm::StringRef Key,
+               double &Out) {
+    if (auto V = Seconds ? Seconds->getNumber(Key) : std::nullopt)
+      Out = *V;
+    else
+      bad(("seconds." + Key).str());
+  }
+  void texts(llvm::StringRef Key, std::vector<std::string> &Out) {
+    const llvm::json::Array *A = O.getArray(Key);
+    if (!A)
+      return bad(Key);
+    for (const llvm::json::Value &V : *A)
+      if (auto S = V.getAsString())
+        Out.push_back(S->str());
+      else
+        return bad(Key);
+  }
+  void missed(std::vector<MissedTest> &Out) {
+    const llvm::json::Array *A = O.getArray("missed");
+    if (!A)
+      return bad("missed");
+    for (const llvm::json::Value &V : *A) {
+      const llvm::json::Object *M = V.getAsObject();
+      auto Test = M ? M->getString("test") : std::nullopt;
+      auto Reason = M ? M->getString("reason") : std::nullopt;
+      if (!Test || !Reason)
+        return bad("missed");
+      Out.push_back({Test->str(), Reason->str()});
+    }
+  }
+  void testCommandExit(CommitMeasure &M) {
+    const llvm::json::Value *V = O.get("test_command_exit");
+    if (!V)
+      return bad("test_command_exit");
+    if (V->kind() == llvm::json::Value::Null)
+      return;
+    if (auto Exit = V->getAsInteger()) {
+      M.TestCommandRan = true;
+      M.TestCommandExit = static_cast<int>(*Exit);
+    } else {
+      bad("test_command_exit");
+    }
+  }
+  llvm::Error error() const {
+    if (FirstBad.empty())
+      return llvm::Error::success();
+    return makeErrorf("a replayed commit's '{0}' is missing or not what the "
+                      "format says",
+                      FirstBad);
+  }
+
+private:
+  void bad(llvm::StringRef Key) {
+    if (FirstBad.empty())
+      FirstBad = Key.str();
+  }
+  const llvm::json::Object &O;
+  std::string FirstBad;
+};
+
+} // namespace
+
+llvm::Expected<CommitMeasure> readCommitJson(const llvm::json::Value &V) {
+  const llvm::json::Object *O = V.getAsObject();
+  if (!O)
+    return makeError("a replayed commit is not a JSON object");
+  CommitMeasure M;
+  CommitReader R(*O);
+  R.text("commit", M.Commit);
+  R.text("parent", M.Parent);
+  R.text("summary", M.Summary);
+  R.count("tests", M.Tests);
+  R.count("test_files", M.TestFiles);
+  R.count("selected", M.Selected);
+  R.count("selected_files", M.SelectedFiles);
+  R.count("affected", M.Affected);
+  R.count("affected_files", M.AffectedFiles);
+  R.count("affected_selected", M.AffectedSelected);
+  R.flag("selected_all", M.SelectedAll);
+  R.count("changed_elements", M.ChangedElements);
+  R.texts("fallbacks", M.Fallbacks);
+  R.texts("affected_tests", M.AffectedTests);
+  R.missed(M.Missed);
+  const llvm::json::Object *Seconds = O->getObject("seconds");
+  R.seconds(Seconds, "build", M.BuildSeconds);
+  R.seconds(Seconds, "index", M.IndexSeconds);
+  R.seconds(Seconds, "select", M.SelectSeconds);
+  R.seconds(Seconds, "collect", M.CollectSeconds);
+  R.seconds(Seconds, "all_tests", M.AllTestsSeconds);
+  R.seconds(Seconds, "selected_tests", M.SelectedTestsSeconds);
+  R.testCommandExit(M);
+  if (llvm::Error E = R.error())
+    return E;
+  return M;
+}
+
+namespace {
+
 void commitsAndTotalJson(llvm::json::OStream &J, const ReplayReport &R) {
   J.attributeArray("commits", [&] {
     for (const CommitMeasure &M : R.Commits)
-      commitJson(J, M);
+      writeCommitJson(J, M);
   });
   J.attributeObject("total", [&] {
     J.attribute("commits", static_cast<int64_t>(R.Commits.size()));
@@ -594,9 +716,14 @@ std::string modeFigures(const ReplayReport &R) {
 
 std::string replaySummary(const ReplayReport &R) {
   std::string Out =
-      llvm::formatv("replayed {0} commit{1} in {2:f1}s: ", R.Commits.size(),
+      llvm::formatv("replayed {0} commit{1} in {2:f1}s", R.Commits.size(),
                     pluralS(R.Commits.size()), R.Seconds)
           .str();
+  if (R.FromJournal)
+    Out += llvm::formatv(" ({0} measured before, read from the journal)",
+                         R.FromJournal)
+               .str();
+  Out += ": ";
   if (R.Others.empty())
     return Out + modeFigures(R);
   Out += R.Mode + ": " + modeFigures(R);

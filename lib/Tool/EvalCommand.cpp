@@ -45,6 +45,9 @@ llvm::Error runEvalReplay(const GlobalOptions &G, const EvalReplayOptions &O,
   R.TestCommand = O.TestCommand;
   R.Modes = O.Modes;
   R.Quiet = G.Quiet;
+  R.Scratch = O.Run.Scratch;
+  R.Settings = llvm::json::Object{{"only", llvm::json::Array(O.Run.Only)},
+                                  {"python", O.Run.Python}};
   auto Report = eval::replayWithCommands(
       *Repo, {O.Run.Build, O.Run.BuildDir, O.Run.Pytest}, hooksFor(G, O.Run), R,
       Err);
@@ -68,6 +71,7 @@ llvm::Error runEvalMutants(const GlobalOptions &G, const EvalMutantsOptions &O,
   R.Build = O.Run.Build;
   R.Quiet = G.Quiet;
   R.Mode = O.Mode;
+  R.Scratch = O.Run.Scratch;
   if (llvm::Error E = eval::chooseMutated(*Repo, O.From, O.To, R))
     return E;
   auto Report = eval::mutateWithCommands(
@@ -182,6 +186,16 @@ llvm::cl::opt<EvalFormat> Format(
                      clEnumValN(EvalFormat::Json, "json", "docs/Formats.md")),
     llvm::cl::init(EvalFormat::Markdown), llvm::cl::cat(tiaCategory()),
     llvm::cl::sub(EvalSubcommand));
+llvm::cl::opt<std::string> Scratch(
+    "scratch",
+    llvm::cl::desc("Work in a clone kept in this folder (made when missing "
+                   "or empty) rather than a temporary one: a later run with "
+                   "the same folder builds incrementally and reuses its "
+                   "database; replay writes each measured commit to the "
+                   "folder's journal and reads back those it holds, so a "
+                   "stopped replay goes on where it stopped"),
+    llvm::cl::value_desc("dir"), llvm::cl::init(""),
+    llvm::cl::cat(tiaCategory()), llvm::cl::sub(EvalSubcommand));
 llvm::cl::list<std::string> Args(llvm::cl::Positional,
                                  llvm::cl::desc("replay|mutants"),
                                  llvm::cl::cat(tiaCategory()),
@@ -201,6 +215,7 @@ int evalMain(const GlobalOptions &G) {
   if (!Python.empty() && !Pytest)
     return usageError("--python goes with --pytest");
   B.Jobs = Jobs;
+  B.Scratch = Scratch;
   B.Only.assign(Only.begin(), Only.end());
   B.Format =
       Format == EvalFormat::Json ? ReportFormat::Json : ReportFormat::Text;

@@ -15,6 +15,10 @@
 # Writes OUT_DIR/replay.json and the tables of docs/Benchmarks.md to
 # OUT_DIR/replay.md (utils/eval/replay-table.py).
 #
+# With SCRATCH=DIR the clone is kept in DIR (tia eval replay --scratch): a
+# replay stopped part way goes on from DIR's journal when run again, and a
+# longer range reuses the commits a shorter one measured.
+#
 # Runs in a scratch clone under TMPDIR; the clone's build directory path
 # differs from any earlier build, so ccache misses (clang's profile flags
 # make it hash the directory) and the first build is cold: expect about 30
@@ -59,6 +63,7 @@ esac
 cd "$root"
 "$tia" eval replay --commits "$range" --first-parent \
   --modes static,coverage,combined "${only[@]}" --jobs 2 --format json \
+  ${SCRATCH:+--scratch "$SCRATCH"} \
   --build "$build" > "$out/replay.json"
 python3 "$root/utils/eval/replay-table.py" "$out/replay.json" > "$out/replay.md"
 cat "$out/replay.md"

@@ -83,8 +83,14 @@ llvm::Expected<int64_t> newestRun(llvm::StringRef Db);
 llvm::Expected<std::vector<TestResult>> resultsAfterRun(llvm::StringRef Db,
                                                         int64_t Before);
 
+/// What decides a replay's measures, for its journal: R.Settings with the
+/// build, the tests run and the modes.
+llvm::json::Object replaySettings(const BuildSettings &B,
+                                  const ReplayRequest &R);
+
 /// `tia eval replay`: replays R.From..R.To of \p Repo in a new scratch
-/// clone with \p Hooks; progress and warnings to \p Err.
+/// clone with \p Hooks, or in the clone kept in R.Scratch, going on from
+/// its journal; progress and warnings to \p Err.
 llvm::Expected<ReplayReport> replayWithCommands(const git::Repository &Repo,
                                                 const BuildSettings &B,
                                                 const CommandHooks &Hooks,

@@ -14,6 +14,7 @@
 #define TIA_EVAL_EVALUATION_H
 
 #include "tia/Eval/Mutants.h"
+#include "tia/Eval/ReplayJournal.h"
 #include "tia/Eval/Scratch.h"
 #include "tia/Eval/SelectionReplay.h"
 #include "tia/Git/History.h"
@@ -62,13 +63,21 @@ struct ReplayRequest {
   std::string TestCommand; ///< run at each commit; empty: none
   std::vector<select::SelectionMode> Modes; ///< empty: combined
   bool Quiet = false;
+  /// --scratch: the folder of a kept clone; empty: a temporary one.
+  std::string Scratch;
+  /// What else decides the measures besides the fields above (tests run,
+  /// build folder): a kept replay goes on only with the same.
+  llvm::json::Object Settings;
 };
 
 /// Replays \p Commits (commitsOf) in \p S: progress and warnings to \p Err.
+/// With \p Journal, the commits it holds are read from it rather than
+/// measured again, and each commit measured is written to it.
 llvm::Expected<ReplayReport>
 replayHistory(ScratchClone &S, VersionSteps &Steps,
               const std::vector<git::CommitInfo> &Commits,
-              const ReplayRequest &R, llvm::raw_ostream &Err);
+              const ReplayRequest &R, llvm::raw_ostream &Err,
+              ReplayJournal *Journal = nullptr);
 
 struct MutantsRequest {
   std::string Head; ///< the commit mutated
@@ -79,6 +88,8 @@ struct MutantsRequest {
   bool Quiet = false;
   /// The mode each mutant's selection is made in.
   select::SelectionMode Mode = select::SelectionMode::Combined;
+  /// --scratch: the folder of a kept clone; empty: a temporary one.
+  std::string Scratch;
 };
 
 /// Mutates up to R.Count functions at R.Head in \p S, one at a time,

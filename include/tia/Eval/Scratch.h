@@ -6,6 +6,10 @@
 // error, and on SIGINT or SIGTERM (the build or test command running then is
 // killed first, whole process group).
 //
+// A kept clone (--scratch DIR) lives in a folder the user names and stays:
+// the next run in it builds incrementally and reuses its database, so a
+// replay of hours can stop and go on.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TIA_EVAL_SCRATCH_H
@@ -28,9 +32,15 @@ public:
   /// it too (TMPDIR), and leave with it.
   static llvm::Expected<std::unique_ptr<ScratchClone>>
   create(llvm::StringRef RepoDir);
+  /// The clone of \p RepoDir kept in \p Dir: made there when \p Dir is
+  /// missing or empty, else reused as an earlier run left it. An error when
+  /// \p Dir holds anything else, a clone of another repository, or another
+  /// tia eval's clone that is still at work.
+  static llvm::Expected<std::unique_ptr<ScratchClone>>
+  keep(llvm::StringRef RepoDir, llvm::StringRef Dir);
   ~ScratchClone();
 
-  std::string Dir;  ///< the temporary directory
+  std::string Dir;  ///< the temporary directory, or the kept one
   std::string Tree; ///< DIR/tree: the clone's work tree
   std::string Db;   ///< DIR/tia.db
 
@@ -47,7 +57,12 @@ public:
   std::string logLine(llvm::StringRef Name) const;
 
 private:
-  explicit ScratchClone(std::string Dir);
+  ScratchClone(std::string Dir, bool Kept);
+  llvm::Error findGit();
+  llvm::Error cloneFrom(llvm::StringRef RepoDir);
+  llvm::Error holdLock();
+  bool Kept;
+  int LockFd = -1;
   std::string GitPath;
   std::optional<std::string> OldTmpDir;
 };

@@ -19,6 +19,7 @@
 #include "tia/Support/Model.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
 #include <set>
@@ -97,6 +98,9 @@ struct ReplayReport {
   std::string Mode = "combined";
   std::vector<CommitMeasure> Commits;
   double Seconds = 0; ///< the whole replay, set-up included
+  /// Of the commits, those a kept replay's journal held: measured by an
+  /// earlier run, whose seconds they keep.
+  unsigned FromJournal = 0;
   /// With several modes (--modes): the report of each mode after the first
   /// (which is this one), measured against the same builds, collections and
   /// ground truth. Their own Others are empty.
@@ -163,6 +167,11 @@ llvm::Error measure(Store &S, const select::Plan &P, const Observed &O,
 /// The report as JSON (docs/Formats.md, "tia eval replay"); with several
 /// modes, the first mode's report with a "modes" array of every mode's.
 void writeReplayJson(const ReplayReport &R, llvm::raw_ostream &OS);
+/// One commit of the JSON report ("commits" of docs/Formats.md), and the
+/// measure read back from it (seconds rounded to the millisecond); an
+/// error names the first field missing or of the wrong kind.
+void writeCommitJson(llvm::json::OStream &J, const CommitMeasure &M);
+llvm::Expected<CommitMeasure> readCommitJson(const llvm::json::Value &V);
 /// The report as a Markdown table, then the missed tests; with several
 /// modes, a table comparing them per commit, their totals, then the missed
 /// tests of each.

@@ -210,6 +210,8 @@ struct EvalBuildOptions {
   /// Collect only the ctest tests whose ids match one of these globs
   /// ("gtest:*"); empty: every test.
   std::vector<std::string> Only;
+  /// A folder to keep the scratch clone in; empty: a temporary one.
+  std::string Scratch;
   ReportFormat Format = ReportFormat::Text; ///< Text: Markdown
 };
 
