@@ -149,7 +149,6 @@ std::optional<ImportSummary>
 importRunnerReport(Store &S, llvm::StringRef Report, const ImportOptions &O,
                    llvm::StringRef Binary, llvm::raw_ostream &Err) {
   auto Sum = importJUnit(S, {Report.str()}, O);
-  llvm::sys::fs::remove(Report);
   if (!Sum) {
     Err << "tia: warning: the results of " << Binary
         << " were not imported: " << llvm::toString(Sum.takeError()) << "\n";

@@ -69,6 +69,88 @@ void askForReport(Runner Kind, llvm::StringRef Report,
 
 namespace {
 
+/// The value of the last of options \p Names in \p Args, as `--name=V` or
+/// `--name V`.
+std::optional<std::string>
+lastOptionValue(const std::vector<std::string> &Args,
+                llvm::ArrayRef<llvm::StringRef> Names) {
+  std::optional<std::string> Value;
+  for (size_t I = 1; I < Args.size(); ++I)
+    for (llvm::StringRef Name : Names) {
+      llvm::StringRef A = Args[I];
+      if (A == Name && I + 1 < Args.size())
+        Value = Args[I + 1];
+      else if (A.consume_front(Name) && A.consume_front("="))
+        Value = A.str();
+    }
+  return Value;
+}
+
+std::string absoluteFrom(llvm::StringRef Dir, llvm::StringRef Path) {
+  if (llvm::sys::path::is_absolute(Path))
+    return Path.str();
+  llvm::SmallString<256> Out(Dir);
+  llvm::sys::path::append(Out, Path);
+  llvm::sys::path::remove_dots(Out, /*remove_dot_dot=*/true);
+  return std::string(Out);
+}
+
+/// GoogleTest's report for --gtest_output value \p Spec: "xml" (the
+/// default file), "xml:FILE" or "xml:DIR/" (a file named after the
+/// binary); std::nullopt for another format.
+std::optional<std::string> gtestReport(llvm::StringRef Spec,
+                                       llvm::StringRef Binary) {
+  if (Spec == "xml")
+    return std::string("test_detail.xml");
+  if (!Spec.consume_front("xml:"))
+    return std::nullopt;
+  if (Spec.ends_with("/"))
+    return (Spec + llvm::sys::path::stem(Binary) + ".xml").str();
+  return Spec.str();
+}
+
+} // namespace
+
+std::optional<std::string> reportAskedFor(Runner Kind,
+                                          const std::vector<std::string> &Args,
+                                          llvm::StringRef WorkingDir) {
+  std::optional<std::string> Path;
+  std::string Dir = WorkingDir.str();
+  switch (Kind) {
+  case Runner::Pytest:
+    Path = lastOptionValue(Args, {"--junitxml", "--junit-xml"});
+    break;
+  case Runner::Lit:
+    Path = lastOptionValue(Args, {"--xunit-xml-output"});
+    break;
+  case Runner::Ctest:
+    // ctest writes a relative report into the build directory.
+    Path = lastOptionValue(Args, {"--output-junit"});
+    if (auto TestDir = lastOptionValue(Args, {"--test-dir"}))
+      Dir = absoluteFrom(WorkingDir, *TestDir);
+    break;
+  case Runner::Gtest: {
+    std::optional<std::string> Spec = lastOptionValue(Args, {"--gtest_output"});
+    if (!Spec)
+      if (const char *Env = getenv("GTEST_OUTPUT"))
+        Spec = Env;
+    if (Spec)
+      Path = gtestReport(*Spec, Args.front());
+    break;
+  }
+  case Runner::Catch2:
+  case Runner::Doctest:
+  case Runner::Boost:
+  case Runner::Auto:
+    break;
+  }
+  if (!Path || Path->empty())
+    return std::nullopt;
+  return absoluteFrom(Dir, *Path);
+}
+
+namespace {
+
 /// What `PROGRAM --version` prints on stdout; empty when it cannot run.
 std::string versionOf(llvm::StringRef Program) {
   llvm::SmallString<128> Out;

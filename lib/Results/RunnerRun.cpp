@@ -2,6 +2,7 @@
 
 #include "tia/Results/RunnerRun.h"
 #include "tia/Results/JUnit.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -38,16 +39,46 @@ RunnerCommand runnerOf(const std::vector<std::string> &Command, Runner Asked,
   return R;
 }
 
+namespace {
+
+std::optional<llvm::sys::TimePoint<>> modificationTime(llvm::StringRef Path) {
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Path, Status))
+    return std::nullopt;
+  return Status.getLastModificationTime();
+}
+
+} // namespace
+
+bool RunnerReport::written() const {
+  std::optional<llvm::sys::TimePoint<>> Now = modificationTime(Path);
+  return Now && (!ModifiedBefore || *Now != *ModifiedBefore);
+}
+
+void RunnerReport::discard() const {
+  if (!UsersOwn)
+    llvm::sys::fs::remove(Path);
+}
+
 llvm::Expected<int> runForReport(const RunnerCommand &R,
                                  llvm::StringRef Program,
-                                 std::vector<std::string> Args, bool Quiet,
-                                 std::string &Report, llvm::raw_ostream &Out,
+                                 std::vector<std::string> Args,
+                                 llvm::StringRef WorkingDir, bool Quiet,
+                                 RunnerReport &Report, llvm::raw_ostream &Out,
                                  llvm::raw_ostream &Err) {
-  auto Path = temporaryReportPath();
-  if (!Path)
-    return Path.takeError();
-  Report = std::move(*Path);
-  askForReport(R.Kind, Report, Args);
+  Report = RunnerReport();
+  if (std::optional<std::string> Own =
+          reportAskedFor(R.Kind, Args, WorkingDir)) {
+    Report.Path = std::move(*Own);
+    Report.UsersOwn = true;
+    Report.ModifiedBefore = modificationTime(Report.Path);
+  } else {
+    auto Path = temporaryReportPath();
+    if (!Path)
+      return Path.takeError();
+    Report.Path = std::move(*Path);
+    askForReport(R.Kind, Report.Path, Args);
+  }
   return runRunner(Program, Args, R.Binary, Quiet, Out, Err);
 }
 
@@ -58,15 +89,17 @@ std::string unnamedNote(unsigned Unnamed, bool Exclusion, Runner Kind) {
          (Unnamed == 1 ? " is" : " are") + " not for " + runnerName(Kind).str();
 }
 
-llvm::Expected<ImportedRun> importRunReport(const config::Workspace &W,
-                                            llvm::StringRef HeadCommit,
-                                            const RunnerCommand &R,
-                                            llvm::StringRef Report, bool Quiet,
-                                            llvm::raw_ostream &Err) {
+llvm::Expected<ImportedRun>
+importRunReport(const config::Workspace &W, llvm::StringRef HeadCommit,
+                const RunnerCommand &R, const RunnerReport &Report, bool Quiet,
+                llvm::raw_ostream &Err) {
+  auto Discard = llvm::make_scope_exit([&] { Report.discard(); });
   ImportedRun Out;
-  if (!llvm::sys::fs::exists(Report)) {
-    Err << "tia: warning: " << R.Binary
-        << " wrote no JUnit report, so no results were imported\n";
+  if (!Report.written()) {
+    Err << "tia: warning: " << R.Binary << " wrote no JUnit report"
+        << (Report.UsersOwn ? " at " + Report.Path + " (the command's own)"
+                            : "")
+        << ", so no results were imported\n";
     return Out;
   }
   auto Commit = runCommit(W, HeadCommit);
@@ -76,7 +109,7 @@ llvm::Expected<ImportedRun> importRunReport(const config::Workspace &W,
   if (!S)
     return S.takeError();
   std::optional<ImportSummary> Sum = importRunnerReport(
-      **S, Report, runImportOptions(R.Kind, R.Binary, W.Root, *Commit),
+      **S, Report.Path, runImportOptions(R.Kind, R.Binary, W.Root, *Commit),
       R.Binary, Err);
   if (!Sum)
     return Out;

@@ -62,14 +62,13 @@ llvm::Expected<int> runUnplanned(const GlobalOptions &G, const RunOptions &O,
   auto Program = results::findRunnerProgram(O.Command.front(), Ctx->WorkingDir);
   if (!Program)
     return Program.takeError();
-  std::string Report;
-  auto RC =
-      results::runForReport(R, *Program, O.Command, G.Quiet, Report, Out, Err);
+  results::RunnerReport Report;
+  auto RC = results::runForReport(R, *Program, O.Command, Ctx->WorkingDir,
+                                  G.Quiet, Report, Out, Err);
   if (!RC)
     return RC.takeError();
   auto Done = results::importRunReport(*Ctx, O.Select.Head.value_or(""), R,
                                        Report, G.Quiet, Err);
-  llvm::sys::fs::remove(Report);
   if (!Done)
     Err << "tia: warning: the results of " << R.Binary
         << " were not imported: " << llvm::toString(Done.takeError()) << "\n";
@@ -122,8 +121,9 @@ llvm::Expected<int> runRun(const GlobalOptions &G, const RunOptions &O,
     results::useCtestNameFile(P, Exclusion, *Program, Selection, NameFile);
   std::vector<std::string> Args = O.Command;
   llvm::append_range(Args, Selection);
-  std::string Report;
-  auto RC = results::runForReport(R, *Program, Args, G.Quiet, Report, Out, Err);
+  results::RunnerReport Report;
+  auto RC = results::runForReport(R, *Program, Args, Ctx.WorkingDir, G.Quiet,
+                                  Report, Out, Err);
   if (!NameFile.empty())
     llvm::sys::fs::remove(NameFile);
   if (!RC)

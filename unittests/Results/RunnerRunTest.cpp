@@ -36,7 +36,7 @@ TEST(RunnerRunTest, MissingReportIsAWarning) {
   std::string Err;
   llvm::raw_string_ostream ES(Err);
   ASSERT_VALUE(Done, importRunReport(W, "", {Runner::Gtest, "calc_test"},
-                                     "/no/such/report.xml", false, ES));
+                                     {"/no/such/report.xml"}, false, ES));
   EXPECT_FALSE(Done->DB);
   EXPECT_EQ(Done->Results, 0u);
   EXPECT_EQ(Err, "tia: warning: calc_test wrote no JUnit report, so no "

@@ -201,6 +201,43 @@ TEST(RunnerTest, AskedForAJUnitReportEachItsWay) {
             (Strings{"--logger=HRF,error,stdout:JUNIT,error,r.xml"}));
 }
 
+TEST(RunnerTest, FindsTheReportTheCommandAlreadyAsksFor) {
+  using Path = std::optional<std::string>;
+  EXPECT_EQ(
+      reportAskedFor(Runner::Pytest, {"pytest", "--junitxml=out/r.xml"}, "/w"),
+      Path("/w/out/r.xml"));
+  EXPECT_EQ(reportAskedFor(Runner::Pytest,
+                           {"pytest", "--junit-xml", "/abs/r.xml", "tests"},
+                           "/w"),
+            Path("/abs/r.xml"));
+  // The last one counts, as for the runner.
+  EXPECT_EQ(reportAskedFor(Runner::Lit,
+                           {"lit", "--xunit-xml-output=a.xml",
+                            "--xunit-xml-output", "b.xml", "test"},
+                           "/w"),
+            Path("/w/b.xml"));
+  // ctest writes a relative report into its test directory.
+  EXPECT_EQ(reportAskedFor(
+                Runner::Ctest,
+                {"ctest", "--test-dir", "build", "--output-junit", "r.xml"},
+                "/w"),
+            Path("/w/build/r.xml"));
+  EXPECT_EQ(reportAskedFor(Runner::Gtest,
+                           {"build/calc_test", "--gtest_output=xml:reports/"},
+                           "/w"),
+            Path("/w/reports/calc_test.xml"));
+  EXPECT_EQ(reportAskedFor(Runner::Gtest, {"t", "--gtest_output=xml"}, "/w"),
+            Path("/w/test_detail.xml"));
+  // Not a JUnit report, or nothing asked: tia asks for its own.
+  EXPECT_EQ(
+      reportAskedFor(Runner::Gtest, {"t", "--gtest_output=json:r.json"}, "/w"),
+      std::nullopt);
+  EXPECT_EQ(reportAskedFor(Runner::Pytest, {"pytest", "tests"}, "/w"),
+            std::nullopt);
+  EXPECT_EQ(reportAskedFor(Runner::Pytest, {"pytest", "--junitxml"}, "/w"),
+            std::nullopt);
+}
+
 TEST(RunnerTest, PytestRunsNothingWhenNoPytestTestIsSelected) {
   Plan P;
   P.Selected = {selected("gtest:t:A.B")};

@@ -170,7 +170,7 @@ ImportOptions runImportOptions(Runner Kind, llvm::StringRef Binary,
                                llvm::StringRef Root, llvm::StringRef Commit);
 
 /// Imports the report a runner wrote at \p Report into \p S as \p O say
-/// (importJUnit), then removes it. A report that cannot be read or stored
+/// (importJUnit). A report that cannot be read or stored
 /// is a warning on \p Err naming \p Binary, and std::nullopt: the run's
 /// outcome is the runner's, whatever tia makes of its report. Each warning
 /// of the import goes to \p Err too.

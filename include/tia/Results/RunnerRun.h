@@ -12,8 +12,10 @@
 
 #include "tia/Config/Workspace.h"
 #include "tia/Results/Runners.h"
+#include "llvm/Support/Chrono.h"
 #include "llvm/Support/raw_ostream.h"
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,14 +33,32 @@ struct RunnerCommand {
 RunnerCommand runnerOf(const std::vector<std::string> &Command, Runner Asked,
                        llvm::StringRef WorkingDir);
 
-/// Runs \p Program with \p Args (runRunner), asking runner \p R for a JUnit
-/// report at a new temporary path, which \p Report is set to. Returns the
-/// runner's exit code; fails when the temporary directory cannot be written
-/// or the runner cannot start.
+/// The JUnit report of a runner's run: at a temporary path tia asked for,
+/// or where the user's own command asked the runner to write one (which
+/// tia reads and leaves in place: a CI that keeps its report keeps it).
+struct RunnerReport {
+  std::string Path;
+  bool UsersOwn = false;
+  /// The user's report file before the run: a report the run did not
+  /// rewrite is an earlier run's, not this one's.
+  std::optional<llvm::sys::TimePoint<>> ModifiedBefore;
+
+  /// The run wrote it.
+  bool written() const;
+  /// Removes tia's own report; leaves the user's.
+  void discard() const;
+};
+
+/// Runs \p Program with \p Args (runRunner), in \p WorkingDir, asking
+/// runner \p R for a JUnit report, unless \p Args already do
+/// (reportAskedFor): \p Report says where. Returns the runner's exit code;
+/// fails when the temporary directory cannot be written or the runner
+/// cannot start.
 llvm::Expected<int> runForReport(const RunnerCommand &R,
                                  llvm::StringRef Program,
-                                 std::vector<std::string> Args, bool Quiet,
-                                 std::string &Report, llvm::raw_ostream &Out,
+                                 std::vector<std::string> Args,
+                                 llvm::StringRef WorkingDir, bool Quiet,
+                                 RunnerReport &Report, llvm::raw_ostream &Out,
                                  llvm::raw_ostream &Err);
 
 /// "note: N tests to skip are not for RUNNER": what the selection held
@@ -53,16 +73,16 @@ struct ImportedRun {
   unsigned Results = 0;
 };
 
-/// Imports the JUnit report at \p Report into \p W's database as a run at
-/// \p HeadCommit, else HEAD (at no commit for a work tree with changes),
-/// then removes it; says what it imported on \p Err unless \p Quiet. A
-/// report that is missing or cannot be read is a warning; fails for a
-/// store or git error.
+/// Imports \p Report into \p W's database as a run at \p HeadCommit, else
+/// HEAD (at no commit for a work tree with changes), then discards it;
+/// says what it imported on \p Err unless \p Quiet. A report that is
+/// missing, was not written by this run or cannot be read is a warning;
+/// fails for a store or git error.
 llvm::Expected<ImportedRun> importRunReport(const config::Workspace &W,
                                             llvm::StringRef HeadCommit,
                                             const RunnerCommand &R,
-                                            llvm::StringRef Report, bool Quiet,
-                                            llvm::raw_ostream &Err);
+                                            const RunnerReport &Report,
+                                            bool Quiet, llvm::raw_ostream &Err);
 
 } // namespace results
 } // namespace tia

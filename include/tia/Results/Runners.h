@@ -311,6 +311,16 @@ RunnerArguments fittingSelectionArguments(const select::Plan &P, Runner Kind,
 // Running it (Invocation.cpp)
 //===----------------------------------------------------------------------===//
 
+/// Where the command \p Args (the program first) already asks runner
+/// \p Kind for a JUnit report of its own, as an absolute path (relative
+/// ones are from \p WorkingDir, ctest's from its --test-dir): pytest's
+/// --junitxml, ctest's --output-junit, GoogleTest's --gtest_output=xml
+/// (or GTEST_OUTPUT), lit's --xunit-xml-output. std::nullopt when it does
+/// not, or for a runner whose report options tia does not read.
+std::optional<std::string> reportAskedFor(Runner Kind,
+                                          const std::vector<std::string> &Args,
+                                          llvm::StringRef WorkingDir);
+
 /// Adds to \p Args what asks runner \p Kind for a JUnit report at
 /// \p Report (ctest's --output-junit, pytest's --junitxml=, GoogleTest's
 /// --gtest_output=xml:, Catch2's and doctest's junit reporters, a Boost.Test
