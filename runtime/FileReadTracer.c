@@ -10,6 +10,9 @@
 //   r PATH     opened for reading (or for reading and writing)
 //   w PATH     created or truncated: what it reads from now on, it made
 //   l PATH     a directory opened or listed
+//   L PATH     the same, by the test's runner (lit), while it looks for
+//              its tests: what a new test file there changes is that one
+//              test, which selection finds by its file
 //
 // PATH is absolute, with '%' and line breaks escaped (%25, %0A, %0D). tia's
 // listeners point TIA_READS_FILE at a file per test case when a case starts
@@ -67,6 +70,12 @@ static char StartFile[PATH_MAX];
 /* The process traced by other means: only its children here. */
 static const char SkipSelfVariable[] = "TIA_READS_SKIP_SELF";
 static int SkippedFromStart;
+/* The test's runner (lit): tia sets TIA_READS_RUNNER to its own process id
+   for the process it starts, which is the runner when tia is its parent,
+   and takes the variable away, so that no program the runner starts (nor
+   a fork of it) counts as the runner. */
+static const char RunnerVariable[] = "TIA_READS_RUNNER";
+static int Runner;
 /* Set once this process wrote its "p PID" line. */
 static int Announced;
 
@@ -269,7 +278,8 @@ static void afterOpen(const struct PendingOpen *P, int Flags, int Result) {
   if ((Flags & O_TRUNC) || !P->Existed)
     writeLine('w', P->Path);
   else if (fstat(Result, &St) == 0 && S_ISDIR(St.st_mode))
-    writeLine('l', P->Path); /* read with getdents, or a base for openat */
+    writeLine(Runner ? 'L' : 'l',
+              P->Path); /* read with getdents, or a base for openat */
   else if (Access != O_WRONLY)
     writeLine('r', P->Path);
   Busy = 0;
@@ -430,7 +440,7 @@ static void listed(int DirFd, const char *Path) {
   Busy = 1;
   char Abs[PATH_MAX];
   if (absolutePath(DirFd, Path, Abs, sizeof Abs) && !isSystemPath(Abs))
-    writeLine('l', Abs);
+    writeLine(Runner ? 'L' : 'l', Abs);
   Busy = 0;
 }
 
@@ -761,12 +771,20 @@ EXPORT int posix_spawnp(pid_t *Pid, const char *File,
 /* A fork copies the lock: the child must not inherit it held. */
 static void lockForFork(void) { pthread_mutex_lock(&Lock); }
 static void unlockAfterFork(void) { pthread_mutex_unlock(&Lock); }
+static void childAfterFork(void) {
+  Runner = 0;
+  pthread_mutex_unlock(&Lock);
+}
 
 /* Takes what the environment says when the process starts: whether it is
    skipped, and its reads file. Returns whether its reads are traced. */
 static int takeStartState(void) {
   const char *Skip = getenv(SkipSelfVariable);
   SkippedFromStart = Skip && strcmp(Skip, "start") == 0;
+  const char *IsRunner = getenv(RunnerVariable);
+  Runner = IsRunner && atoi(IsRunner) == (int)getppid();
+  if (IsRunner)
+    unsetenv(RunnerVariable);
   StartFile[0] = '\0';
   for (int I = 0; I < CarriedCount; ++I) {
     const char *Value = getenv(CarriedVariables[I]);
@@ -786,7 +804,7 @@ __attribute__((constructor)) static void start(void) {
   if (dladdr((void *)&start, &Info) && Info.dli_fname &&
       strlen(Info.dli_fname) < sizeof TracerPath)
     strcpy(TracerPath, Info.dli_fname);
-  pthread_atfork(lockForFork, unlockAfterFork, unlockAfterFork);
+  pthread_atfork(lockForFork, unlockAfterFork, childAfterFork);
   if (!takeStartState())
     return;
   char Pid[32];

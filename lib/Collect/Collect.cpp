@@ -4,6 +4,7 @@
 #include "NativeInternal.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/Paths.h"
 #include "tia/Support/Plural.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -497,9 +498,10 @@ llvm::Expected<DefinitionMap> caseDefinitions(Store &S) {
 }
 
 /// Stores each test's command, keeping where it is defined (or finding it
-/// in \p DefinedAt).
+/// in \p DefinedAt, or, for a lit test, from discovery: its file in
+/// \p Root).
 llvm::Error putTestInfos(Store &S, const std::vector<DiscoveredTest> &Tests,
-                         const DefinitionMap &DefinedAt) {
+                         const DefinitionMap &DefinedAt, llvm::StringRef Root) {
   for (const DiscoveredTest &T : Tests) {
     auto Old = S.testInfo(T.Id);
     if (!Old)
@@ -509,6 +511,10 @@ llvm::Error putTestInfos(Store &S, const std::vector<DiscoveredTest> &Tests,
     if (*Old) {
       Info.File = (*Old)->File;
       Info.Line = (*Old)->Line;
+    }
+    if (!T.File.empty()) {
+      Info.File = relativeInside(T.File, Root);
+      Info.Line = 0;
     }
     if (Info.File.empty() && !T.Case.empty()) {
       auto It = DefinedAt.find(definitionName(frameworkOf(T), T.Case));
@@ -550,7 +556,7 @@ storeCollection(Store &S, const std::vector<DiscoveredTest> &Tests,
       if (llvm::Error E = S.putShardRecord(
               shardRecordOf("collect", *Plan, *O.Shard, O.Commit, *Run)))
         return E;
-    if (llvm::Error E = putTestInfos(S, Tests, *DefinedAt))
+    if (llvm::Error E = putTestInfos(S, Tests, *DefinedAt, O.ProjectRoot))
       return E;
     for (const FileReads &R : C.Reads)
       if (llvm::Error E = S.putFileReads(R))

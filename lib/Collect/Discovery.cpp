@@ -335,43 +335,92 @@ private:
   llvm::StringMap<llvm::StringSet<>> ByName;
 };
 
+/// Whether the lit that ctest test \p E runs takes
+/// --skip-test-time-recording (lit 17 and later), asked once per lit
+/// program (its --help) and remembered in \p Known.
+bool litSkipsTimeRecording(const CTestEntry &E, const TestCommand &Base,
+                           llvm::StringRef WorkDir,
+                           const std::vector<std::string> &Env,
+                           std::map<std::string, bool> &Known) {
+  // The program, and the script python runs: what decides the options.
+  std::string Key = E.Command[0];
+  if (E.Command.size() > 1)
+    Key += "\n" + E.Command[1];
+  auto [It, New] = Known.try_emplace(Key, false);
+  if (!New)
+    return It->second;
+  std::vector<std::string> Args(E.Command.begin() + 1, E.Command.end());
+  Args.push_back("--help");
+  std::string Out = WorkDir.str() + "/lit-help.txt";
+  ProcessSpec Help{E.Command[0], Args,
+                   buildEnvironment({"TIA_COLLECT_DIR"}, {Env, E.Environment}),
+                   Base.WorkingDir, Out};
+  ProcessEnd R = runProcess(Help, 60);
+  It->second = R.How == ProcessEnd::Exited && R.ExitCode == 0 &&
+               llvm::StringRef(readFileOrEmpty(Out))
+                   .contains("--skip-test-time-recording");
+  return It->second;
+}
+
 /// The tests of ctest test \p E, a lit suite, as lit lists them (`lit
-/// --show-tests` with the test's own arguments, so its filters and
-/// parameters count): one test per file, each run by lit alone with
-/// --filter naming it. False, with a problem, when lit could not list them:
-/// the ctest test then runs whole.
+/// --show-suites --show-tests` with the test's own arguments, so its filters
+/// and parameters count): one test per file, each run by lit alone with
+/// --filter naming it, and known by its file (the suite's source root and
+/// its path in the suite). False, with a problem, when lit could not list
+/// them: the ctest test then runs whole.
+///
+/// Each lit run ends by rewriting the suite's .lit_test_times.txt: runs of
+/// one suite at once would write over each other and leave it corrupt, and
+/// every later lit run of the suite fail. They are told not to
+/// (--skip-test-time-recording), or, by a lit too old for that, run one at
+/// a time (a lock per suite).
 bool addLitTests(const CTestEntry &E, const TestCommand &Base,
                  llvm::StringRef WorkDir, const std::vector<std::string> &Env,
-                 Discovery &D, std::map<std::string, DiscoveredTest> &Tests) {
+                 std::map<std::string, bool> &SkipTimesByLit, Discovery &D,
+                 std::map<std::string, DiscoveredTest> &Tests) {
   std::vector<std::string> Args(E.Command.begin() + 1, E.Command.end());
   // Not named after the ctest test, whose name may hold '/': each list is
   // read before the next is written.
   std::string ListOut = WorkDir.str() + "/lit-list.txt";
   std::vector<std::string> ListArgs = Args;
-  ListArgs.push_back("--show-tests");
+  llvm::append_range(ListArgs,
+                     std::vector<std::string>{"--show-suites", "--show-tests"});
   ProcessSpec L{E.Command[0], ListArgs,
                 buildEnvironment({"TIA_COLLECT_DIR"}, {Env, E.Environment}),
                 Base.WorkingDir, ListOut};
   ProcessEnd R = runProcess(L, 600);
-  std::vector<std::string> Names =
-      results::parseLitTestList(readFileOrEmpty(ListOut));
+  std::string Listing = readFileOrEmpty(ListOut);
+  std::vector<std::string> Names = results::parseLitTestList(Listing);
   if (R.How != ProcessEnd::Exited || R.ExitCode != 0 || Names.empty()) {
     D.Problems.push_back("lit --show-tests failed for ctest test " + E.Name +
                          "; it runs as one ctest test");
     return false;
   }
+  std::map<std::string, results::LitSuite> Suites =
+      results::parseLitSuites(Listing);
+  bool SkipTimes = litSkipsTimeRecording(E, Base, WorkDir, Env, SkipTimesByLit);
   for (const std::string &Name : Names) {
     DiscoveredTest T;
     T.Id = results::litTestId(Name);
     if (Tests.count(T.Id))
       continue;
+    auto [Suite, Path] = llvm::StringRef(Name).split(" :: ");
+    auto S = Suites.find(Suite.str());
+    if (S != Suites.end() && !S->second.SourceRoot.empty())
+      T.File = S->second.SourceRoot + "/" + Path.str();
     T.Command = Base;
     T.Command.Arguments = Args;
+    if (SkipTimes)
+      T.Command.Arguments.push_back("--skip-test-time-recording");
     llvm::append_range(
         T.Command.Arguments,
         std::vector<std::string>{"--filter", results::litFilter({Name})});
     T.Disabled = E.Disabled;
     T.Sched = E.Sched;
+    if (!SkipTimes)
+      T.Sched.Locks.push_back("tia lit times " + (S != Suites.end()
+                                                      ? S->second.ExecRoot
+                                                      : Suite.str()));
     // lit exits 0 for a test it did not run (UNSUPPORTED): its summary
     // says so. XFAIL passes; FAIL, XPASS, UNRESOLVED and TIMEOUT exit 1.
     T.Rules.SkipRegex = {"Unsupported *: +1 "};
@@ -418,6 +467,7 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
   CaseLister Lister(BuildDir, WorkDir, Env, D);
   BinaryNames Names(*Entries, BuildDir);
   std::map<std::string, DiscoveredTest> Tests;
+  std::map<std::string, bool> SkipTimesByLit;
   for (const CTestEntry &E : *Entries) {
     if (E.Command.empty()) {
       D.Problems.push_back("ctest test " + E.Name +
@@ -430,7 +480,7 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
     Base.Environment = E.Environment;
     Base.TimeoutSeconds = E.Timeout;
     if (results::runsLit(E.Command) &&
-        addLitTests(E, Base, WorkDir, Env, D, Tests))
+        addLitTests(E, Base, WorkDir, Env, SkipTimesByLit, D, Tests))
       continue;
     const std::optional<results::CaseListing> &Listing = Lister.casesOf(E);
     // A listing of no case (a spec the binary does not match, such as

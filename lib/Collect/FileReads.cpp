@@ -119,6 +119,11 @@ unsigned RawReads::addTrace(llvm::StringRef Text) {
       break;
     case 'l':
       Listed.insert(Path);
+      ListedByRunner.erase(Path);
+      break;
+    case 'L':
+      if (!Listed.count(Path))
+        ListedByRunner.insert(Path);
       break;
     case 'x':
       Executed.insert(Path);
@@ -145,7 +150,7 @@ FileReads keepTracked(const std::string &TestId, const std::string &Commit,
   R.TestId = TestId;
   R.Commit = Commit;
   R.Complete = !Raw.Incomplete;
-  std::set<std::string> Files, Dirs;
+  std::set<std::string> Files, Dirs, RunnerDirs;
   for (const std::string &P : Raw.Read) {
     std::string Rel = insideRepository(P, Tree);
     if (!Rel.empty() && !isPythonSource(Rel) && isTracked(Rel, Tree))
@@ -156,8 +161,14 @@ FileReads keepTracked(const std::string &TestId, const std::string &Commit,
     if (!Rel.empty() && holdsTracked(Rel, Tree))
       Dirs.insert(Rel);
   }
+  for (const std::string &P : Raw.ListedByRunner) {
+    std::string Rel = insideRepository(P, Tree);
+    if (!Rel.empty() && holdsTracked(Rel, Tree) && !Dirs.count(Rel))
+      RunnerDirs.insert(Rel);
+  }
   R.Files.assign(Files.begin(), Files.end());
   R.Directories.assign(Dirs.begin(), Dirs.end());
+  R.RunnerDirectories.assign(RunnerDirs.begin(), RunnerDirs.end());
   return R;
 }
 

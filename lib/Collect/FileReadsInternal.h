@@ -22,6 +22,9 @@ namespace collect {
 /// What the tracers saw of one test, paths absolute.
 struct RawReads {
   std::set<std::string> Read, Listed;
+  /// Directories the test's runner (lit) listed to find its tests ("L"
+  /// lines), and no process listed otherwise.
+  std::set<std::string> ListedByRunner;
   /// The programs the test's processes ran ("x PATH" lines: an exec, or a
   /// process that loaded the tracer), absolute.
   std::set<std::string> Executed;

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <set>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace tia {
 namespace collect {
@@ -22,8 +23,8 @@ namespace {
 /// Variables tia sets for the test and that must not leak in from outside.
 const std::vector<std::string> &profileVariables() {
   static const std::vector<std::string> Vars = {
-      "LLVM_PROFILE_FILE", "GCOV_PREFIX", "GCOV_PREFIX_STRIP",
-      "TIA_COLLECT_DIR", "TIA_READS_FILE"};
+      "LLVM_PROFILE_FILE", "GCOV_PREFIX",    "GCOV_PREFIX_STRIP",
+      "TIA_COLLECT_DIR",   "TIA_READS_FILE", "TIA_READS_RUNNER"};
   return Vars;
 }
 
@@ -263,7 +264,13 @@ RunContext::traceVariables(const DiscoveredTest &T,
                            const std::string &ReadsFile) const {
   if (Tracer.empty())
     return {};
-  return tracerVariables(Tracer, ReadsFile, T.Command.Environment);
+  std::vector<std::string> Vars =
+      tracerVariables(Tracer, ReadsFile, T.Command.Environment);
+  // lit lists the suite's folders to find the test: its own listings say
+  // where new tests appear, not what the test reads (runtime/FileReadTracer.c).
+  if (llvm::StringRef(T.Id).starts_with("lit:"))
+    Vars.push_back("TIA_READS_RUNNER=" + std::to_string(::getpid()));
+  return Vars;
 }
 
 std::optional<RawReads>

@@ -89,6 +89,32 @@ std::vector<std::string> parseLitTestList(llvm::StringRef Text) {
   return Out;
 }
 
+std::map<std::string, LitSuite> parseLitSuites(llvm::StringRef Text) {
+  std::map<std::string, LitSuite> Out;
+  LitSuite *Current = nullptr;
+  for (llvm::StringRef Line : llvm::split(Text, '\n')) {
+    Line = Line.rtrim("\r");
+    if (Line.starts_with("-- Available Tests --"))
+      break;
+    // "  NAME - 12 tests", then its fields indented by four spaces.
+    if (Line.starts_with("  ") && !Line.starts_with("   ")) {
+      auto [Name, Count] = Line.trim().rsplit(" - ");
+      Current = Count.ends_with(" tests") || Count.ends_with(" test")
+                    ? &Out[Name.str()]
+                    : nullptr;
+      continue;
+    }
+    if (!Current)
+      continue;
+    auto [Key, Value] = Line.trim().split(':');
+    if (Key.trim() == "Source Root")
+      Current->SourceRoot = Value.trim().str();
+    else if (Key.trim() == "Exec Root")
+      Current->ExecRoot = Value.trim().str();
+  }
+  return Out;
+}
+
 std::string litTestId(llvm::StringRef FullName) {
   auto [Suite, Path] = FullName.split(" :: ");
   return ("lit:" + Suite + "::" + Path).str();

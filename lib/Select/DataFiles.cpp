@@ -41,14 +41,39 @@ llvm::Error DataFiles::readersOf(llvm::StringRef Path, bool Listers,
     return llvm::Error::success();
   // A walk lists every folder below the one it starts at, so a listing of
   // any folder above may have met the file.
+  std::optional<bool> TestFile;
   for (const std::string &Dir : directoriesAbove(Path)) {
     auto Listing = S.testsReading(Dir, /*Listed=*/true);
     if (!Listing)
       return Listing.takeError();
     for (const std::string &T : *Listing)
       Found.emplace(T, "lists " + quotePath(Dir));
+    auto Finding = S.testsFindingTestsIn(Dir);
+    if (!Finding)
+      return Finding.takeError();
+    if (Finding->empty())
+      continue;
+    if (!TestFile) {
+      auto IsTest = isLitTestFile(Path);
+      if (!IsTest)
+        return IsTest.takeError();
+      TestFile = *IsTest;
+    }
+    if (!*TestFile)
+      for (const std::string &T : *Finding)
+        Found.emplace(T, "lists " + quotePath(Dir) + " to find its tests");
   }
   return llvm::Error::success();
+}
+
+llvm::Expected<bool> DataFiles::isLitTestFile(llvm::StringRef Path) {
+  if (!Lit) {
+    auto Infos = S.testInfos();
+    if (!Infos)
+      return Infos.takeError();
+    Lit.emplace(*Infos, std::set<std::string>());
+  }
+  return Lit->testOf(Path) || Lit->newTestAt(Path);
 }
 
 llvm::Expected<bool> DataFiles::decide(Selection &Sel, const git::FileChange &C,

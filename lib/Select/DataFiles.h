@@ -8,11 +8,17 @@
 // test's reads are known, and, unless configured otherwise, for a file no
 // traced test read: those keep the fallback that selects every test.
 //
+// lit lists its suite's folders to find its tests; a new or deleted test
+// file there changes that one test (LitFolders), not the others, so their
+// runner's listings do not select them for it. Any other file added there
+// (an input, a lit.local.cfg, a folder) does.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TIA_LIB_SELECT_DATAFILES_H
 #define TIA_LIB_SELECT_DATAFILES_H
 
+#include "LitFolders.h"
 #include "SelectInternal.h"
 #include "tia/Git/Repository.h"
 
@@ -40,11 +46,14 @@ private:
   /// with how, into \p Found.
   llvm::Error readersOf(llvm::StringRef Path, bool Listers,
                         std::map<std::string, std::string> &Found);
+  /// True when \p Path is the file of a lit test, known or new.
+  llvm::Expected<bool> isLitTestFile(llvm::StringRef Path);
 
   Store &S;
   bool UnreadSelectsAll;
   std::optional<bool> Known;
   std::optional<std::vector<std::string>> Unknown;
+  std::optional<LitFolders> Lit;
 };
 
 } // namespace detail

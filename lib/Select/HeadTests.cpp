@@ -59,6 +59,8 @@ public:
   /// True when the head cannot run \p Id: its file is gone, or the file
   /// is known and neither defines its function nor may inherit it.
   llvm::Expected<bool> undefined(const std::string &Id) {
+    if (llvm::StringRef(Id).starts_with("lit:"))
+      return litFileGone(Id);
     llvm::StringRef File = fileOf(Id);
     if (File.empty())
       return false;
@@ -94,6 +96,24 @@ public:
   }
 
 private:
+  /// True when the change deleted the file of lit test \p Id (collect
+  /// records each lit test's file): lit has no test left to run for it.
+  llvm::Expected<bool> litFileGone(const std::string &Id) {
+    if (Gone.empty())
+      return false;
+    if (!LitFiles) {
+      auto Infos = S.testInfos();
+      if (!Infos)
+        return Infos.takeError();
+      LitFiles.emplace();
+      for (const TestInfo &T : *Infos)
+        if (llvm::StringRef(T.Id).starts_with("lit:") && !T.File.empty())
+          (*LitFiles)[T.Id] = T.File;
+    }
+    auto It = LitFiles->find(Id);
+    return It != LitFiles->end() && Gone.count(It->second);
+  }
+
   /// True when the head's definitions of \p File are known: it changed
   /// (its new version was parsed), or the index's version of it is the
   /// one the change starts from. An index older than the coverage may
@@ -162,6 +182,7 @@ private:
   std::set<std::string, std::less<>> Defined, Known, Indexed, Changed, Gone;
   std::map<std::string, std::set<std::string>> OpenOf;
   std::optional<std::map<std::string, std::string>> Blobs, BaseBlobs;
+  std::optional<std::map<std::string, std::string>> LitFiles; ///< id -> file
 };
 
 } // namespace

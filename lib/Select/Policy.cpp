@@ -11,6 +11,7 @@
 #include "tia/Select/Policy.h"
 #include "BuildInputs.h"
 #include "HeadTests.h"
+#include "LitFolders.h"
 #include "PythonSelect.h"
 #include "tia/Cpp/FrontEnd.h"
 #include "tia/Support/CommitId.h"
@@ -778,6 +779,39 @@ public:
               FromDefinitions.count(Id) != 0);
   }
 
+  /// lit tests, known by their files (collect records each one's file): a
+  /// change to the file selects its test, and a file the coverage map has
+  /// no test of, beside known lit tests with its suffix, is a new test of
+  /// their suite (lit runs every file of a suite's suffixes). A deleted
+  /// file's test leaves the plan with the head's tests (keepHeadTests).
+  void addLitTestFiles() {
+    LitFolders Known(K.Infos, K.Retired);
+    if (Known.empty())
+      return;
+    for (const ChangedFile &F : C.Files) {
+      if (F.Status == git::ChangeStatus::Deleted)
+        continue;
+      if (const std::string *Id = Known.testOf(F.Path)) {
+        add(*Id,
+            {ReasonKind::ChangedTest, NoIndex, NoIndex,
+             "its file " + F.Path + " changed", F.Path},
+            false);
+        continue;
+      }
+      std::optional<std::string> Id = Known.newTestAt(F.Path);
+      if (!Id || K.Recorded.count(*Id))
+        continue;
+      AllIds.insert(*Id);
+      add(*Id,
+          {ReasonKind::NewTest, NoIndex, NoIndex,
+           (F.Status == git::ChangeStatus::Modified ? "changed" : "added") +
+               std::string(" in this change at ") + F.Path +
+               ", beside lit tests of its suite, never covered",
+           F.Path},
+          false);
+    }
+  }
+
   /// C++ cases the change deleted (a definition of the old version of a
   /// test file that no file of the head defines): their ids leave the
   /// plan for Plan::Undefined. Their runners would skip an unknown name,
@@ -988,6 +1022,7 @@ llvm::Expected<Plan> plan(git::Repository &Repo, Store &S,
     return E;
   Build.addNew();
   Build.addChanged();
+  Build.addLitTestFiles();
   Build.addEveryTestOnFallback();
   Build.dropDeletedCases(P);
   Build.finish(P);

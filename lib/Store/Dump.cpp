@@ -171,6 +171,8 @@ llvm::Error writeFileReads(Store &S, llvm::raw_ostream &Out) {
       Out << "  read " << F << "\n";
     for (const std::string &D : R.Directories)
       Out << "  list " << D << "\n";
+    for (const std::string &D : R.RunnerDirectories)
+      Out << "  list to find tests " << D << "\n";
   }
   return llvm::Error::success();
 }

@@ -41,8 +41,11 @@ llvm::Expected<int64_t> pathId(Database &DB, llvm::StringRef Path) {
   return DB.lastInsertRowId();
 }
 
+/// test_reads.listed: how the test met a path.
+enum ReadKind : int64_t { ReadFile = 0, ListedDirectory = 1, RunnerListed = 2 };
+
 llvm::Error insertReads(Database &DB, int64_t Test,
-                        const std::vector<std::string> &Paths, bool Listed) {
+                        const std::vector<std::string> &Paths, ReadKind Kind) {
   for (const std::string &Path : Paths) {
     auto Id = pathId(DB, Path);
     if (!Id)
@@ -53,7 +56,7 @@ llvm::Error insertReads(Database &DB, int64_t Test,
       return S.takeError();
     S->bindInt64(0, Test);
     S->bindInt64(1, *Id);
-    S->bindBool(2, Listed);
+    S->bindInt64(2, Kind);
     if (llvm::Error E = S->run())
       return E;
   }
@@ -88,9 +91,11 @@ llvm::Error Store::putFileReads(const FileReads &R) {
     Add->bindBool(2, R.Complete);
     if (llvm::Error E = Add->run())
       return E;
-    if (llvm::Error E = insertReads(*DB, *Test, R.Files, /*Listed=*/false))
+    if (llvm::Error E = insertReads(*DB, *Test, R.Files, ReadFile))
       return E;
-    return insertReads(*DB, *Test, R.Directories, /*Listed=*/true);
+    if (llvm::Error E = insertReads(*DB, *Test, R.Directories, ListedDirectory))
+      return E;
+    return insertReads(*DB, *Test, R.RunnerDirectories, RunnerListed);
   });
 }
 
@@ -115,16 +120,21 @@ llvm::Expected<std::vector<FileReads>> Store::fileReads() {
         }
         if (S->columnIsNull(3))
           return;
-        (S->columnBool(4) ? Out.back().Directories : Out.back().Files)
+        int64_t Kind = S->columnInt64(4);
+        (Kind == RunnerListed      ? Out.back().RunnerDirectories
+         : Kind == ListedDirectory ? Out.back().Directories
+                                   : Out.back().Files)
             .push_back(S->columnText(3));
       }))
     return E;
   return Out;
 }
 
+namespace {
+
 llvm::Expected<std::vector<std::string>>
-Store::testsReading(llvm::StringRef Path, bool Listed) {
-  auto S = DB->statement(
+testsWith(Database &DB, llvm::StringRef Path, ReadKind Kind) {
+  auto S = DB.statement(
       std::string("SELECT t.name FROM data_paths p "
                   "JOIN test_reads x ON x.path_id = p.id AND x.listed = ? "
                   "JOIN test_file_records r ON r.test_id = x.test_id "
@@ -133,9 +143,21 @@ Store::testsReading(llvm::StringRef Path, bool Listed) {
       Trusted + " ORDER BY t.name");
   if (!S)
     return S.takeError();
-  S->bindBool(0, Listed);
+  S->bindInt64(0, Kind);
   S->bindText(1, Path);
   return collectText(*S);
+}
+
+} // namespace
+
+llvm::Expected<std::vector<std::string>>
+Store::testsFindingTestsIn(llvm::StringRef Path) {
+  return testsWith(*DB, Path, RunnerListed);
+}
+
+llvm::Expected<std::vector<std::string>>
+Store::testsReading(llvm::StringRef Path, bool Listed) {
+  return testsWith(*DB, Path, Listed ? ListedDirectory : ReadFile);
 }
 
 llvm::Expected<std::vector<std::string>> Store::testsWithoutTrustedReads() {

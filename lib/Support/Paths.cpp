@@ -12,6 +12,31 @@ bool isAtOrBelow(llvm::StringRef Path, llvm::StringRef Dir) {
                          Path[Dir.size()] == '/');
 }
 
+namespace {
+
+std::string below(llvm::StringRef Path, llvm::StringRef Root) {
+  if (Path == Root || !isAtOrBelow(Path, Root))
+    return "";
+  return Path.substr(Root.size() + 1).str();
+}
+
+std::string resolved(llvm::StringRef Path) {
+  llvm::SmallString<256> Real;
+  if (llvm::sys::fs::real_path(Path, Real))
+    return Path.str();
+  return std::string(Real);
+}
+
+} // namespace
+
+std::string relativeInside(llvm::StringRef Path, llvm::StringRef Root) {
+  std::string P = absolutePath(Path, "/"), R = absolutePath(Root, "/");
+  std::string Rel = below(P, R);
+  if (Rel.empty())
+    Rel = below(resolved(P), resolved(R));
+  return Rel;
+}
+
 std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base) {
   llvm::SmallString<256> P;
   if (llvm::sys::path::is_absolute(Path))

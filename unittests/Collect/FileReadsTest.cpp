@@ -37,6 +37,20 @@ TEST(FileReadsTest, KeepsFoldersHoldingATrackedFile) {
   EXPECT_EQ(R.Directories, (Strings{".", "data/sub"}));
 }
 
+TEST(FileReadsTest, KeepsTheRunnersListingsApart) {
+  RawReads Raw;
+  Raw.addTrace("p 10\n"
+               "L /repo/data\n"
+               "L /repo/data/sub\n"
+               "l /repo/data/sub\n"
+               "L /repo\n"
+               "l /repo\n");
+  FileReads R = keepTracked("lit:s::t.test", "c1", Raw, tree());
+  // A folder another process listed too is an ordinary listing.
+  EXPECT_EQ(R.Directories, (Strings{".", "data/sub"}));
+  EXPECT_EQ(R.RunnerDirectories, Strings{"data"});
+}
+
 TEST(FileReadsTest, RecordsAddUpAndStayIncompleteOnceIncomplete) {
   RawReads Raw;
   Raw.add(llvm::json::Object{{"read", llvm::json::Array{"/repo/data/a.txt"}},

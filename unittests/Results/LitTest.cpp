@@ -45,6 +45,27 @@ TEST(LitTest, ParsesTheListOfTests) {
   EXPECT_EQ(parseLitTestList("  tia :: a.test\n"), Strings());
 }
 
+TEST(LitTest, ReadsEachSuitesRoots) {
+  llvm::StringRef Text = "-- Test Suites --\n"
+                         "  tia - 59 tests\n"
+                         "    Source Root: /src/test\n"
+                         "    Exec Root  : /src/build/test\n"
+                         "    Available Features: x86\n"
+                         "    Available Substitutions: %a => /x: y\n"
+                         "                             %b => z\n"
+                         "  one - 1 test\n"
+                         "    Source Root: /o\n"
+                         "    Exec Root  : /o/out\n"
+                         "-- Available Tests --\n"
+                         "  tia :: a.test\n";
+  std::map<std::string, LitSuite> Suites = parseLitSuites(Text);
+  ASSERT_EQ(Suites.size(), 2u);
+  EXPECT_EQ(Suites["tia"].SourceRoot, "/src/test");
+  EXPECT_EQ(Suites["tia"].ExecRoot, "/src/build/test");
+  EXPECT_EQ(Suites["one"].SourceRoot, "/o");
+  EXPECT_EQ(Suites["one"].ExecRoot, "/o/out");
+}
+
 TEST(LitTest, IdsAndFullNamesRoundTrip) {
   EXPECT_EQ(litTestId("tia :: collect/a.test"), "lit:tia::collect/a.test");
   EXPECT_EQ(litFullName("lit:tia::collect/a.test"), "tia :: collect/a.test");

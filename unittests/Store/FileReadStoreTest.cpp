@@ -42,6 +42,23 @@ TEST(FileReadStoreTest, ReadsRoundTripSortedAndReplaced) {
   EXPECT_EQ((*All)[1].Files, (Strings{"a.txt", "m.json"}));
 }
 
+TEST(FileReadStoreTest, RunnerListingsAreKeptApart) {
+  auto S = openMemory();
+  ASSERT_TRUE(S);
+  ASSERT_OK(S->putCoverage("lit:s::a.test", "c1", {"cpp:f"}));
+  FileReads R = reads("lit:s::a.test", "c1", {"s/a.test"}, {"s/in"});
+  R.RunnerDirectories = {"s", "s/sub"};
+  ASSERT_OK(S->putFileReads(R));
+  ASSERT_VALUE(All, S->fileReads());
+  ASSERT_EQ(All->size(), 1u);
+  EXPECT_EQ((*All)[0].Directories, Strings{"s/in"});
+  EXPECT_EQ((*All)[0].RunnerDirectories, (Strings{"s", "s/sub"}));
+  ASSERT_VALUE(Finding, S->testsFindingTestsIn("s"));
+  EXPECT_EQ(*Finding, Strings{"lit:s::a.test"});
+  ASSERT_VALUE(Listing, S->testsReading("s", /*Listed=*/true));
+  EXPECT_EQ(*Listing, Strings{});
+}
+
 TEST(FileReadStoreTest, OnlyCompleteRecordsAtTheCoverageCommitAreTrusted) {
   auto S = openMemory();
   ASSERT_TRUE(S);

@@ -72,6 +72,9 @@ struct DiscoveredTest {
   std::string Case;
   /// A DISABLED_ case or a ctest test with the DISABLED property: recorded
   /// as skipped, not run.
+  /// The file that is the test, when discovery knows it (a lit test's
+  /// file, from its suite's source root): absolute. Empty otherwise.
+  std::string File;
   bool Disabled = false;
   OutcomeRules Rules;
   /// The ctest test's; its GoogleTest cases share it.

@@ -26,6 +26,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -139,6 +140,15 @@ bool runsLit(const std::vector<std::string> &Command);
 /// Parses `lit --show-tests` output into the tests' full names ("SUITE ::
 /// PATH"), in order.
 std::vector<std::string> parseLitTestList(llvm::StringRef Text);
+
+/// Where a lit suite's test files live and where it runs them, from `lit
+/// --show-suites`.
+struct LitSuite {
+  std::string SourceRoot, ExecRoot;
+};
+
+/// Parses `lit --show-suites` output: each suite by name.
+std::map<std::string, LitSuite> parseLitSuites(llvm::StringRef Text);
 
 /// The id of lit test \p FullName: "lit:SUITE::PATH".
 std::string litTestId(llvm::StringRef FullName);

@@ -229,6 +229,9 @@ struct FileReads {
   bool Complete = true;
   std::vector<std::string> Files;       ///< files it read, sorted
   std::vector<std::string> Directories; ///< directories it listed, sorted
+  /// Directories only its runner (lit) listed, to find its tests, sorted:
+  /// a new test file there changes no other test.
+  std::vector<std::string> RunnerDirectories;
 };
 
 /// A build object a test crossed into: an extension module or shared
@@ -570,6 +573,10 @@ public:
   /// sorted.
   llvm::Expected<std::vector<std::string>> testsReading(llvm::StringRef Path,
                                                         bool Listed);
+  /// The tests whose trusted record holds directory \p Path as listed by
+  /// their runner to find its tests (FileReads::RunnerDirectories), sorted.
+  llvm::Expected<std::vector<std::string>>
+  testsFindingTestsIn(llvm::StringRef Path);
   /// The tests whose reads selection cannot trust, sorted: those never
   /// traced, traced incompletely, or traced at another commit than their
   /// coverage (a later collect or import that did not trace them).

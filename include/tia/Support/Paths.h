@@ -24,6 +24,10 @@ std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base);
 /// is not below it.
 bool isAtOrBelow(llvm::StringRef Path, llvm::StringRef Dir);
 
+/// \p Path (absolute) relative to \p Root, compared as given, then with
+/// symbolic links resolved in both; empty when it lies outside.
+std::string relativeInside(llvm::StringRef Path, llvm::StringRef Root);
+
 /// Where a build directory is when none is given: the first of
 /// \p WorkingDir/build, \p Root/build, \p WorkingDir and \p Root (all
 /// absolute) that holds \p FileName; std::nullopt when none does.
