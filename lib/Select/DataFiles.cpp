@@ -92,7 +92,17 @@ llvm::Expected<bool> DataFiles::decide(Selection &Sel, const git::FileChange &C,
     if (!Path->empty())
       if (llvm::Error E = readersOf(*Path, Listers, Found))
         return E;
-  if (Found.empty() && UnreadSelectsAll)
+  llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
+  // A lit test's own file, known or new, is that test's (the lit test
+  // rules select it); that no other test read it is no unknown.
+  bool TestFile = false;
+  if (Found.empty()) {
+    auto IsTest = isLitTestFile(Shown);
+    if (!IsTest)
+      return IsTest.takeError();
+    TestFile = *IsTest;
+  }
+  if (Found.empty() && UnreadSelectsAll && !TestFile)
     return false;
   if (!Unknown) {
     auto Tests = S.testsWithoutTrustedReads();
@@ -100,11 +110,12 @@ llvm::Expected<bool> DataFiles::decide(Selection &Sel, const git::FileChange &C,
       return Tests.takeError();
     Unknown = std::move(*Tests);
   }
-  llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
   if (Found.empty() && Unknown->empty()) {
     Sel.Notes.push_back({Shown.str(),
-                         "no test read it when traced "
-                         "(select.unread_files_select_all: false)",
+                         TestFile ? "a lit test's file, which no other test "
+                                    "read when traced"
+                                  : "no test read it when traced "
+                                    "(select.unread_files_select_all: false)",
                          NoteKind::Ignored});
     return true;
   }
