@@ -76,7 +76,8 @@ llvm::Error Store::putFileReads(const FileReads &R) {
     if (!Test)
       return Test.takeError();
     // The reads go with the old record (ON DELETE CASCADE).
-    auto Drop = DB->statement("DELETE FROM test_file_records WHERE test_id = ?");
+    auto Drop =
+        DB->statement("DELETE FROM test_file_records WHERE test_id = ?");
     if (!Drop)
       return Drop.takeError();
     Drop->bindInt64(0, *Test);
@@ -100,12 +101,12 @@ llvm::Error Store::putFileReads(const FileReads &R) {
 }
 
 llvm::Expected<std::vector<FileReads>> Store::fileReads() {
-  auto S = DB->statement(
-      "SELECT t.name, r.commit_id, r.complete, p.path, x.listed "
-      "FROM test_file_records r JOIN tests t ON t.id = r.test_id "
-      "LEFT JOIN test_reads x ON x.test_id = r.test_id "
-      "LEFT JOIN data_paths p ON p.id = x.path_id "
-      "ORDER BY t.name, x.listed, p.path");
+  auto S =
+      DB->statement("SELECT t.name, r.commit_id, r.complete, p.path, x.listed "
+                    "FROM test_file_records r JOIN tests t ON t.id = r.test_id "
+                    "LEFT JOIN test_reads x ON x.test_id = r.test_id "
+                    "LEFT JOIN data_paths p ON p.id = x.path_id "
+                    "ORDER BY t.name, x.listed, p.path");
   if (!S)
     return S.takeError();
   std::vector<FileReads> Out;
@@ -161,21 +162,21 @@ Store::testsReading(llvm::StringRef Path, bool Listed) {
 }
 
 llvm::Expected<std::vector<std::string>> Store::testsWithoutTrustedReads() {
-  auto S = DB->statement(
-      std::string("SELECT t.name FROM tests t WHERE NOT EXISTS ("
-                  "SELECT 1 FROM test_file_records r "
-                  "WHERE r.test_id = t.id AND ") +
-      Trusted + ") ORDER BY t.name");
+  auto S =
+      DB->statement(std::string("SELECT t.name FROM tests t WHERE NOT EXISTS ("
+                                "SELECT 1 FROM test_file_records r "
+                                "WHERE r.test_id = t.id AND ") +
+                    Trusted + ") ORDER BY t.name");
   if (!S)
     return S.takeError();
   return collectText(*S);
 }
 
 llvm::Expected<bool> Store::hasTrustedReads() {
-  auto S = DB->statement(
-      std::string("SELECT 1 FROM test_file_records r "
-                  "JOIN tests t ON t.id = r.test_id WHERE ") +
-      Trusted + " LIMIT 1");
+  auto S =
+      DB->statement(std::string("SELECT 1 FROM test_file_records r "
+                                "JOIN tests t ON t.id = r.test_id WHERE ") +
+                    Trusted + " LIMIT 1");
   if (!S)
     return S.takeError();
   auto Row = queryOptionalInt(*S);
