@@ -4,6 +4,7 @@
 #include "tia/Support/CommitId.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Paths.h"
+#include "tia/Support/Plural.h"
 #include "llvm/Support/FileSystem.h"
 
 namespace tia {
@@ -206,7 +207,7 @@ llvm::Expected<ReplayReport> replayWithCommands(const git::Repository &Repo,
     return Journal.takeError();
   if (size_t N = Journal->measuredCommits(); N && !R.Quiet)
     Err << "tia: " << Journal->path() << " holds " << N << " commit"
-        << (N == 1 ? "" : "s")
+        << pluralS(N)
         << " measured before; those of the range are read from it\n";
   return replayHistory(**S, Steps, *Commits, R, Err, &*Journal);
 }

@@ -145,15 +145,21 @@ llvm::Error ReplayJournal::read(const llvm::json::Object &Settings) {
                       "--scratch folder, or delete the journal to measure "
                       "every commit again",
                       Path, Differs);
+  const llvm::json::Array *Modes = Settings.getArray("modes");
+  size_t ModeCount = Modes ? Modes->size() : 0;
   size_t LineNo = 1;
   while (!Rest.empty()) {
     auto [Line, After] = Rest.split('\n');
     ++LineNo;
-    bool Last = After.empty();
-    // A line without its newline was cut short by a killed run.
+    // A line without its newline (the last) was cut short by a killed run.
     bool Complete = Rest.size() > Line.size();
     auto Entry = Complete ? readEntry(Line) : std::nullopt;
-    if (!Entry && !(Last && !Complete))
+    // One measure per mode, or none (a parent's map): a measure missing
+    // would leave a mode's report a commit short.
+    if (Entry && !Entry->second.Measures.empty() &&
+        Entry->second.Measures.size() != ModeCount)
+      Entry.reset();
+    if (!Entry && Complete)
       return makeErrorf("{0}:{1} is not an entry of a replay journal: delete "
                         "the journal to measure every commit again",
                         Path, LineNo);

@@ -185,6 +185,19 @@ TEST_F(JournalTest, RefusesAnEntryItCannotRead) {
       << Err;
 }
 
+TEST_F(JournalTest, RefusesAnEntryWithAMeasureMissing) {
+  {
+    ASSERT_VALUE(J, ReplayJournal::open(Path, settings()));
+    JournalEntry E = entryOf(fullMeasure());
+    E.Measures.push_back(fullMeasure()); // two measures, one mode
+    ASSERT_OK(J->record(std::string(40, 'c'), std::move(E)));
+  }
+  std::string Err = errorText(ReplayJournal::open(Path, settings()));
+  EXPECT_NE(Err.find("replay-journal.jsonl:2 is not an entry"),
+            std::string::npos)
+      << Err;
+}
+
 TEST_F(JournalTest, RefusesAFileThatIsNoJournal) {
   appendText("{\"version\": 1}\n");
   std::string Err = errorText(ReplayJournal::open(Path, settings()));
