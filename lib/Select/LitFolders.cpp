@@ -1,6 +1,7 @@
 //===- LitFolders.cpp - lit tests known by their files --------------------===//
 
 #include "LitFolders.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Path.h"
 
 namespace tia {
@@ -23,7 +24,23 @@ const std::string *LitFolders::testOf(llvm::StringRef File) const {
   return It == IdOfFile.end() ? nullptr : &It->second;
 }
 
+namespace {
+
+/// Files lit never takes for tests, whatever their suffix: its
+/// configuration files and hidden files.
+bool neverATest(llvm::StringRef Name) {
+  return Name.starts_with(".") ||
+         llvm::is_contained({"lit.cfg", "lit.cfg.py", "lit.site.cfg",
+                             "lit.site.cfg.py", "lit.local.cfg",
+                             "lit.local.cfg.py"},
+                            Name);
+}
+
+} // namespace
+
 std::optional<std::string> LitFolders::newTestAt(llvm::StringRef File) const {
+  if (neverATest(llvm::sys::path::filename(File)))
+    return std::nullopt;
   llvm::StringRef Suffix = llvm::sys::path::extension(File);
   auto Folder = Sample.find(llvm::sys::path::parent_path(File).str());
   if (Suffix.empty() || Folder == Sample.end())

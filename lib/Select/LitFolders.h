@@ -36,7 +36,8 @@ public:
 
   /// The id lit would give \p File, when a known lit test with its suffix
   /// lives in its folder; std::nullopt otherwise (a folder of no known
-  /// test, an Inputs folder, another suffix).
+  /// test, an Inputs folder, another suffix, lit's configuration files
+  /// and hidden files, which lit never runs).
   std::optional<std::string> newTestAt(llvm::StringRef File) const;
 
 private:

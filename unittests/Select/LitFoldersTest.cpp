@@ -50,6 +50,13 @@ TEST(LitFolders, NoTestForAnotherSuffixOrFolder) {
   EXPECT_EQ(L.newTestAt("test/collect/Inputs/x.test"), std::nullopt);
   EXPECT_EQ(L.newTestAt("test/collect/Makefile"), std::nullopt);
   EXPECT_EQ(L.newTestAt("test/old/again.test"), std::nullopt);
+  // lit's own files, with a suffix its tests may have.
+  LitFolders Py({litTest("lit:s::t.py", "suite/t.py")}, {});
+  EXPECT_EQ(Py.newTestAt("suite/lit.local.cfg.py"), std::nullopt);
+  EXPECT_EQ(Py.newTestAt("suite/lit.cfg.py"), std::nullopt);
+  EXPECT_EQ(Py.newTestAt("suite/.hidden.py"), std::nullopt);
+  EXPECT_EQ(Py.newTestAt("suite/u.py"),
+            std::optional<std::string>("lit:s::u.py"));
   EXPECT_TRUE(LitFolders({}, {}).empty());
 }
 
