@@ -4,6 +4,7 @@
 #include "tia/Collect/Collect.h"
 #include "tia/Collect/Process.h"
 #include "tia/Support/Error.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -83,10 +84,17 @@ ScratchClone::create(llvm::StringRef RepoDir) {
 
 namespace {
 
-bool isEmptyDirectory(llvm::StringRef Dir) {
+/// True when \p Dir holds nothing but what a kept clone's own run leaves
+/// before its clone exists (its lock, temporary folder and git log): a
+/// first run whose clone failed must not keep the folder from the next.
+bool holdsNoFilesOfOthers(llvm::StringRef Dir) {
   std::error_code EC;
-  llvm::sys::fs::directory_iterator It(Dir, EC);
-  return !EC && It == llvm::sys::fs::directory_iterator();
+  llvm::sys::fs::directory_iterator It(Dir, EC), End;
+  for (; !EC && It != End; It.increment(EC))
+    if (!llvm::is_contained({"lock", "tmp", "git.log"},
+                            llvm::sys::path::filename(It->path())))
+      return false;
+  return !EC;
 }
 
 /// \p Path with symbolic links resolved; itself when it does not exist.
@@ -105,7 +113,7 @@ ScratchClone::keep(llvm::StringRef RepoDir, llvm::StringRef Dir) {
   if (std::error_code EC = llvm::sys::fs::make_absolute(Abs))
     return makeErrorf("--scratch {0}: {1}", Dir, EC.message());
   bool Reused = llvm::sys::fs::exists(Abs + "/tree/.git");
-  if (!Reused && llvm::sys::fs::exists(Abs) && !isEmptyDirectory(Abs))
+  if (!Reused && llvm::sys::fs::exists(Abs) && !holdsNoFilesOfOthers(Abs))
     return makeErrorf("--scratch {0} holds files but no clone of tia eval: "
                       "name a new or empty folder",
                       Dir);
