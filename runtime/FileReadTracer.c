@@ -617,8 +617,7 @@ static char **withTracer(char *const *Env, char **Copy, char *Variables) {
   for (size_t I = 0; Env[I]; ++I)
     if (!isVariable(Env[I], "LD_PRELOAD") &&
         !isVariable(Env[I], ReadsVariable) &&
-        !isVariable(Env[I], SkipSelfVariable) &&
-        !hasCarriedValue(Env[I]))
+        !isVariable(Env[I], SkipSelfVariable) && !hasCarriedValue(Env[I]))
       Copy[N++] = Env[I];
   char *Next = Variables;
   Copy[N++] = Next;
