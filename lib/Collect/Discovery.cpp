@@ -366,8 +366,9 @@ bool litSkipsTimeRecording(const CTestEntry &E, const TestCommand &Base,
 /// --show-suites --show-tests` with the test's own arguments, so its filters
 /// and parameters count): one test per file, each run by lit alone with
 /// --filter naming it, and known by its file (the suite's source root and
-/// its path in the suite). False, with a problem, when lit could not list
-/// them: the ctest test then runs whole.
+/// its path in the suite), and by \p E, which ctest runs it in. False,
+/// with a problem, when lit could not list them: the ctest test then runs
+/// whole.
 ///
 /// Each lit run ends by rewriting the suite's .lit_test_times.txt: runs of
 /// one suite at once would write over each other and leave it corrupt, and
@@ -410,6 +411,7 @@ bool addLitTests(const CTestEntry &E, const TestCommand &Base,
       T.File = S->second.SourceRoot + "/" + Path.str();
     T.Command = Base;
     T.Command.Arguments = Args;
+    T.Command.EnclosingCTest = E.Name;
     if (SkipTimes)
       T.Command.Arguments.push_back("--skip-test-time-recording");
     llvm::append_range(

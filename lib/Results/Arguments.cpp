@@ -30,8 +30,13 @@ using select::PlannedTest;
 
 namespace {
 
-/// The ctest name of \p Id; std::nullopt when it is no ctest test.
-std::optional<std::string> ctestName(llvm::StringRef Id) {
+/// The ctest name that runs \p Id: its own, or for a lit test its suite's
+/// ctest test's (which runs the suite's other tests too); std::nullopt when
+/// ctest cannot run it apart from every other test.
+std::optional<std::string> ctestName(const Plan &P, llvm::StringRef Id) {
+  auto Enclosing = P.EnclosingCTests.find(Id.str());
+  if (Enclosing != P.EnclosingCTests.end())
+    return Enclosing->second;
   if (Id.consume_front("ctest:"))
     return Id.str();
   // gtest_discover_tests, catch_discover_tests and doctest_discover_tests
@@ -73,16 +78,37 @@ std::string anchored(const std::set<std::string> &Alternatives) {
   return "^(" + llvm::join(Alternatives, "|") + ")$";
 }
 
+/// A selected lit test whose suite's ctest test tia does not know (a new
+/// test file), if any.
+const PlannedTest *litTestOfNoKnownCTest(const Plan &P) {
+  for (const PlannedTest &T : P.Selected)
+    if (litFullName(T.Id) && !P.EnclosingCTests.count(T.Id))
+      return &T;
+  return nullptr;
+}
+
+/// Why ctest must run more than the selection: a selected lit test runs in
+/// a ctest test tia does not know.
+std::string unknownCTestWidening(const PlannedTest &T) {
+  return "ctest runs " + T.Id +
+         " in a ctest test tia does not know (it was not collected yet): "
+         "no ctest test of a lit suite is left out";
+}
+
 /// The ctest names of the tests the exclusion form skips, but for names a
 /// selected test has too; \p Unnamed counts the skipped tests of other
-/// runners.
+/// runners. While a selected lit test's ctest test is unknown, no skipped
+/// lit test's is skipped: any of them may run it (unknownCTestWidening).
 std::set<std::string> ctestNamesToSkip(const Plan &P, unsigned &Unnamed) {
   std::set<std::string> Keep, Skip;
   for (const PlannedTest &T : P.Selected)
-    if (std::optional<std::string> Name = ctestName(T.Id))
+    if (std::optional<std::string> Name = ctestName(P, T.Id))
       Keep.insert(*Name);
+  bool KeepLitSuites = litTestOfNoKnownCTest(P) != nullptr;
   for (const std::string &Id : P.skippedIds()) {
-    std::optional<std::string> Name = ctestName(Id);
+    if (KeepLitSuites && litFullName(Id))
+      continue;
+    std::optional<std::string> Name = ctestName(P, Id);
     if (!Name)
       ++Unnamed;
     else if (!Keep.count(*Name))
@@ -96,13 +122,17 @@ std::set<std::string> ctestNamesToSkip(const Plan &P, unsigned &Unnamed) {
 RunnerArguments ctestArguments(const Plan &P, bool Exclusion) {
   RunnerArguments Out;
   if (!Exclusion) {
-    // A lit test runs inside the ctest test of its suite, whose name tia
-    // does not keep: ctest can run it only by running every test.
-    if (P.selectsAll() || selectsLitTest(P))
+    if (P.selectsAll())
       return Out;
+    // A lit test runs in the ctest test of its suite: one tia does not
+    // know can be run only by running every test.
+    if (const PlannedTest *Lit = litTestOfNoKnownCTest(P)) {
+      Out.Widened = unknownCTestWidening(*Lit);
+      return Out;
+    }
     std::set<std::string> Alternatives;
     for (const PlannedTest &T : P.Selected) {
-      std::optional<std::string> Name = ctestName(T.Id);
+      std::optional<std::string> Name = ctestName(P, T.Id);
       if (!Name) {
         ++Out.Unnamed;
         continue;
@@ -121,6 +151,8 @@ RunnerArguments ctestArguments(const Plan &P, bool Exclusion) {
     Skip.insert(regexEscape(Name));
   if (!Skip.empty())
     Out.Arguments = {"-E", anchored(Skip)};
+  if (const PlannedTest *Lit = litTestOfNoKnownCTest(P))
+    Out.Widened = unknownCTestWidening(*Lit);
   return Out;
 }
 
@@ -129,7 +161,7 @@ RunnerArguments ctestNames(const Plan &P, bool Exclusion) {
   std::set<std::string> Names;
   if (!Exclusion) {
     for (const PlannedTest &T : P.Selected) {
-      std::optional<std::string> Name = ctestName(T.Id);
+      std::optional<std::string> Name = ctestName(P, T.Id);
       if (!Name || T.FromDefinition)
         ++Out.Unnamed;
       else
@@ -137,6 +169,8 @@ RunnerArguments ctestNames(const Plan &P, bool Exclusion) {
     }
   } else {
     Names = ctestNamesToSkip(P, Out.Unnamed);
+    if (const PlannedTest *Lit = litTestOfNoKnownCTest(P))
+      Out.Widened = unknownCTestWidening(*Lit);
   }
   Out.Arguments.assign(Names.begin(), Names.end());
   return Out;

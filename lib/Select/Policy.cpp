@@ -849,6 +849,9 @@ public:
     for (const std::string &Id : AllIds)
       if (!Chosen.count(Id))
         P.NotSelected.push_back(Id);
+    for (const TestInfo &T : K.Infos)
+      if (T.Command && !T.Command->EnclosingCTest.empty() && AllIds.count(T.Id))
+        P.EnclosingCTests.emplace(T.Id, T.Command->EnclosingCTest);
   }
 
 private:

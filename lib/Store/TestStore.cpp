@@ -50,6 +50,9 @@ std::string encodeCommand(const TestCommand &C, const PathBases &B) {
                        {"arguments", stringArray(C.Arguments, B)},
                        {"environment", stringArray(C.Environment, B)},
                        {"timeout", C.TimeoutSeconds}};
+  // A ctest test's name is no path: it is kept as it is.
+  if (!C.EnclosingCTest.empty())
+    O["ctest"] = llvm::json::fixUTF8(C.EnclosingCTest);
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   OS << llvm::json::Value(std::move(O));
@@ -78,6 +81,8 @@ llvm::Expected<TestCommand> decodeCommand(const Database &DB,
     C.WorkingDir = resolved(*S, B);
   if (auto T = O->getNumber("timeout"))
     C.TimeoutSeconds = *T;
+  if (auto S = O->getString("ctest"))
+    C.EnclosingCTest = S->str();
   for (auto [Field, Out] :
        {std::pair<llvm::StringRef, std::vector<std::string> *>{"arguments",
                                                                &C.Arguments},

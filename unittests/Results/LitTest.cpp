@@ -121,16 +121,45 @@ TEST(LitTest, ArgumentsInBothForms) {
   EXPECT_EQ(Out.Unnamed, 1u);
 }
 
-TEST(LitTest, CtestRunsEverythingForASelectedLitTest) {
-  // Its suite's ctest test is unknown: -R naming the others would skip it.
+TEST(LitTest, CtestRunsASelectedLitTestInItsSuitesCtestTest) {
   Plan P;
   P.Selected = {selected("lit:s::a.test"), selected("ctest:unit")};
-  P.NotSelected = {"ctest:other"};
-  EXPECT_TRUE(ctestArguments(P, false).Arguments.empty());
-  Plan NoLit;
-  NoLit.Selected = {selected("ctest:unit")};
-  EXPECT_EQ(ctestArguments(NoLit, false).Arguments,
-            (Strings{"-R", "^(unit)$"}));
+  P.NotSelected = {"ctest:other", "lit:s::b.test", "lit:t::c.test"};
+  P.EnclosingCTests = {{"lit:s::a.test", "lit-s"},
+                       {"lit:s::b.test", "lit-s"},
+                       {"lit:t::c.test", "lit-t"}};
+  RunnerArguments In = ctestArguments(P, false);
+  EXPECT_EQ(In.Arguments, (Strings{"-R", "^(lit-s|unit)$"}));
+  EXPECT_EQ(In.Widened, "");
+  // lit-s runs a selected test too: only lit-t is all skipped tests.
+  RunnerArguments Out = ctestArguments(P, true);
+  EXPECT_EQ(Out.Arguments, (Strings{"-E", "^(lit-t|other)$"}));
+  EXPECT_EQ(Out.Unnamed, 0u);
+  EXPECT_EQ(ctestNames(P, false).Arguments, (Strings{"lit-s", "unit"}));
+  EXPECT_EQ(ctestNames(P, true).Arguments, (Strings{"lit-t", "other"}));
+}
+
+TEST(LitTest, CtestRunsEveryLitSuiteForALitTestOfNoKnownCtestTest) {
+  // A new test file: -R naming the others, or -E naming any suite's ctest
+  // test, could skip it.
+  Plan P;
+  P.Selected = {selected("lit:s::new.test"), selected("ctest:unit")};
+  P.NotSelected = {"ctest:other", "lit:s::b.test", "lit:t::c.test"};
+  P.EnclosingCTests = {{"lit:s::b.test", "lit-s"}, {"lit:t::c.test", "lit-t"}};
+  RunnerArguments In = ctestArguments(P, false);
+  EXPECT_TRUE(In.Arguments.empty());
+  EXPECT_NE(In.Widened.find("lit:s::new.test"), std::string::npos);
+  RunnerArguments Out = ctestArguments(P, true);
+  EXPECT_EQ(Out.Arguments, (Strings{"-E", "^(other)$"}));
+  EXPECT_EQ(Out.Unnamed, 0u);
+  EXPECT_NE(Out.Widened.find("lit:s::new.test"), std::string::npos);
+  EXPECT_EQ(ctestNames(P, true).Arguments, (Strings{"other"}));
+  // tia run takes the form that still skips something.
+  bool Exclusion = false, Fits = false;
+  RunnerArguments Fitting =
+      fittingSelectionArguments(P, Runner::Ctest, "", Exclusion, Fits);
+  EXPECT_TRUE(Exclusion);
+  EXPECT_EQ(Fitting.Arguments, (Strings{"-E", "^(other)$"}));
 }
 
 TEST(LitTest, NothingSelectedRunsNothing) {

@@ -79,6 +79,25 @@ TEST(TestStoreTest, TestInfoRoundTripKeepsCoverage) {
   EXPECT_EQ((*All)[1].Id, T.Id);
 }
 
+TEST(TestStoreTest, LitTestKeepsTheCtestTestItRunsIn) {
+  auto S = openMemory();
+  ASSERT_TRUE(S);
+  TestInfo Lit;
+  Lit.Id = "lit:s::a.test";
+  Lit.Command = TestCommand{"/usr/bin/lit", "/b", {"/b/test"}, {}, 0, "lit-s"};
+  ASSERT_OK(S->putTestInfo(Lit));
+  TestInfo Unit;
+  Unit.Id = "gtest:unit:S.N";
+  Unit.Command = TestCommand{"/b/unit", "/b", {}, {}, 0};
+  ASSERT_OK(S->putTestInfo(Unit));
+  ASSERT_VALUE(GotLit, S->testInfo(Lit.Id));
+  ASSERT_TRUE(GotLit->has_value() && (*GotLit)->Command.has_value());
+  EXPECT_EQ((*GotLit)->Command->EnclosingCTest, "lit-s");
+  ASSERT_VALUE(GotUnit, S->testInfo(Unit.Id));
+  ASSERT_TRUE(GotUnit->has_value() && (*GotUnit)->Command.has_value());
+  EXPECT_EQ((*GotUnit)->Command->EnclosingCTest, "");
+}
+
 /// The test list is read once and kept until the database changes: a new
 /// test shows at once, and one a rolled-back transaction added (and read)
 /// is gone afterwards.

@@ -240,9 +240,10 @@ struct RunnerArguments {
 
 /// ctest's -R (inclusion) or -E (exclusion) with an anchored regex of test
 /// names: "ctest:NAME" is NAME, "gtest:BINARY:Suite.Name" is Suite.Name
-/// (gtest_discover_tests' names). No arguments when everything runs, and
-/// when a lit test is selected (its suite's ctest test is not known);
-/// "-R ^$" when nothing does.
+/// (gtest_discover_tests' names), a lit test its suite's ctest test (which
+/// runs the suite's other tests too). No arguments when everything runs,
+/// and when a selected lit test's ctest test is unknown (a new test file:
+/// Widened says so); "-R ^$" when nothing does.
 RunnerArguments ctestArguments(const select::Plan &P, bool Exclusion);
 
 /// The ctest names to run (or to skip), one per element, sorted. Tests

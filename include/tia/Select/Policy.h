@@ -17,6 +17,7 @@
 #include "tia/Support/CaseFilters.h"
 #include "llvm/Support/Error.h"
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -162,6 +163,9 @@ struct Plan {
   /// A fallback selected every test, so the budget did not apply.
   bool BudgetIgnored = false;
   QuietChange Quiet = QuietChange::None;
+  /// The ctest test each known lit test runs in (its suite's), by test id:
+  /// ctest runs a lit test only by running that ctest test.
+  std::map<std::string, std::string> EnclosingCTests;
   /// Flaky tests (their outcome flipped without a change) whose latest
   /// result failed: that failure is not a reason to select them.
   std::vector<FlakyTest> FlakyFailing;

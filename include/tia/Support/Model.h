@@ -308,6 +308,10 @@ struct TestCommand {
   std::vector<std::string> Arguments;   ///< after the executable
   std::vector<std::string> Environment; ///< "NAME=VALUE", in order
   double TimeoutSeconds = 0;            ///< 0: none given
+  /// The ctest test that runs this test among others: the lit suite's
+  /// ctest test a lit test was found in. Empty when ctest runs the test by
+  /// its own name, or cannot run it.
+  std::string EnclosingCTest;
 };
 
 /// What tia knows of a test besides its coverage.
