@@ -3,6 +3,7 @@
 #include "tia/Eval/CommandSteps.h"
 #include "tia/Support/CommitId.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/Hash.h"
 #include "tia/Support/Paths.h"
 #include "tia/Support/Plural.h"
 #include "llvm/Support/FileSystem.h"
@@ -174,6 +175,9 @@ scratchFor(const git::Repository &Repo, llvm::StringRef Scratch) {
 llvm::json::Object replaySettings(const BuildSettings &B,
                                   const ReplayRequest &R) {
   llvm::json::Object Out = R.Settings;
+  // Another build of tia may select otherwise: its measures are not mixed
+  // with this one's.
+  Out["tia"] = executableDigest();
   Out["build"] = B.Build;
   Out["build_dir"] = B.BuildDir;
   Out["pytest"] = B.Pytest;

@@ -2,7 +2,9 @@
 
 #include "tia/Support/Hash.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SHA1.h"
 #include "llvm/Support/xxhash.h"
 
@@ -16,6 +18,17 @@ std::string gitBlobHash(llvm::StringRef Content) {
   auto Digest = H.final();
   return llvm::toHex(llvm::ArrayRef<uint8_t>(Digest.data(), Digest.size()),
                      /*LowerCase=*/true);
+}
+
+std::string executableDigest() {
+  // Linux finds the program through /proc/self/exe, without argv[0].
+  std::string Self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  auto Buf = llvm::MemoryBuffer::getFile(Self, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (Self.empty() || !Buf)
+    return "";
+  return llvm::utohexstr(llvm::xxh3_64bits((*Buf)->getBuffer()),
+                         /*LowerCase=*/true, /*Width=*/16);
 }
 
 void TokenHasher::add(llvm::StringRef Token) {

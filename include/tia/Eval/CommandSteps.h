@@ -84,7 +84,7 @@ llvm::Expected<std::vector<TestResult>> resultsAfterRun(llvm::StringRef Db,
                                                         int64_t Before);
 
 /// What decides a replay's measures, for its journal: R.Settings with the
-/// build, the tests run and the modes.
+/// build, the tests run, the modes and which build of tia measures.
 llvm::json::Object replaySettings(const BuildSettings &B,
                                   const ReplayRequest &R);
 

@@ -14,6 +14,10 @@ namespace tia {
 /// from the work tree and the same version seen in a git diff share one id.
 std::string gitBlobHash(llvm::StringRef Content);
 
+/// 16 lowercase hex digits of a 64-bit hash of the running program's file,
+/// which tells one build of tia from another; empty when it cannot be read.
+std::string executableDigest();
+
 /// Incremental 64-bit hash of a token stream. Each token is fed as its
 /// spelling; the separator keeps "a b" and "ab" apart.
 class TokenHasher {
