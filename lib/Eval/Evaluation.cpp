@@ -5,6 +5,8 @@
 #include "tia/Support/CommitId.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Progress.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -343,11 +345,20 @@ replayHistory(ScratchClone &S, VersionSteps &Steps,
 
 namespace {
 
-/// The functions to mutate at \p Head, sorted by (file, line): every
-/// function of a file that defines no test or, with \p From, those whose
-/// lines \p From..\p Head changed.
-llvm::Expected<std::vector<Element>>
-mutationSites(ScratchClone &S, llvm::StringRef Head, llvm::StringRef From) {
+/// Whether \p R lets the functions of \p Path be mutated (--mutate).
+bool mutatesFile(const MutantsRequest &R, llvm::StringRef Path) {
+  return R.Files.empty() ||
+         llvm::any_of(R.Files, [&](const llvm::GlobPattern &G) {
+           return G.match(Path);
+         });
+}
+
+/// The functions to mutate at R.Head, sorted by (file, line): every
+/// function of a file that defines no test and that R lets be mutated or,
+/// with R.From, those of them whose lines R.From..R.Head changed.
+llvm::Expected<std::vector<Element>> mutationSites(ScratchClone &S,
+                                                   const MutantsRequest &R) {
+  llvm::StringRef Head = R.Head, From = R.From;
   auto Repo = git::Repository::discover(S.Tree);
   if (!Repo)
     return Repo.takeError();
@@ -379,7 +390,8 @@ mutationSites(ScratchClone &S, llvm::StringRef Head, llvm::StringRef From) {
     return Files.takeError();
   std::vector<Element> Out;
   for (const auto &[Path, Blob] : *Files) {
-    if (TestFiles.contains(Path) || (!From.empty() && !Changed.count(Path)))
+    if (TestFiles.contains(Path) || (!From.empty() && !Changed.count(Path)) ||
+        !mutatesFile(R, Path))
       continue;
     auto Index = (*DB)->getFileIndex(Path, Blob);
     if (!Index)
@@ -504,16 +516,19 @@ llvm::Expected<MutantsReport> mutateAndSelect(ScratchClone &S,
     if (T.Result == Outcome::Passed)
       PassedBefore.insert(T.TestId);
 
-  auto Sites = mutationSites(S, R.Head, R.From);
+  auto Sites = mutationSites(S, R);
   if (!Sites)
     return Sites.takeError();
   std::vector<Mutation> Mutations = chooseMutations(S, *Sites, R.Count);
   if (Mutations.empty())
-    return makeErrorf("no function to mutate at {0}{1}: tia mutates the "
-                      "bodies of indexed functions outside test files",
-                      shortId(R.Head),
-                      R.Range.empty() ? std::string()
-                                      : " changed by " + R.Range);
+    return makeErrorf(
+        "no function to mutate at {0}{1}{2}: tia mutates the bodies of "
+        "indexed functions outside test files",
+        shortId(R.Head),
+        R.Range.empty() ? std::string() : " changed by " + R.Range,
+        R.FileGlobs.empty()
+            ? std::string()
+            : " in files matching " + llvm::join(R.FileGlobs, " or "));
 
   MutantsReport Report;
   Report.Commit = R.Head;

@@ -11,6 +11,7 @@
 #include "tia/Eval/CommandSteps.h"
 #include "tia/Eval/LibraryHooks.h"
 #include "tia/Support/Error.h"
+#include "llvm/Support/GlobPattern.h"
 
 namespace tia {
 namespace tool {
@@ -68,6 +69,14 @@ llvm::Error runEvalMutants(const GlobalOptions &G, const EvalMutantsOptions &O,
     return Repo.takeError();
   eval::MutantsRequest R;
   R.Count = O.Count;
+  for (const std::string &Glob : O.Mutate) {
+    auto P = llvm::GlobPattern::create(Glob);
+    if (!P)
+      return makeErrorf("bad --mutate pattern '{0}': {1}", Glob,
+                        llvm::toString(P.takeError()));
+    R.Files.push_back(std::move(*P));
+  }
+  R.FileGlobs = O.Mutate;
   R.Build = O.Run.Build;
   R.Quiet = G.Quiet;
   R.Mode = O.Mode;
@@ -145,6 +154,13 @@ llvm::cl::opt<unsigned>
           llvm::cl::desc("mutants: how many mutants to make (default 10)"),
           llvm::cl::init(10), llvm::cl::cat(tiaCategory()),
           llvm::cl::sub(EvalSubcommand));
+llvm::cl::list<std::string> Mutate(
+    "mutate",
+    llvm::cl::desc("mutants: mutate only the functions of files whose "
+                   "repository-relative paths match this glob (repeatable; "
+                   "for example 'lib/Select/*')"),
+    llvm::cl::value_desc("glob"), llvm::cl::cat(tiaCategory()),
+    llvm::cl::sub(EvalSubcommand));
 llvm::cl::opt<unsigned>
     Jobs("jobs",
          llvm::cl::desc("Test processes at once in each collection (default: "
@@ -230,8 +246,8 @@ int evalMain(const GlobalOptions &G) {
   if (Args[0] == "replay") {
     if (!Range)
       return usageError("tia eval replay needs --commits A..B");
-    if (Count.getNumOccurrences())
-      return usageError("--count is for tia eval mutants");
+    if (Count.getNumOccurrences() || Mutate.getNumOccurrences())
+      return usageError("--count and --mutate are for tia eval mutants");
     EvalReplayOptions O;
     O.Run = B;
     O.From = Range->first;
@@ -259,6 +275,7 @@ int evalMain(const GlobalOptions &G) {
     O.To = Range->second;
   }
   O.Count = Count;
+  O.Mutate.assign(Mutate.begin(), Mutate.end());
   return exitCode(runEvalMutants(G, O, llvm::outs(), llvm::errs()));
 }
 

@@ -20,6 +20,7 @@
 #include "tia/Git/History.h"
 #include "tia/Git/Repository.h"
 #include "tia/Select/Policy.h"
+#include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
 
@@ -84,6 +85,10 @@ struct MutantsRequest {
   /// With a range: only the functions it changed (From is its base).
   std::string From, Range;
   size_t Count = 10;
+  /// --mutate: only the functions of files whose repository-relative paths
+  /// match one of these (FileGlobs, as given); none: any file.
+  std::vector<llvm::GlobPattern> Files;
+  std::vector<std::string> FileGlobs;
   std::string Build; ///< the build command; empty: none
   bool Quiet = false;
   /// The mode each mutant's selection is made in.

@@ -233,6 +233,8 @@ struct EvalMutantsOptions {
   /// any function, at HEAD.
   std::string From, To;
   unsigned Count = 10; ///< mutants to make
+  /// --mutate: globs of the files whose functions may be mutated.
+  std::vector<std::string> Mutate;
   /// --modes: the one mode the mutants' selections are made in.
   select::SelectionMode Mode = select::SelectionMode::Combined;
 };
