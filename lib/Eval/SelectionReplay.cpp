@@ -228,10 +228,13 @@ llvm::Error measure(Store &S, const select::Plan &P, const Observed &O,
     std::string File = testFileOf(Id, TestFiles);
     Files.insert(File);
     AllSeconds += Secs;
+    FrameworkCounts &Kind = M.ByFramework[testFramework(Id).str()];
+    ++Kind.Tests;
     if (selectionIncludes(Sel, Id)) {
       Selected.insert(Id);
       SelFiles.insert(File);
       M.SelectedTestsSeconds += Secs;
+      ++Kind.Selected;
     }
   }
   M.Tests = Ran.size();
@@ -294,6 +297,7 @@ llvm::Error measure(Store &S, const select::Plan &P, const Observed &O,
   }
   for (const auto &[Id, Links] : Why) {
     M.AffectedTests.push_back(Id);
+    ++M.ByFramework[testFramework(Id).str()].Affected;
     AffFiles.insert(testFileOf(Id, TestFiles));
     if (Selected.count(Id)) {
       ++M.AffectedSelected;
@@ -359,6 +363,14 @@ void writeCommitJson(llvm::json::OStream &J, const CommitMeasure &M) {
         J.object([&] {
           J.attribute("test", T.Test);
           J.attribute("reason", T.Reason);
+        });
+    });
+    J.attributeObject("by_framework", [&] {
+      for (const auto &[Framework, N] : M.ByFramework)
+        J.attributeObject(Framework, [&] {
+          J.attribute("tests", N.Tests);
+          J.attribute("selected", N.Selected);
+          J.attribute("affected", N.Affected);
         });
     });
     J.attributeObject("seconds", [&] {
@@ -435,6 +447,27 @@ public:
       Out.push_back({Test->str(), Reason->str()});
     }
   }
+  /// "by_framework", which older reports do not have.
+  void byFramework(std::map<std::string, FrameworkCounts> &Out) {
+    const llvm::json::Value *V = O.get("by_framework");
+    if (!V)
+      return;
+    const llvm::json::Object *Kinds = V->getAsObject();
+    if (!Kinds)
+      return bad("by_framework");
+    for (const auto &[Framework, Counts] : *Kinds) {
+      const llvm::json::Object *C = Counts.getAsObject();
+      if (!C)
+        return bad("by_framework");
+      CommitReader Inner(*C);
+      FrameworkCounts &N = Out[Framework.str()];
+      Inner.count("tests", N.Tests);
+      Inner.count("selected", N.Selected);
+      Inner.count("affected", N.Affected);
+      if (!Inner.FirstBad.empty())
+        return bad(("by_framework." + Framework.str() + "." + Inner.FirstBad));
+    }
+  }
   void testCommandExit(CommitMeasure &M) {
     const llvm::json::Value *V = O.get("test_command_exit");
     if (!V)
@@ -488,6 +521,7 @@ llvm::Expected<CommitMeasure> readCommitJson(const llvm::json::Value &V) {
   R.texts("fallbacks", M.Fallbacks);
   R.texts("affected_tests", M.AffectedTests);
   R.missed(M.Missed);
+  R.byFramework(M.ByFramework);
   const llvm::json::Object *Seconds = O->getObject("seconds");
   R.seconds(Seconds, "build", M.BuildSeconds);
   R.seconds(Seconds, "index", M.IndexSeconds);

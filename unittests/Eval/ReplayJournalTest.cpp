@@ -55,6 +55,7 @@ CommitMeasure fullMeasure() {
   M.AffectedSelected = 2;
   M.AffectedTests = {"gtest:A.a", "gtest:A.b", "gtest:B.c"};
   M.Missed = {{"gtest:B.c", "its coverage did not reach the change"}};
+  M.ByFramework = {{"gtest", {5, 3, 3}}, {"lit", {4, 1, 0}}};
   M.ChangedElements = 7;
   M.Fallbacks = {"unindexed-file src/x.cpp"};
   M.SelectedAll = true;
@@ -85,6 +86,14 @@ void expectSameMeasure(const CommitMeasure &A, const CommitMeasure &B) {
   for (size_t I = 0; I < A.Missed.size(); ++I) {
     EXPECT_EQ(A.Missed[I].Test, B.Missed[I].Test);
     EXPECT_EQ(A.Missed[I].Reason, B.Missed[I].Reason);
+  }
+  ASSERT_EQ(A.ByFramework.size(), B.ByFramework.size());
+  for (const auto &[Framework, N] : A.ByFramework) {
+    auto Other = B.ByFramework.find(Framework);
+    ASSERT_NE(Other, B.ByFramework.end()) << Framework;
+    EXPECT_EQ(N.Tests, Other->second.Tests) << Framework;
+    EXPECT_EQ(N.Selected, Other->second.Selected) << Framework;
+    EXPECT_EQ(N.Affected, Other->second.Affected) << Framework;
   }
   EXPECT_EQ(A.ChangedElements, B.ChangedElements);
   EXPECT_EQ(A.Fallbacks, B.Fallbacks);
@@ -117,6 +126,24 @@ TEST(CommitJson, ReadsBackWhatItWrote) {
   ASSERT_VALUE(V, llvm::json::parse(Text));
   ASSERT_VALUE(M, readCommitJson(*V));
   expectSameMeasure(*M, fullMeasure());
+}
+
+TEST(CommitJson, ReadsAReportWithoutFrameworkCountsAndRefusesBadOnes) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  llvm::json::OStream J(OS);
+  writeCommitJson(J, fullMeasure());
+  ASSERT_VALUE(V, llvm::json::parse(Text));
+  llvm::json::Object Older = *V->getAsObject();
+  Older.erase("by_framework");
+  ASSERT_VALUE(M, readCommitJson(llvm::json::Value(std::move(Older))));
+  EXPECT_TRUE(M->ByFramework.empty());
+  llvm::json::Object Bad = *V->getAsObject();
+  (*Bad.getObject("by_framework"))["lit"] =
+      llvm::json::Object{{"tests", 4}, {"selected", "one"}, {"affected", 0}};
+  EXPECT_EQ(errorText(readCommitJson(llvm::json::Value(std::move(Bad)))),
+            "a replayed commit's 'by_framework.lit.selected' is missing or not "
+            "what the format says");
 }
 
 TEST(CommitJson, NamesTheFirstBadField) {

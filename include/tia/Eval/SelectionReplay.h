@@ -21,6 +21,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -38,6 +39,11 @@ struct MissedTest {
 };
 
 /// What one replayed commit measured.
+/// One framework's part of a commit's tests (lit, gtest, pytest, ...).
+struct FrameworkCounts {
+  unsigned Tests = 0, Selected = 0, Affected = 0;
+};
+
 struct CommitMeasure {
   std::string Commit;  ///< 40 hex digits
   std::string Parent;  ///< its first parent
@@ -53,6 +59,11 @@ struct CommitMeasure {
   unsigned AffectedSelected = 0;
   std::vector<std::string> AffectedTests; ///< sorted
   std::vector<MissedTest> Missed;         ///< sorted by test
+  /// Tests, Selected and Affected by the framework of each test's id (the
+  /// part before the first ':'): the share of the lit suite a commit
+  /// selects apart from that of the unit tests. Empty in a measure read
+  /// from a report that did not have them.
+  std::map<std::string, FrameworkCounts> ByFramework;
   /// Elements the commit changed (every kind), as the selection saw them.
   unsigned ChangedElements = 0;
   /// "KIND FILE" of each fallback the selection took.
