@@ -403,8 +403,13 @@ bool addLitTests(const CTestEntry &E, const TestCommand &Base,
   for (const std::string &Name : Names) {
     DiscoveredTest T;
     T.Id = results::litTestId(Name);
-    if (Tests.count(T.Id))
+    // The same test in two ctest tests (a suite run twice, with other
+    // parameters) runs once here; ctest runs it in either, so it has no
+    // one ctest test to run it by.
+    if (auto Seen = Tests.find(T.Id); Seen != Tests.end()) {
+      Seen->second.Command.EnclosingCTest.clear();
       continue;
+    }
     auto [Suite, Path] = llvm::StringRef(Name).split(" :: ");
     auto S = Suites.find(Suite.str());
     if (S != Suites.end() && !S->second.SourceRoot.empty())

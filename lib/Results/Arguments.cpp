@@ -78,33 +78,43 @@ std::string anchored(const std::set<std::string> &Alternatives) {
   return "^(" + llvm::join(Alternatives, "|") + ")$";
 }
 
-/// A selected lit test whose suite's ctest test tia does not know (a new
-/// test file), if any.
-const PlannedTest *litTestOfNoKnownCTest(const Plan &P) {
+/// The selected lit tests whose suite's ctest test tia does not know: a
+/// new test file, one of a database collected before tia kept it, or one
+/// found in two ctest tests.
+std::vector<std::string> selectedLitTestsOfUnknownCTest(const Plan &P) {
+  std::vector<std::string> Out;
   for (const PlannedTest &T : P.Selected)
     if (litFullName(T.Id) && !P.EnclosingCTests.count(T.Id))
-      return &T;
-  return nullptr;
+      Out.push_back(T.Id);
+  return Out;
 }
 
-/// Why ctest must run more than the selection: a selected lit test runs in
-/// a ctest test tia does not know.
-std::string unknownCTestWidening(const PlannedTest &T) {
-  return "ctest runs " + T.Id +
-         " in a ctest test tia does not know (it was not collected yet): "
-         "no ctest test of a lit suite is left out";
+/// Why ctest must run more than the selection: selected lit tests \p Ids
+/// run in ctest tests tia does not know, so \p WhatRuns.
+std::string unknownCTestWidening(const std::vector<std::string> &Ids,
+                                 llvm::StringRef WhatRuns) {
+  std::string Tests = Ids.front();
+  if (Ids.size() > 1)
+    Tests += " and " + std::to_string(Ids.size() - 1) + " more lit test" +
+             (Ids.size() > 2 ? "s" : "");
+  return "tia does not know which ctest test runs " + Tests +
+         " (new, or collected before tia kept it): " + WhatRuns.str();
 }
+
+constexpr llvm::StringLiteral EveryTestRuns = "every ctest test runs";
+constexpr llvm::StringLiteral NoLitSuiteSkipped =
+    "no lit suite's ctest test is skipped";
 
 /// The ctest names of the tests the exclusion form skips, but for names a
 /// selected test has too; \p Unnamed counts the skipped tests of other
 /// runners. While a selected lit test's ctest test is unknown, no skipped
-/// lit test's is skipped: any of them may run it (unknownCTestWidening).
+/// lit test's is skipped: any of them may run it.
 std::set<std::string> ctestNamesToSkip(const Plan &P, unsigned &Unnamed) {
   std::set<std::string> Keep, Skip;
   for (const PlannedTest &T : P.Selected)
     if (std::optional<std::string> Name = ctestName(P, T.Id))
       Keep.insert(*Name);
-  bool KeepLitSuites = litTestOfNoKnownCTest(P) != nullptr;
+  bool KeepLitSuites = !selectedLitTestsOfUnknownCTest(P).empty();
   for (const std::string &Id : P.skippedIds()) {
     if (KeepLitSuites && litFullName(Id))
       continue;
@@ -126,8 +136,9 @@ RunnerArguments ctestArguments(const Plan &P, bool Exclusion) {
       return Out;
     // A lit test runs in the ctest test of its suite: one tia does not
     // know can be run only by running every test.
-    if (const PlannedTest *Lit = litTestOfNoKnownCTest(P)) {
-      Out.Widened = unknownCTestWidening(*Lit);
+    std::vector<std::string> Unknown = selectedLitTestsOfUnknownCTest(P);
+    if (!Unknown.empty()) {
+      Out.Widened = unknownCTestWidening(Unknown, EveryTestRuns);
       return Out;
     }
     std::set<std::string> Alternatives;
@@ -151,15 +162,23 @@ RunnerArguments ctestArguments(const Plan &P, bool Exclusion) {
     Skip.insert(regexEscape(Name));
   if (!Skip.empty())
     Out.Arguments = {"-E", anchored(Skip)};
-  if (const PlannedTest *Lit = litTestOfNoKnownCTest(P))
-    Out.Widened = unknownCTestWidening(*Lit);
+  std::vector<std::string> Unknown = selectedLitTestsOfUnknownCTest(P);
+  if (!Unknown.empty())
+    Out.Widened = unknownCTestWidening(Unknown, NoLitSuiteSkipped);
   return Out;
 }
 
 RunnerArguments ctestNames(const Plan &P, bool Exclusion) {
   RunnerArguments Out;
   std::set<std::string> Names;
+  std::vector<std::string> Unknown = selectedLitTestsOfUnknownCTest(P);
   if (!Exclusion) {
+    // A list of names cannot say "every test": none, and the warning.
+    if (!Unknown.empty()) {
+      Out.Widened = unknownCTestWidening(
+          Unknown, "run every ctest test, without --tests-from-file");
+      return Out;
+    }
     for (const PlannedTest &T : P.Selected) {
       std::optional<std::string> Name = ctestName(P, T.Id);
       if (!Name || T.FromDefinition)
@@ -169,8 +188,8 @@ RunnerArguments ctestNames(const Plan &P, bool Exclusion) {
     }
   } else {
     Names = ctestNamesToSkip(P, Out.Unnamed);
-    if (const PlannedTest *Lit = litTestOfNoKnownCTest(P))
-      Out.Widened = unknownCTestWidening(*Lit);
+    if (!Unknown.empty())
+      Out.Widened = unknownCTestWidening(Unknown, NoLitSuiteSkipped);
   }
   Out.Arguments.assign(Names.begin(), Names.end());
   return Out;

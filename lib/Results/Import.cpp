@@ -45,6 +45,13 @@ llvm::Expected<ImportSummary> importJUnit(Store &S,
   std::vector<std::string> KnownIds;
   for (const TestRecord &T : *Known)
     KnownIds.push_back(T.Id);
+  auto Infos = S.testInfos();
+  if (!Infos)
+    return Infos.takeError();
+  std::map<std::string, std::vector<std::string>> LitTestsByCTest;
+  for (const TestInfo &T : *Infos)
+    if (T.Command && !T.Command->EnclosingCTest.empty())
+      LitTestsByCTest[T.Command->EnclosingCTest].push_back(T.Id);
 
   ImportSummary Summary;
   std::vector<TestResult> Results;
@@ -63,6 +70,7 @@ llvm::Expected<ImportSummary> importJUnit(Store &S,
     Naming.GtestBinaryGiven = !O.GtestBinary.empty();
     Naming.PytestDir = O.PytestDir;
     Naming.KnownIds = KnownIds;
+    Naming.LitTestsByCTest = LitTestsByCTest;
     std::string Root = O.ProjectRoot;
     auto IsFile = [&](llvm::StringRef Rel) {
       return !Root.empty() &&
@@ -80,8 +88,9 @@ llvm::Expected<ImportSummary> importJUnit(Store &S,
     for (size_t I = 0; I < Named->size(); ++I) {
       TestResult &R = (*Named)[I];
       R.Attempt += Earlier[R.TestId];
-      const JUnitCase &C = Report->Cases[I];
+      // A GoogleTest report has one result per case, in order.
       if (Report->Kind == Runner::Gtest) {
+        const JUnitCase &C = Report->Cases[I];
         std::string Path = repositoryPath(C.File, Root);
         if (!Path.empty())
           Sources[R.TestId] = {Path, C.Line};

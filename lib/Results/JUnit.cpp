@@ -22,6 +22,7 @@
 #include "tia/Results/Runners.h"
 #include "tia/Support/CaseFilters.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/Plural.h"
 #include "tia/Support/Xml.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -522,6 +523,32 @@ gtestIds(const JUnitReport &Report, llvm::StringRef FileName,
   return Ids;
 }
 
+/// The results of the lit tests \p LitTests that ctest test \p C ran: its
+/// outcome for each (a failure, for each, when lit does not say which
+/// failed) and an even share of its time.
+std::vector<TestResult>
+litSuiteResults(const JUnitCase &C, const std::vector<std::string> &LitTests,
+                llvm::StringRef FileName, std::vector<std::string> &Warnings) {
+  std::vector<TestResult> Out;
+  for (const std::string &Id : LitTests) {
+    TestResult R;
+    R.TestId = Id;
+    R.Result = C.Result;
+    R.Seconds = C.Seconds / LitTests.size();
+    R.Message = C.Message;
+    Out.push_back(std::move(R));
+  }
+  if (isFailure(C.Result))
+    Warnings.push_back(
+        llvm::formatv("{0}: ctest test {1} failed, and runs {2} lit test{3}: "
+                      "each is recorded as failed (run lit through 'tia run "
+                      "-- lit' to record each test's own outcome)",
+                      FileName, C.Name, LitTests.size(),
+                      pluralS(LitTests.size()))
+            .str());
+  return Out;
+}
+
 } // namespace
 
 llvm::Expected<std::vector<TestResult>>
@@ -595,9 +622,19 @@ testResults(const JUnitReport &Report, llvm::StringRef FileName,
     case Runner::Ctest:
     case Runner::Auto: {
       Id = "ctest:" + C.Name;
+      bool KnownCTest =
+          std::binary_search(O.KnownIds.begin(), O.KnownIds.end(), Id);
+      auto Suite = O.LitTestsByCTest.find(C.Name);
+      if (!KnownCTest && Suite != O.LitTestsByCTest.end()) {
+        for (TestResult &R :
+             litSuiteResults(C, Suite->second, FileName, Warnings)) {
+          R.Attempt = Attempts[R.TestId]++;
+          Out.push_back(std::move(R));
+        }
+        continue;
+      }
       auto It = CasesByName.find(C.Name);
-      if (It != CasesByName.end() && It->second.size() == 1 &&
-          !std::binary_search(O.KnownIds.begin(), O.KnownIds.end(), Id))
+      if (It != CasesByName.end() && It->second.size() == 1 && !KnownCTest)
         Id = It->second.front();
       break;
     }

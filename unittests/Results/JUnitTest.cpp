@@ -149,6 +149,34 @@ TEST(JUnitTest, Ctest) {
   EXPECT_EQ((*Results)[5].TestId, "gtest:bin:Suite.Name");
 }
 
+TEST(JUnitTest, CtestTestOfALitSuiteIsItsLitTests) {
+  ASSERT_VALUE(R, parseJUnit(CtestReport, "ctest.xml"));
+  // "pass" and "fail" are lit suites' ctest tests; "Suite.Name" is also a
+  // known ctest test of its own, which it stays.
+  std::vector<std::string> Known = {"ctest:Suite.Name", "lit:s::a.test",
+                                    "lit:s::b.test", "lit:t::c.test"};
+  NamingOptions O;
+  O.KnownIds = Known;
+  O.LitTestsByCTest = {{"pass", {"lit:s::a.test", "lit:s::b.test"}},
+                       {"fail", {"lit:t::c.test"}},
+                       {"Suite.Name", {"lit:u::d.test"}}};
+  std::vector<std::string> Warnings;
+  ASSERT_VALUE(Results, testResults(*R, "ctest.xml", O, Warnings));
+  ASSERT_EQ(Results->size(), 7u);
+  EXPECT_EQ((*Results)[0].TestId, "lit:s::a.test");
+  EXPECT_EQ((*Results)[1].TestId, "lit:s::b.test");
+  EXPECT_EQ((*Results)[0].Result, Outcome::Passed);
+  EXPECT_DOUBLE_EQ((*Results)[0].Seconds, 0.00413255 / 2);
+  EXPECT_EQ((*Results)[2].TestId, "lit:t::c.test");
+  EXPECT_EQ((*Results)[2].Result, Outcome::Failed);
+  EXPECT_EQ((*Results)[6].TestId, "ctest:Suite.Name");
+  ASSERT_EQ(Warnings.size(), 1u);
+  EXPECT_EQ(Warnings[0],
+            "ctest.xml: ctest test fail failed, and runs 1 lit test: each is "
+            "recorded as failed (run lit through 'tia run -- lit' to record "
+            "each test's own outcome)");
+}
+
 TEST(JUnitTest, CtestNamesOfCatch2AndDoctestCases) {
   // catch_discover_tests and doctest_discover_tests name a ctest test after
   // its case, as gtest_discover_tests does.

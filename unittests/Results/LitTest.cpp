@@ -148,12 +148,28 @@ TEST(LitTest, CtestRunsEveryLitSuiteForALitTestOfNoKnownCtestTest) {
   P.EnclosingCTests = {{"lit:s::b.test", "lit-s"}, {"lit:t::c.test", "lit-t"}};
   RunnerArguments In = ctestArguments(P, false);
   EXPECT_TRUE(In.Arguments.empty());
-  EXPECT_NE(In.Widened.find("lit:s::new.test"), std::string::npos);
+  EXPECT_EQ(In.Widened,
+            "tia does not know which ctest test runs lit:s::new.test (new, "
+            "or collected before tia kept it): every ctest test runs");
   RunnerArguments Out = ctestArguments(P, true);
   EXPECT_EQ(Out.Arguments, (Strings{"-E", "^(other)$"}));
   EXPECT_EQ(Out.Unnamed, 0u);
-  EXPECT_NE(Out.Widened.find("lit:s::new.test"), std::string::npos);
+  EXPECT_EQ(Out.Widened,
+            "tia does not know which ctest test runs lit:s::new.test (new, "
+            "or collected before tia kept it): no lit suite's ctest test is "
+            "skipped");
   EXPECT_EQ(ctestNames(P, true).Arguments, (Strings{"other"}));
+  // A list of names to run cannot hold "every test": none, and why.
+  RunnerArguments List = ctestNames(P, false);
+  EXPECT_TRUE(List.Arguments.empty());
+  EXPECT_NE(List.Widened.find("run every ctest test, without "
+                              "--tests-from-file"),
+            std::string::npos);
+  // Two of them are counted.
+  P.Selected.push_back(selected("lit:t::new.test"));
+  EXPECT_NE(ctestArguments(P, false).Widened.find(
+                "runs lit:s::new.test and 1 more lit test ("),
+            std::string::npos);
   // tia run takes the form that still skips something.
   bool Exclusion = false, Fits = false;
   RunnerArguments Fitting =

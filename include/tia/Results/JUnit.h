@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -98,6 +99,10 @@ struct NamingOptions {
   /// "Suite.Name" of exactly one known GoogleTest id and no known ctest id
   /// maps onto it (gtest_discover_tests names ctest tests so).
   llvm::ArrayRef<std::string> KnownIds;
+  /// The known lit tests each lit suite's ctest test runs, by its name
+  /// (TestCommand::EnclosingCTest): that ctest test's result in a ctest
+  /// report stands for theirs.
+  std::map<std::string, std::vector<std::string>> LitTestsByCTest;
 };
 
 /// The pytest node id of a JUnit test case: the longest dotted prefix of
@@ -120,7 +125,10 @@ std::pair<std::string, bool> pytestNodeId(llvm::StringRef ClassName,
 /// case left ("cannot tell which binary wrote FILE (N of its M cases ...):
 /// pass --binary NAME, or let GoogleTest name the file with
 /// --gtest_output=xml:DIR/"). A lit case is the known lit test it stands
-/// for, else its name is rebuilt (litResultIds).
+/// for, else its name is rebuilt (litResultIds). A ctest test that is a lit
+/// suite's (Options.LitTestsByCTest) and no known ctest test of its own is
+/// the results of its lit tests: its outcome each, an even share of its
+/// time, and a warning when it failed (which lit test did is not known).
 llvm::Expected<std::vector<TestResult>>
 testResults(const JUnitReport &Report, llvm::StringRef FileName,
             const NamingOptions &Options, std::vector<std::string> &Warnings);
