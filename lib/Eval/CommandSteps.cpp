@@ -7,6 +7,7 @@
 #include "tia/Support/Paths.h"
 #include "tia/Support/Plural.h"
 #include "llvm/Support/FileSystem.h"
+#include <chrono>
 
 namespace tia {
 namespace eval {
@@ -176,8 +177,14 @@ llvm::json::Object replaySettings(const BuildSettings &B,
                                   const ReplayRequest &R) {
   llvm::json::Object Out = R.Settings;
   // Another build of tia may select otherwise: its measures are not mixed
-  // with this one's.
-  Out["tia"] = executableDigest();
+  // with this one's. A build that cannot read itself matches no other run.
+  std::string Tia = executableDigest();
+  Out["tia"] =
+      !Tia.empty()
+          ? Tia
+          : "unreadable, at " + std::to_string(std::chrono::system_clock::now()
+                                                   .time_since_epoch()
+                                                   .count());
   Out["build"] = B.Build;
   Out["build_dir"] = B.BuildDir;
   Out["pytest"] = B.Pytest;

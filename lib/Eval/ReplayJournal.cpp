@@ -139,6 +139,12 @@ llvm::Error ReplayJournal::read(const llvm::json::Object &Settings) {
   const llvm::json::Object *Old = H->getObject("settings");
   std::string Differs =
       Old ? firstDifference(*Old, Settings) : std::string("settings");
+  if (Differs == "tia")
+    return makeErrorf("the replay in {0} was measured by another build of "
+                      "tia: resume it with that build, name another "
+                      "--scratch folder, or delete the journal to measure "
+                      "every commit again",
+                      Path);
   if (!Differs.empty())
     return makeErrorf("the replay in {0} was measured with another {1}: "
                       "replay with the same settings, name another "

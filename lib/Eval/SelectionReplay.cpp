@@ -228,13 +228,13 @@ llvm::Error measure(Store &S, const select::Plan &P, const Observed &O,
     std::string File = testFileOf(Id, TestFiles);
     Files.insert(File);
     AllSeconds += Secs;
-    FrameworkCounts &Kind = M.ByFramework[testFramework(Id).str()];
-    ++Kind.Tests;
+    FrameworkCounts &Counts = M.ByFramework[testFramework(Id).str()];
+    ++Counts.Tests;
     if (selectionIncludes(Sel, Id)) {
       Selected.insert(Id);
       SelFiles.insert(File);
       M.SelectedTestsSeconds += Secs;
-      ++Kind.Selected;
+      ++Counts.Selected;
     }
   }
   M.Tests = Ran.size();
@@ -365,14 +365,17 @@ void writeCommitJson(llvm::json::OStream &J, const CommitMeasure &M) {
           J.attribute("reason", T.Reason);
         });
     });
-    J.attributeObject("by_framework", [&] {
-      for (const auto &[Framework, N] : M.ByFramework)
-        J.attributeObject(Framework, [&] {
-          J.attribute("tests", N.Tests);
-          J.attribute("selected", N.Selected);
-          J.attribute("affected", N.Affected);
-        });
-    });
+    // A measure read from an older report has none: left out, not "no
+    // tests".
+    if (!M.ByFramework.empty())
+      J.attributeObject("by_framework", [&] {
+        for (const auto &[Framework, N] : M.ByFramework)
+          J.attributeObject(Framework, [&] {
+            J.attribute("tests", N.Tests);
+            J.attribute("selected", N.Selected);
+            J.attribute("affected", N.Affected);
+          });
+      });
     J.attributeObject("seconds", [&] {
       J.attribute("build", rounded(M.BuildSeconds));
       J.attribute("index", rounded(M.IndexSeconds));
@@ -452,10 +455,10 @@ public:
     const llvm::json::Value *V = O.get("by_framework");
     if (!V)
       return;
-    const llvm::json::Object *Kinds = V->getAsObject();
-    if (!Kinds)
+    const llvm::json::Object *Frameworks = V->getAsObject();
+    if (!Frameworks)
       return bad("by_framework");
-    for (const auto &[Framework, Counts] : *Kinds) {
+    for (const auto &[Framework, Counts] : *Frameworks) {
       const llvm::json::Object *C = Counts.getAsObject();
       if (!C)
         return bad("by_framework");

@@ -158,7 +158,7 @@ llvm::cl::list<std::string> Mutate(
     "mutate",
     llvm::cl::desc("mutants: mutate only the functions of files whose "
                    "repository-relative paths match this glob (repeatable; "
-                   "for example 'lib/Select/*')"),
+                   "for example 'lib/Select/*', where * matches '/' too)"),
     llvm::cl::value_desc("glob"), llvm::cl::cat(tiaCategory()),
     llvm::cl::sub(EvalSubcommand));
 llvm::cl::opt<unsigned>

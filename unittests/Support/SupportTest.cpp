@@ -29,6 +29,13 @@ TEST(HashTest, TokenOrderAndBoundariesMatter) {
   EXPECT_EQ(TokenHasher().hex(), "0000000000000000");
 }
 
+TEST(HashTest, ExecutableDigestNamesThisBuild) {
+  std::string D = executableDigest();
+  ASSERT_EQ(D.size(), 16u);
+  EXPECT_EQ(D.find_first_not_of("0123456789abcdef"), std::string::npos);
+  EXPECT_EQ(executableDigest(), D);
+}
+
 TEST(ModelTest, KindNamesRoundTrip) {
   for (ElementKind K :
        {ElementKind::Function, ElementKind::Method, ElementKind::Constructor,

@@ -17,7 +17,9 @@
 #
 # With SCRATCH=DIR the clone is kept in DIR (tia eval replay --scratch): a
 # replay stopped part way goes on from DIR's journal when run again, and a
-# longer range reuses the commits a shorter one measured.
+# longer range reuses the commits a shorter one measured. The journal takes
+# the measures of one build of tia only, so the first run copies TIA to
+# DIR.tia and every later run uses that copy (delete both to start afresh).
 #
 # Runs in a scratch clone under TMPDIR; the clone's build directory path
 # differs from any earlier build, so ccache misses (clang's profile flags
@@ -60,6 +62,13 @@ all)
   exit 2
   ;;
 esac
+if [ -n "${SCRATCH:-}" ]; then
+  kept="${SCRATCH%/}.tia"
+  [ -e "$kept" ] || cp "$tia" "$kept"
+  cmp -s "$tia" "$kept" ||
+    echo "replay-tia.sh: resuming with $kept, the tia that started this replay" >&2
+  tia=$kept
+fi
 cd "$root"
 "$tia" eval replay --commits "$range" --first-parent \
   --modes static,coverage,combined "${only[@]}" --jobs 2 --format json \

@@ -38,12 +38,12 @@ struct MissedTest {
   std::string Reason; ///< one line for people
 };
 
-/// What one replayed commit measured.
 /// One framework's part of a commit's tests (lit, gtest, pytest, ...).
 struct FrameworkCounts {
   unsigned Tests = 0, Selected = 0, Affected = 0;
 };
 
+/// What one replayed commit measured.
 struct CommitMeasure {
   std::string Commit;  ///< 40 hex digits
   std::string Parent;  ///< its first parent
