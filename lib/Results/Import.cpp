@@ -34,6 +34,19 @@ std::string repositoryPath(llvm::StringRef File, llvm::StringRef Root) {
   return Rel.str();
 }
 
+/// The known lit tests of each lit suite's ctest test, by its name.
+llvm::Expected<std::map<std::string, std::vector<std::string>>>
+litTestsByCTest(Store &S) {
+  auto Infos = S.testInfos();
+  if (!Infos)
+    return Infos.takeError();
+  std::map<std::string, std::vector<std::string>> Out;
+  for (const TestInfo &T : *Infos)
+    if (T.Command && !T.Command->EnclosingCTest.empty())
+      Out[T.Command->EnclosingCTest].push_back(T.Id);
+  return Out;
+}
+
 } // namespace
 
 llvm::Expected<ImportSummary> importJUnit(Store &S,
@@ -45,13 +58,9 @@ llvm::Expected<ImportSummary> importJUnit(Store &S,
   std::vector<std::string> KnownIds;
   for (const TestRecord &T : *Known)
     KnownIds.push_back(T.Id);
-  auto Infos = S.testInfos();
-  if (!Infos)
-    return Infos.takeError();
-  std::map<std::string, std::vector<std::string>> LitTestsByCTest;
-  for (const TestInfo &T : *Infos)
-    if (T.Command && !T.Command->EnclosingCTest.empty())
-      LitTestsByCTest[T.Command->EnclosingCTest].push_back(T.Id);
+  // Read once, and only for a ctest report, which may hold lit suites.
+  std::optional<std::map<std::string, std::vector<std::string>>>
+      LitTestsByCTest;
 
   ImportSummary Summary;
   std::vector<TestResult> Results;
@@ -70,7 +79,15 @@ llvm::Expected<ImportSummary> importJUnit(Store &S,
     Naming.GtestBinaryGiven = !O.GtestBinary.empty();
     Naming.PytestDir = O.PytestDir;
     Naming.KnownIds = KnownIds;
-    Naming.LitTestsByCTest = LitTestsByCTest;
+    if (Report->Kind == Runner::Ctest || Report->Kind == Runner::Auto) {
+      if (!LitTestsByCTest) {
+        auto Lit = litTestsByCTest(S);
+        if (!Lit)
+          return Lit.takeError();
+        LitTestsByCTest = std::move(*Lit);
+      }
+      Naming.LitTestsByCTest = &*LitTestsByCTest;
+    }
     std::string Root = O.ProjectRoot;
     auto IsFile = [&](llvm::StringRef Rel) {
       return !Root.empty() &&

@@ -523,6 +523,16 @@ gtestIds(const JUnitReport &Report, llvm::StringRef FileName,
   return Ids;
 }
 
+/// The known lit tests ctest test \p CTest runs; null when it is no lit
+/// suite's.
+const std::vector<std::string> *litTestsRunBy(const NamingOptions &O,
+                                              const std::string &CTest) {
+  if (!O.LitTestsByCTest)
+    return nullptr;
+  auto It = O.LitTestsByCTest->find(CTest);
+  return It == O.LitTestsByCTest->end() ? nullptr : &It->second;
+}
+
 /// The results of the lit tests \p LitTests that ctest test \p C ran: its
 /// outcome for each (a failure, for each, when lit does not say which
 /// failed) and an even share of its time.
@@ -624,10 +634,9 @@ testResults(const JUnitReport &Report, llvm::StringRef FileName,
       Id = "ctest:" + C.Name;
       bool KnownCTest =
           std::binary_search(O.KnownIds.begin(), O.KnownIds.end(), Id);
-      auto Suite = O.LitTestsByCTest.find(C.Name);
-      if (!KnownCTest && Suite != O.LitTestsByCTest.end()) {
-        for (TestResult &R :
-             litSuiteResults(C, Suite->second, FileName, Warnings)) {
+      const std::vector<std::string> *Suite = litTestsRunBy(O, C.Name);
+      if (!KnownCTest && Suite) {
+        for (TestResult &R : litSuiteResults(C, *Suite, FileName, Warnings)) {
           R.Attempt = Attempts[R.TestId]++;
           Out.push_back(std::move(R));
         }

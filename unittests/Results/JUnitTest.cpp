@@ -157,9 +157,11 @@ TEST(JUnitTest, CtestTestOfALitSuiteIsItsLitTests) {
                                     "lit:s::b.test", "lit:t::c.test"};
   NamingOptions O;
   O.KnownIds = Known;
-  O.LitTestsByCTest = {{"pass", {"lit:s::a.test", "lit:s::b.test"}},
-                       {"fail", {"lit:t::c.test"}},
-                       {"Suite.Name", {"lit:u::d.test"}}};
+  std::map<std::string, std::vector<std::string>> Suites = {
+      {"pass", {"lit:s::a.test", "lit:s::b.test"}},
+      {"fail", {"lit:t::c.test"}},
+      {"Suite.Name", {"lit:u::d.test"}}};
+  O.LitTestsByCTest = &Suites;
   std::vector<std::string> Warnings;
   ASSERT_VALUE(Results, testResults(*R, "ctest.xml", O, Warnings));
   ASSERT_EQ(Results->size(), 7u);

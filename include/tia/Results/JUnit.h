@@ -101,8 +101,9 @@ struct NamingOptions {
   llvm::ArrayRef<std::string> KnownIds;
   /// The known lit tests each lit suite's ctest test runs, by its name
   /// (TestCommand::EnclosingCTest): that ctest test's result in a ctest
-  /// report stands for theirs.
-  std::map<std::string, std::vector<std::string>> LitTestsByCTest;
+  /// report stands for theirs. May be null.
+  const std::map<std::string, std::vector<std::string>> *LitTestsByCTest =
+      nullptr;
 };
 
 /// The pytest node id of a JUnit test case: the longest dotted prefix of
