@@ -343,15 +343,30 @@ replayHistory(ScratchClone &S, VersionSteps &Steps,
   return Report;
 }
 
-namespace {
+llvm::Expected<MutatedFiles>
+MutatedFiles::parse(std::vector<std::string> Globs) {
+  MutatedFiles Out;
+  for (const std::string &Glob : Globs) {
+    auto P = llvm::GlobPattern::create(Glob);
+    if (!P)
+      return makeErrorf("bad --mutate pattern '{0}': {1}", Glob,
+                        llvm::toString(P.takeError()));
+    Out.Patterns.push_back(std::move(*P));
+  }
+  Out.Globs = std::move(Globs);
+  return Out;
+}
 
-/// Whether \p R lets the functions of \p Path be mutated (--mutate).
-bool mutatesFile(const MutantsRequest &R, llvm::StringRef Path) {
-  return R.Files.empty() ||
-         llvm::any_of(R.Files, [&](const llvm::GlobPattern &G) {
+bool MutatedFiles::contains(llvm::StringRef Path) const {
+  return Patterns.empty() ||
+         llvm::any_of(Patterns, [&](const llvm::GlobPattern &G) {
            return G.match(Path);
          });
 }
+
+std::string MutatedFiles::describe() const { return llvm::join(Globs, " or "); }
+
+namespace {
 
 /// The functions to mutate at R.Head, sorted by (file, line): every
 /// function of a file that defines no test and that R lets be mutated or,
@@ -391,7 +406,7 @@ llvm::Expected<std::vector<Element>> mutationSites(ScratchClone &S,
   std::vector<Element> Out;
   for (const auto &[Path, Blob] : *Files) {
     if (TestFiles.contains(Path) || (!From.empty() && !Changed.count(Path)) ||
-        !mutatesFile(R, Path))
+        !R.Files.contains(Path))
       continue;
     auto Index = (*DB)->getFileIndex(Path, Blob);
     if (!Index)
@@ -526,9 +541,9 @@ llvm::Expected<MutantsReport> mutateAndSelect(ScratchClone &S,
         "indexed functions outside test files",
         shortId(R.Head),
         R.Range.empty() ? std::string() : " changed by " + R.Range,
-        R.FileGlobs.empty()
+        R.Files.describe().empty()
             ? std::string()
-            : " in files matching " + llvm::join(R.FileGlobs, " or "));
+            : " in files matching " + R.Files.describe());
 
   MutantsReport Report;
   Report.Commit = R.Head;

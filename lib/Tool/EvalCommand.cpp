@@ -11,7 +11,6 @@
 #include "tia/Eval/CommandSteps.h"
 #include "tia/Eval/LibraryHooks.h"
 #include "tia/Support/Error.h"
-#include "llvm/Support/GlobPattern.h"
 
 namespace tia {
 namespace tool {
@@ -69,14 +68,10 @@ llvm::Error runEvalMutants(const GlobalOptions &G, const EvalMutantsOptions &O,
     return Repo.takeError();
   eval::MutantsRequest R;
   R.Count = O.Count;
-  for (const std::string &Glob : O.Mutate) {
-    auto P = llvm::GlobPattern::create(Glob);
-    if (!P)
-      return makeErrorf("bad --mutate pattern '{0}': {1}", Glob,
-                        llvm::toString(P.takeError()));
-    R.Files.push_back(std::move(*P));
-  }
-  R.FileGlobs = O.Mutate;
+  auto Files = eval::MutatedFiles::parse(O.Mutate);
+  if (!Files)
+    return Files.takeError();
+  R.Files = std::move(*Files);
   R.Build = O.Run.Build;
   R.Quiet = G.Quiet;
   R.Mode = O.Mode;

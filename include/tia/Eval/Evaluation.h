@@ -80,15 +80,28 @@ replayHistory(ScratchClone &S, VersionSteps &Steps,
               const ReplayRequest &R, llvm::raw_ostream &Err,
               ReplayJournal *Journal = nullptr);
 
+/// --mutate: the files whose functions may be mutated, by glob patterns of
+/// their repository-relative paths ('*' matches '/' too).
+class MutatedFiles {
+public:
+  /// Fails for a bad pattern ("bad --mutate pattern 'P': why").
+  static llvm::Expected<MutatedFiles> parse(std::vector<std::string> Globs);
+  /// Whether \p Path may be mutated: any file when no pattern was given.
+  bool contains(llvm::StringRef Path) const;
+  /// The patterns as given, joined by " or "; empty without any.
+  std::string describe() const;
+
+private:
+  std::vector<std::string> Globs;
+  std::vector<llvm::GlobPattern> Patterns;
+};
+
 struct MutantsRequest {
   std::string Head; ///< the commit mutated
   /// With a range: only the functions it changed (From is its base).
   std::string From, Range;
   size_t Count = 10;
-  /// --mutate: only the functions of files whose repository-relative paths
-  /// match one of these (FileGlobs, as given); none: any file.
-  std::vector<llvm::GlobPattern> Files;
-  std::vector<std::string> FileGlobs;
+  MutatedFiles Files; ///< --mutate; any file by default
   std::string Build; ///< the build command; empty: none
   bool Quiet = false;
   /// The mode each mutant's selection is made in.
