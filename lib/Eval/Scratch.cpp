@@ -84,17 +84,21 @@ ScratchClone::create(llvm::StringRef RepoDir) {
 
 namespace {
 
-/// True when \p Dir holds nothing but what a kept clone's own run leaves
-/// before its clone exists (its lock, temporary folder and git log): a
-/// first run whose clone failed must not keep the folder from the next.
+/// True when \p Dir is empty or holds nothing but what a kept clone's own
+/// run leaves before its clone exists (its lock, with its temporary folder
+/// and git log): a first run whose clone failed must not keep the folder
+/// from the next. A folder of someone else's "tmp" has no lock.
 bool holdsNoFilesOfOthers(llvm::StringRef Dir) {
   std::error_code EC;
   llvm::sys::fs::directory_iterator It(Dir, EC), End;
-  for (; !EC && It != End; It.increment(EC))
+  bool Any = false;
+  for (; !EC && It != End; It.increment(EC)) {
+    Any = true;
     if (!llvm::is_contained({"lock", "tmp", "git.log"},
                             llvm::sys::path::filename(It->path())))
       return false;
-  return !EC;
+  }
+  return !EC && (!Any || llvm::sys::fs::exists(llvm::Twine(Dir) + "/lock"));
 }
 
 /// \p Path with symbolic links resolved; itself when it does not exist.
@@ -149,6 +153,10 @@ llvm::Error ScratchClone::holdLock() {
     return makeErrorf("another tia eval is at work in {0}: wait for it to "
                       "end, or name another --scratch folder",
                       Dir);
+  // Held: no other run uses the temporary files an interrupted run left.
+  std::string Tmp = Dir + "/tmp";
+  llvm::sys::fs::remove_directories(Tmp, /*IgnoreErrors=*/true);
+  llvm::sys::fs::create_directory(Tmp);
   return llvm::Error::success();
 }
 
@@ -179,10 +187,9 @@ ScratchClone::ScratchClone(std::string D, bool Kept)
                                        : removeScratchOnSignal);
   if (const char *T = getenv("TMPDIR"))
     OldTmpDir = T;
-  // The steps' temporary files: a kept clone's from an interrupted run go.
+  // The steps' temporary files (a kept clone's from an interrupted run go
+  // once its lock is held: holdLock).
   std::string Tmp = Dir + "/tmp";
-  if (Kept)
-    llvm::sys::fs::remove_directories(Tmp, /*IgnoreErrors=*/true);
   llvm::sys::fs::create_directory(Tmp);
   setenv("TMPDIR", Tmp.c_str(), 1);
 }
