@@ -785,22 +785,38 @@ public:
   /// their suite (lit runs every file of a suite's suffixes). A deleted
   /// file's test leaves the plan with the head's tests (keepHeadTests).
   void addLitTestFiles() {
-    LitFolders Known(K.Infos, K.Retired);
+    // Retired tests count, as for DataFiles: a change that brings a deleted
+    // test file back brings its test back.
+    LitFolders Known(K.Infos, /*Retired=*/{});
     if (Known.empty())
       return;
     for (const ChangedFile &F : C.Files) {
       if (F.Status == git::ChangeStatus::Deleted)
         continue;
       if (const std::string *Id = Known.testOf(F.Path)) {
+        bool Back = K.Retired.count(*Id);
+        if (Back)
+          AllIds.insert(*Id);
+        add(*Id,
+            {Back ? ReasonKind::NewTest : ReasonKind::ChangedTest, NoIndex,
+             NoIndex,
+             "its file " + F.Path +
+                 (Back ? " is back in this change" : " changed"),
+             F.Path},
+            false);
+        continue;
+      }
+      std::optional<std::string> Id = Known.newTestAt(F.Path);
+      if (!Id)
+        continue;
+      // A recorded test whose file collect did not record (an older tia).
+      if (K.Recorded.count(*Id)) {
         add(*Id,
             {ReasonKind::ChangedTest, NoIndex, NoIndex,
              "its file " + F.Path + " changed", F.Path},
             false);
         continue;
       }
-      std::optional<std::string> Id = Known.newTestAt(F.Path);
-      if (!Id || K.Recorded.count(*Id))
-        continue;
       AllIds.insert(*Id);
       add(*Id,
           {ReasonKind::NewTest, NoIndex, NoIndex,
