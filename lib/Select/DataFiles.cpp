@@ -71,9 +71,9 @@ llvm::Expected<bool> DataFiles::isLitTestFile(llvm::StringRef Path) {
     auto Infos = S.testInfos();
     if (!Infos)
       return Infos.takeError();
-    Lit.emplace(*Infos, std::set<std::string>());
+    Lit.emplace(*Infos);
   }
-  return Lit->testOf(Path) || Lit->newTestAt(Path);
+  return !Lit->testsOf(Path).empty() || !Lit->newTestsAt(Path).empty();
 }
 
 llvm::Expected<bool> DataFiles::decide(Selection &Sel, const git::FileChange &C,

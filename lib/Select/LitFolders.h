@@ -15,8 +15,6 @@
 #include "tia/Support/Model.h"
 #include "llvm/ADT/StringRef.h"
 #include <map>
-#include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -25,26 +23,29 @@ namespace select {
 
 class LitFolders {
 public:
-  /// The lit tests of \p Infos with a file, but those in \p Retired.
-  LitFolders(const std::vector<TestInfo> &Infos,
-             const std::set<std::string> &Retired);
+  /// The lit tests of \p Infos with a file (retired ones too: a change
+  /// that brings a file back brings its test back).
+  explicit LitFolders(const std::vector<TestInfo> &Infos);
 
-  bool empty() const { return IdOfFile.empty(); }
+  bool empty() const { return IdsOfFile.empty(); }
 
-  /// The known lit test whose file is \p File; nullptr when none is.
-  const std::string *testOf(llvm::StringRef File) const;
+  /// The known lit tests whose file is \p File: one per suite that runs
+  /// it (suites sharing their sources, one per configuration); empty when
+  /// none is.
+  std::vector<std::string> testsOf(llvm::StringRef File) const;
 
-  /// The id lit would give \p File, when a known lit test with its suffix
-  /// lives in its folder; std::nullopt otherwise (a folder of no known
+  /// The ids lit would give \p File, one per suite with a known lit test
+  /// of its suffix in its folder; empty otherwise (a folder of no known
   /// test, an Inputs folder, another suffix, lit's configuration files
   /// and hidden files, which lit never runs).
-  std::optional<std::string> newTestAt(llvm::StringRef File) const;
+  std::vector<std::string> newTestsAt(llvm::StringRef File) const;
 
 private:
-  std::map<std::string, std::string, std::less<>> IdOfFile;
-  /// Folder, then suffix: one known test there, file and id.
+  std::map<std::string, std::vector<std::string>, std::less<>> IdsOfFile;
+  /// Folder, then suffix, then suite: one known test there, file and id.
   std::map<std::string,
-           std::map<std::string, std::pair<std::string, std::string>>>
+           std::map<std::string,
+                    std::map<std::string, std::pair<std::string, std::string>>>>
       Sample;
 };
 

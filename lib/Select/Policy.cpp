@@ -785,47 +785,47 @@ public:
   /// their suite (lit runs every file of a suite's suffixes). A deleted
   /// file's test leaves the plan with the head's tests (keepHeadTests).
   void addLitTestFiles() {
-    // Retired tests count, as for DataFiles: a change that brings a deleted
-    // test file back brings its test back.
-    LitFolders Known(K.Infos, /*Retired=*/{});
+    LitFolders Known(K.Infos);
     if (Known.empty())
       return;
     for (const ChangedFile &F : C.Files) {
       if (F.Status == git::ChangeStatus::Deleted)
         continue;
-      if (const std::string *Id = Known.testOf(F.Path)) {
-        bool Back = K.Retired.count(*Id);
-        if (Back)
-          AllIds.insert(*Id);
-        add(*Id,
-            {Back ? ReasonKind::NewTest : ReasonKind::ChangedTest, NoIndex,
-             NoIndex,
-             "its file " + F.Path +
-                 (Back ? " is back in this change" : " changed"),
+      for (const std::string &Id : Known.testsOf(F.Path))
+        addChangedLitTest(Id, F.Path);
+      // A file of no known test: a new test of each suite beside it, or
+      // the test of one whose file collect did not record (an older tia).
+      if (!Known.testsOf(F.Path).empty())
+        continue;
+      for (const std::string &Id : Known.newTestsAt(F.Path)) {
+        if (K.Recorded.count(Id)) {
+          addChangedLitTest(Id, F.Path);
+          continue;
+        }
+        AllIds.insert(Id);
+        add(Id,
+            {ReasonKind::NewTest, NoIndex, NoIndex,
+             (F.Status == git::ChangeStatus::Modified ? "changed" : "added") +
+                 std::string(" in this change at ") + F.Path +
+                 ", beside lit tests of its suite, never covered",
              F.Path},
             false);
-        continue;
       }
-      std::optional<std::string> Id = Known.newTestAt(F.Path);
-      if (!Id)
-        continue;
-      // A recorded test whose file collect did not record (an older tia).
-      if (K.Recorded.count(*Id)) {
-        add(*Id,
-            {ReasonKind::ChangedTest, NoIndex, NoIndex,
-             "its file " + F.Path + " changed", F.Path},
-            false);
-        continue;
-      }
-      AllIds.insert(*Id);
-      add(*Id,
-          {ReasonKind::NewTest, NoIndex, NoIndex,
-           (F.Status == git::ChangeStatus::Modified ? "changed" : "added") +
-               std::string(" in this change at ") + F.Path +
-               ", beside lit tests of its suite, never covered",
-           F.Path},
-          false);
     }
+  }
+
+  /// Lit test \p Id, whose file \p Path changed; a retired test whose file
+  /// the change brings back is a new test again.
+  void addChangedLitTest(const std::string &Id, const std::string &Path) {
+    bool Back = K.Retired.count(Id);
+    if (Back)
+      AllIds.insert(Id);
+    add(Id,
+        {Back ? ReasonKind::NewTest : ReasonKind::ChangedTest, NoIndex,
+         NoIndex,
+         "its file " + Path + (Back ? " is back in this change" : " changed"),
+         Path},
+        false);
   }
 
   /// C++ cases the change deleted (a definition of the old version of a

@@ -19,45 +19,50 @@ LitFolders known() {
   return LitFolders({litTest("lit:tia::collect/a.test", "test/collect/a.test"),
                      litTest("lit:tia::collect/b.cpp", "test/collect/b.cpp"),
                      litTest("lit:tia::top.test", "test/top.test"),
-                     litTest("lit:tia::old/gone.test", "test/old/gone.test"),
                      litTest("gtest:t:A.B", "unittests/a.cpp"),
-                     litTest("lit:other::x.test", "")},
-                    {"lit:tia::old/gone.test"});
+                     litTest("lit:other::x.test", "")});
 }
+
+using Ids = std::vector<std::string>;
 
 TEST(LitFolders, KnowsEachTestByItsFile) {
   LitFolders L = known();
-  ASSERT_NE(L.testOf("test/collect/a.test"), nullptr);
-  EXPECT_EQ(*L.testOf("test/collect/a.test"), "lit:tia::collect/a.test");
-  EXPECT_EQ(L.testOf("unittests/a.cpp"), nullptr);
-  // A retired test is no known test.
-  EXPECT_EQ(L.testOf("test/old/gone.test"), nullptr);
+  EXPECT_EQ(L.testsOf("test/collect/a.test"), Ids{"lit:tia::collect/a.test"});
+  EXPECT_TRUE(L.testsOf("unittests/a.cpp").empty());
 }
 
 TEST(LitFolders, NamesANewFileBesideKnownTestsWithItsSuffix) {
   LitFolders L = known();
-  EXPECT_EQ(L.newTestAt("test/collect/new.test"),
-            std::optional<std::string>("lit:tia::collect/new.test"));
-  EXPECT_EQ(L.newTestAt("test/collect/new.cpp"),
-            std::optional<std::string>("lit:tia::collect/new.cpp"));
-  EXPECT_EQ(L.newTestAt("test/new.test"),
-            std::optional<std::string>("lit:tia::new.test"));
+  EXPECT_EQ(L.newTestsAt("test/collect/new.test"),
+            Ids{"lit:tia::collect/new.test"});
+  EXPECT_EQ(L.newTestsAt("test/collect/new.cpp"),
+            Ids{"lit:tia::collect/new.cpp"});
+  EXPECT_EQ(L.newTestsAt("test/new.test"), Ids{"lit:tia::new.test"});
+}
+
+TEST(LitFolders, SuitesSharingTheirSourcesEachHaveTheTest) {
+  // One source tree, two configurations (compiler-rt's per-target suites).
+  LitFolders L({litTest("lit:asan-x86_64::a.cpp", "test/asan/a.cpp"),
+                litTest("lit:asan-i386::a.cpp", "test/asan/a.cpp")});
+  EXPECT_EQ(L.testsOf("test/asan/a.cpp"),
+            (Ids{"lit:asan-x86_64::a.cpp", "lit:asan-i386::a.cpp"}));
+  EXPECT_EQ(L.newTestsAt("test/asan/b.cpp"),
+            (Ids{"lit:asan-i386::b.cpp", "lit:asan-x86_64::b.cpp"}));
 }
 
 TEST(LitFolders, NoTestForAnotherSuffixOrFolder) {
   LitFolders L = known();
-  EXPECT_EQ(L.newTestAt("test/collect/notes.txt"), std::nullopt);
-  EXPECT_EQ(L.newTestAt("test/collect/Inputs/x.test"), std::nullopt);
-  EXPECT_EQ(L.newTestAt("test/collect/Makefile"), std::nullopt);
-  EXPECT_EQ(L.newTestAt("test/old/again.test"), std::nullopt);
+  EXPECT_TRUE(L.newTestsAt("test/collect/notes.txt").empty());
+  EXPECT_TRUE(L.newTestsAt("test/collect/Inputs/x.test").empty());
+  EXPECT_TRUE(L.newTestsAt("test/collect/Makefile").empty());
+  EXPECT_TRUE(L.newTestsAt("test/old/again.test").empty());
   // lit's own files, with a suffix its tests may have.
-  LitFolders Py({litTest("lit:s::t.py", "suite/t.py")}, {});
-  EXPECT_EQ(Py.newTestAt("suite/lit.local.cfg.py"), std::nullopt);
-  EXPECT_EQ(Py.newTestAt("suite/lit.cfg.py"), std::nullopt);
-  EXPECT_EQ(Py.newTestAt("suite/.hidden.py"), std::nullopt);
-  EXPECT_EQ(Py.newTestAt("suite/u.py"),
-            std::optional<std::string>("lit:s::u.py"));
-  EXPECT_TRUE(LitFolders({}, {}).empty());
+  LitFolders Py({litTest("lit:s::t.py", "suite/t.py")});
+  EXPECT_TRUE(Py.newTestsAt("suite/lit.local.cfg.py").empty());
+  EXPECT_TRUE(Py.newTestsAt("suite/lit.cfg.py").empty());
+  EXPECT_TRUE(Py.newTestsAt("suite/.hidden.py").empty());
+  EXPECT_EQ(Py.newTestsAt("suite/u.py"), Ids{"lit:s::u.py"});
+  EXPECT_TRUE(LitFolders({}).empty());
 }
 
 } // namespace
