@@ -465,6 +465,8 @@ CREATE INDEX test_coverage_counts ON test_coverage(test_id, covered);
 // only when they were traced at the commit of its coverage, so reads an
 // older tia left behind when it collected again are not believed.
 // Version 13 moves the coverage into tables older tias do not know.
+// Version 14 adds tables older tias ignore (they select, for a change to a
+// crossed object, what they always did).
 /// Version 14: the build objects each test crossed into (docs/Collection.md,
 /// "Across languages and processes"): the extension modules and shared
 /// libraries a pytest test's process loaded and the programs of the build
@@ -490,6 +492,14 @@ CREATE TABLE boundary_sources(
 )sql");
 }
 
+/// Version 15: test_reads rows with listed = 2, the directories a test's
+/// runner listed to find its tests (a lit suite's folders; Collection.md).
+/// The table is unchanged, but a version 14 tia reads those rows as files
+/// the test read, never as listings, so for a new file in such a directory
+/// it could select fewer tests than the change can affect. Older tias must
+/// refuse the database instead.
+llvm::Error addRunnerListings(Database &) { return llvm::Error::success(); }
+
 const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/1, createVersion1},
     {/*CompatibleVersion=*/1, addTestInfoAndResults},
@@ -505,6 +515,7 @@ const Migration TiaSteps[] = {
     {/*CompatibleVersion=*/1, addFileReads},
     {/*CompatibleVersion=*/13, compactCoverage},
     {/*CompatibleVersion=*/1, addBoundaries},
+    {/*CompatibleVersion=*/15, addRunnerListings},
 };
 
 /// Turns what SQLite says about a file it cannot read as a database (or a

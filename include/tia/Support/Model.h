@@ -310,7 +310,9 @@ struct TestCommand {
   double TimeoutSeconds = 0;            ///< 0: none given
   /// The ctest test that runs this test among others: the lit suite's
   /// ctest test a lit test was found in. Empty when ctest runs the test by
-  /// its own name, or cannot run it.
+  /// its own name, or cannot run it, and when tia does not know one ctest
+  /// test for it: two ctest tests run the suite (other parameters), or the
+  /// database was collected by a tia that did not keep it.
   std::string EnclosingCTest;
 };
 
