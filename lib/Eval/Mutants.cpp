@@ -2,6 +2,7 @@
 
 #include "tia/Eval/Mutants.h"
 #include "tia/Eval/SelectionReplay.h"
+#include "tia/Support/CommitId.h"
 #include "tia/Support/Plural.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -268,6 +269,11 @@ void writeMutantsJson(const MutantsReport &R, llvm::raw_ostream &OS) {
   J.object([&] {
     J.attribute("version", 1);
     J.attribute("commit", R.Commit);
+    J.attribute("range", R.Range);
+    J.attributeArray("mutate", [&] {
+      for (const std::string &Glob : R.Mutated)
+        J.value(Glob);
+    });
     J.attribute("build", R.Build);
     J.attribute("seconds", std::round(R.Seconds * 1000) / 1000);
     J.attributeArray("mutants", [&] {
@@ -312,7 +318,18 @@ void writeMutants(const MutantsReport &R, bool Json, llvm::raw_ostream &OS) {
   OS.flush();
 }
 
+/// "Mutants at abc123def456 changed by A..B in files matching P or Q."
+void writeMutantsScope(const MutantsReport &R, llvm::raw_ostream &OS) {
+  OS << "Mutants at " << shortId(R.Commit);
+  if (!R.Range.empty())
+    OS << " changed by " << R.Range;
+  if (!R.Mutated.empty())
+    OS << " in files matching " << llvm::join(R.Mutated, " or ");
+  OS << ".\n\n";
+}
+
 void writeMutantsMarkdown(const MutantsReport &R, llvm::raw_ostream &OS) {
+  writeMutantsScope(R, OS);
   OS << "| mutant | operator | function | killed by | selected | captured "
         "|\n|---|---|---|--:|--:|:-:|\n";
   for (const MutantResult &M : R.Mutants) {

@@ -90,6 +90,7 @@ public:
   bool contains(llvm::StringRef Path) const;
   /// The patterns as given, joined by " or "; empty without any.
   std::string describe() const;
+  const std::vector<std::string> &patterns() const { return Globs; }
 
 private:
   std::vector<std::string> Globs;

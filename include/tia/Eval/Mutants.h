@@ -80,6 +80,10 @@ struct MutantResult {
 
 struct MutantsReport {
   std::string Commit; ///< where the mutants were made
+  /// --commits: the range whose changed functions were mutated; empty: all.
+  std::string Range;
+  /// --mutate: the patterns of the files mutated; empty: any file.
+  std::vector<std::string> Mutated;
   std::string Build;
   std::vector<MutantResult> Mutants;
   double Seconds = 0;
