@@ -30,7 +30,8 @@ bool changesListings(git::ChangeStatus S) {
 
 } // namespace
 
-llvm::Error DataFiles::readersOf(llvm::StringRef Path, bool Listers,
+llvm::Error DataFiles::readersOf(llvm::StringRef Path, git::ChangeStatus Status,
+                                 bool Listers,
                                  std::map<std::string, std::string> &Found) {
   auto Readers = S.testsReading(Path, /*Listed=*/false);
   if (!Readers)
@@ -54,7 +55,7 @@ llvm::Error DataFiles::readersOf(llvm::StringRef Path, bool Listers,
     if (Finding->empty())
       continue;
     if (!TestFile) {
-      auto IsTest = isLitTestFile(Path);
+      auto IsTest = isLitTestFile(Path, Status);
       if (!IsTest)
         return IsTest.takeError();
       TestFile = *IsTest;
@@ -66,14 +67,15 @@ llvm::Error DataFiles::readersOf(llvm::StringRef Path, bool Listers,
   return llvm::Error::success();
 }
 
-llvm::Expected<bool> DataFiles::isLitTestFile(llvm::StringRef Path) {
+llvm::Expected<bool> DataFiles::isLitTestFile(llvm::StringRef Path,
+                                              git::ChangeStatus Status) {
   if (!Lit) {
     auto Infos = S.testInfos();
     if (!Infos)
       return Infos.takeError();
     Lit.emplace(*Infos);
   }
-  return !Lit->testsOf(Path).empty() || !Lit->newTestsAt(Path).empty();
+  return !Lit->testsOf(Path).empty() || !Lit->newTestsAt(Path, Status).empty();
 }
 
 llvm::Expected<bool> DataFiles::decide(Selection &Sel, const git::FileChange &C,
@@ -88,16 +90,20 @@ llvm::Expected<bool> DataFiles::decide(Selection &Sel, const git::FileChange &C,
     return false;
   std::map<std::string, std::string> Found;
   bool Listers = changesListings(C.Status);
-  for (const std::string *Path : {&C.OldPath, &C.NewPath})
-    if (!Path->empty())
-      if (llvm::Error E = readersOf(*Path, Listers, Found))
-        return E;
+  if (!C.OldPath.empty())
+    if (llvm::Error E =
+            readersOf(C.OldPath, git::ChangeStatus::Modified, Listers, Found))
+      return E;
+  if (!C.NewPath.empty())
+    if (llvm::Error E = readersOf(C.NewPath, C.Status, Listers, Found))
+      return E;
   llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
   // A lit test's own file, known or new, is that test's (the lit test
   // rules select it); that no other test read it is no unknown.
   bool TestFile = false;
   if (Found.empty()) {
-    auto IsTest = isLitTestFile(Shown);
+    auto IsTest = isLitTestFile(
+        Shown, C.NewPath.empty() ? git::ChangeStatus::Modified : C.Status);
     if (!IsTest)
       return IsTest.takeError();
     TestFile = *IsTest;

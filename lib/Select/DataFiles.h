@@ -43,11 +43,14 @@ public:
 
 private:
   /// Tests that read \p Path (or list a directory above it when \p Listers)
-  /// with how, into \p Found.
-  llvm::Error readersOf(llvm::StringRef Path, bool Listers,
+  /// with how, into \p Found. \p Status: how the change put a file at
+  /// \p Path (Modified for a path the file was at before).
+  llvm::Error readersOf(llvm::StringRef Path, git::ChangeStatus Status,
+                        bool Listers,
                         std::map<std::string, std::string> &Found);
   /// True when \p Path is the file of a lit test, known or new.
-  llvm::Expected<bool> isLitTestFile(llvm::StringRef Path);
+  llvm::Expected<bool> isLitTestFile(llvm::StringRef Path,
+                                     git::ChangeStatus Status);
 
   Store &S;
   bool UnreadSelectsAll;

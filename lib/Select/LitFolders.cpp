@@ -40,6 +40,25 @@ std::optional<std::string> idBeside(llvm::StringRef File,
   return ("lit:" + Suite + "::" + InSuite).str();
 }
 
+/// True when lit test id \p Id lies below a folder lit does not walk into
+/// when it looks for tests: Inputs (LLVM's convention for test inputs, in
+/// its suites' `config.excludes`), Output and hidden folders.
+bool belowUnwalkedFolder(llvm::StringRef Id) {
+  llvm::StringRef Path = Id.drop_front(4).split("::").second;
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  Path.split(Parts, '/');
+  Parts.pop_back();
+  return llvm::any_of(Parts, [](llvm::StringRef Part) {
+    return Part == "Inputs" || Part == "Output" || Part.starts_with(".");
+  });
+}
+
+/// Added, renamed or copied: a file that was not at its path before.
+bool putThere(git::ChangeStatus S) {
+  return S == git::ChangeStatus::Added || S == git::ChangeStatus::Renamed ||
+         S == git::ChangeStatus::Copied;
+}
+
 } // namespace
 
 LitFolders::LitFolders(const std::vector<TestInfo> &Infos) {
@@ -50,6 +69,8 @@ LitFolders::LitFolders(const std::vector<TestInfo> &Infos) {
     Sample[llvm::sys::path::parent_path(T.File).str()]
           [llvm::sys::path::extension(T.File).str()]
               .try_emplace(suiteOf(T.Id).str(), T.File, T.Id);
+    SuiteSample[suiteOf(T.Id).str()].try_emplace(
+        llvm::sys::path::extension(T.File).str(), T.File, T.Id);
   }
 }
 
@@ -74,6 +95,51 @@ std::vector<std::string> LitFolders::newTestsAt(llvm::StringRef File) const {
             idBeside(File, Test.first, Test.second))
       Out.push_back(std::move(*Id));
   return Out;
+}
+
+std::vector<std::string>
+LitFolders::suffixesAbove(llvm::StringRef Dir, llvm::StringRef Suite) const {
+  std::vector<std::string> Out;
+  for (llvm::StringRef Above = llvm::sys::path::parent_path(Dir);
+       !Above.empty(); Above = llvm::sys::path::parent_path(Above)) {
+    auto Folder = Sample.find(Above.str());
+    if (Folder == Sample.end())
+      continue;
+    for (const auto &[Suffix, Suites] : Folder->second)
+      if (Suites.count(Suite.str()))
+        Out.push_back(Suffix);
+    if (!Out.empty())
+      return Out;
+  }
+  auto Whole = SuiteSample.find(Suite);
+  if (Whole != SuiteSample.end())
+    for (const auto &[Suffix, Test] : Whole->second)
+      Out.push_back(Suffix);
+  return Out;
+}
+
+std::vector<std::string> LitFolders::addedTestsAt(llvm::StringRef File) const {
+  llvm::StringRef Dir = llvm::sys::path::parent_path(File);
+  llvm::StringRef Suffix = llvm::sys::path::extension(File);
+  // In a folder of known tests, their suffixes decide.
+  if (Sample.count(Dir.str()))
+    return newTestsAt(File);
+  std::vector<std::string> Out;
+  if (Suffix.empty() || neverATest(llvm::sys::path::filename(File)))
+    return Out;
+  for (const auto &[Suite, BySuffix] : SuiteSample) {
+    const auto &[KnownFile, KnownId] = BySuffix.begin()->second;
+    std::optional<std::string> Id = idBeside(File, KnownFile, KnownId);
+    if (Id && !belowUnwalkedFolder(*Id) &&
+        llvm::is_contained(suffixesAbove(Dir, Suite), Suffix))
+      Out.push_back(std::move(*Id));
+  }
+  return Out;
+}
+
+std::vector<std::string> LitFolders::newTestsAt(llvm::StringRef File,
+                                                git::ChangeStatus S) const {
+  return putThere(S) ? addedTestsAt(File) : newTestsAt(File);
 }
 
 } // namespace select

@@ -781,9 +781,10 @@ public:
 
   /// lit tests, known by their files (collect records each one's file): a
   /// change to the file selects its test, and a file the coverage map has
-  /// no test of, beside known lit tests with its suffix, is a new test of
-  /// their suite (lit runs every file of a suite's suffixes). A deleted
-  /// file's test leaves the plan with the head's tests (keepHeadTests).
+  /// no test of, beside known lit tests with its suffix (or added in a new
+  /// folder of a suite), is a new test of their suite (lit runs every file
+  /// of a suite's suffixes). A deleted file's test leaves the plan with the
+  /// head's tests (keepHeadTests).
   void addLitTestFiles() {
     LitFolders Known(K.Infos);
     if (Known.empty())
@@ -793,11 +794,12 @@ public:
         continue;
       for (const std::string &Id : Known.testsOf(F.Path))
         addChangedLitTest(Id, F.Path);
-      // A file of no known test: a new test of each suite beside it, or
-      // the test of one whose file collect did not record (an older tia).
+      // A file of no known test: a new test of each suite that would run
+      // it, or the test of one whose file collect did not record (an older
+      // tia).
       if (!Known.testsOf(F.Path).empty())
         continue;
-      for (const std::string &Id : Known.newTestsAt(F.Path)) {
+      for (const std::string &Id : Known.newTestsAt(F.Path, F.Status)) {
         if (K.Recorded.count(Id)) {
           addChangedLitTest(Id, F.Path);
           continue;
@@ -807,7 +809,7 @@ public:
             {ReasonKind::NewTest, NoIndex, NoIndex,
              (F.Status == git::ChangeStatus::Modified ? "changed" : "added") +
                  std::string(" in this change at ") + F.Path +
-                 ", beside lit tests of its suite, never covered",
+                 ", a file lit runs as a test of its suite, never covered",
              F.Path},
             false);
       }

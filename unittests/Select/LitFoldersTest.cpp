@@ -50,6 +50,34 @@ TEST(LitFolders, SuitesSharingTheirSourcesEachHaveTheTest) {
             (Ids{"lit:asan-i386::b.cpp", "lit:asan-x86_64::b.cpp"}));
 }
 
+TEST(LitFolders, NamesAFileAddedInANewFolderOfASuite) {
+  LitFolders L = known();
+  using git::ChangeStatus;
+  // The nearest folder above with known tests gives the suffixes.
+  EXPECT_EQ(L.newTestsAt("test/fresh/x.test", ChangeStatus::Added),
+            Ids{"lit:tia::fresh/x.test"});
+  EXPECT_EQ(L.newTestsAt("test/collect/sub/y.cpp", ChangeStatus::Renamed),
+            Ids{"lit:tia::collect/sub/y.cpp"});
+  EXPECT_TRUE(L.newTestsAt("test/fresh/x.cpp", ChangeStatus::Added).empty());
+  // A file that was there before is a test only beside known tests.
+  EXPECT_TRUE(
+      L.newTestsAt("test/fresh/x.test", ChangeStatus::Modified).empty());
+  // In a folder of known tests, those decide.
+  EXPECT_TRUE(
+      L.newTestsAt("test/collect/notes.txt", ChangeStatus::Added).empty());
+  // lit does not walk into these; outside every suite's root, no suite.
+  for (const char *File :
+       {"test/collect/Inputs/x.test", "test/fresh/Inputs/deep/x.test",
+        "test/Output/x.test", "test/.cache/x.test", "docs/x.test",
+        "test/fresh/lit.local.cfg"})
+    EXPECT_TRUE(L.newTestsAt(File, ChangeStatus::Added).empty()) << File;
+  // No folder above has known tests: the suite's suffixes.
+  LitFolders Deep({litTest("lit:s::a/t.test", "suite/a/t.test")});
+  EXPECT_EQ(Deep.newTestsAt("suite/b/u.test", ChangeStatus::Added),
+            Ids{"lit:s::b/u.test"});
+  EXPECT_TRUE(Deep.newTestsAt("suite/b/u.txt", ChangeStatus::Added).empty());
+}
+
 TEST(LitFolders, NoTestForAnotherSuffixOrFolder) {
   LitFolders L = known();
   EXPECT_TRUE(L.newTestsAt("test/collect/notes.txt").empty());
