@@ -16,12 +16,15 @@ llvm::StringRef suiteOf(llvm::StringRef Id) {
 }
 
 /// Files lit never takes for tests, whatever their suffix: its
-/// configuration files and hidden files.
+/// configuration files, hidden files, and the files LLVM's suites put in
+/// `config.excludes` beside tests whose suffix they have (tia does not
+/// read lit's configuration).
 bool neverATest(llvm::StringRef Name) {
   return Name.starts_with(".") ||
          llvm::is_contained({"lit.cfg", "lit.cfg.py", "lit.site.cfg",
                              "lit.site.cfg.py", "lit.local.cfg",
-                             "lit.local.cfg.py"},
+                             "lit.local.cfg.py", "CMakeLists.txt", "README.txt",
+                             "LICENSE.txt"},
                             Name);
 }
 

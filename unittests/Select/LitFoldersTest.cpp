@@ -90,6 +90,12 @@ TEST(LitFolders, NoTestForAnotherSuffixOrFolder) {
   EXPECT_TRUE(Py.newTestsAt("suite/lit.cfg.py").empty());
   EXPECT_TRUE(Py.newTestsAt("suite/.hidden.py").empty());
   EXPECT_EQ(Py.newTestsAt("suite/u.py"), Ids{"lit:s::u.py"});
+  // Files LLVM's suites exclude beside tests of their suffix.
+  LitFolders Txt({litTest("lit:s::t.txt", "suite/t.txt")});
+  for (const char *File :
+       {"suite/README.txt", "suite/CMakeLists.txt", "suite/LICENSE.txt"})
+    EXPECT_TRUE(Txt.newTestsAt(File).empty()) << File;
+  EXPECT_EQ(Txt.newTestsAt("suite/u.txt"), Ids{"lit:s::u.txt"});
   EXPECT_TRUE(LitFolders({}).empty());
 }
 
