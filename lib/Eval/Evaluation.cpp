@@ -547,8 +547,8 @@ llvm::Expected<MutantsReport> mutateAndSelect(ScratchClone &S,
 
   MutantsReport Report;
   Report.Commit = R.Head;
-  Report.Range = R.Range;
-  Report.Mutated = R.Files.patterns();
+  Report.From = R.From;
+  Report.MutatePatterns = R.Files.patterns();
   Report.Build = R.Build;
   Progress P("mutating", Mutations.size(), Err, R.Quiet);
   for (const Mutation &M : Mutations) {

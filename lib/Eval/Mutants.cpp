@@ -264,14 +264,29 @@ unsigned MutantsReport::captured() const {
   return N;
 }
 
+namespace {
+
+/// "Mutants at abc123def456 changed since 0123456789ab in files matching
+/// `src/*` or `tests/*`."
+void writeMutantsScope(const MutantsReport &R, llvm::raw_ostream &OS) {
+  OS << "Mutants at " << shortId(R.Commit);
+  if (!R.From.empty())
+    OS << " changed since " << shortId(R.From);
+  for (size_t I = 0; I < R.MutatePatterns.size(); ++I)
+    OS << (I ? " or `" : " in files matching `") << R.MutatePatterns[I] << "`";
+  OS << ".\n\n";
+}
+
+} // namespace
+
 void writeMutantsJson(const MutantsReport &R, llvm::raw_ostream &OS) {
   llvm::json::OStream J(OS, 2);
   J.object([&] {
     J.attribute("version", 1);
     J.attribute("commit", R.Commit);
-    J.attribute("range", R.Range);
+    J.attribute("from", R.From);
     J.attributeArray("mutate", [&] {
-      for (const std::string &Glob : R.Mutated)
+      for (const std::string &Glob : R.MutatePatterns)
         J.value(Glob);
     });
     J.attribute("build", R.Build);
@@ -316,16 +331,6 @@ void writeMutants(const MutantsReport &R, bool Json, llvm::raw_ostream &OS) {
   else
     writeMutantsMarkdown(R, OS);
   OS.flush();
-}
-
-/// "Mutants at abc123def456 changed by A..B in files matching P or Q."
-void writeMutantsScope(const MutantsReport &R, llvm::raw_ostream &OS) {
-  OS << "Mutants at " << shortId(R.Commit);
-  if (!R.Range.empty())
-    OS << " changed by " << R.Range;
-  if (!R.Mutated.empty())
-    OS << " in files matching " << llvm::join(R.Mutated, " or ");
-  OS << ".\n\n";
 }
 
 void writeMutantsMarkdown(const MutantsReport &R, llvm::raw_ostream &OS) {

@@ -80,10 +80,11 @@ struct MutantResult {
 
 struct MutantsReport {
   std::string Commit; ///< where the mutants were made
-  /// --commits: the range whose changed functions were mutated; empty: all.
-  std::string Range;
+  /// With --commits, the base of the range whose changed functions were
+  /// mutated (Commit its end); empty: any function.
+  std::string From;
   /// --mutate: the patterns of the files mutated; empty: any file.
-  std::vector<std::string> Mutated;
+  std::vector<std::string> MutatePatterns;
   std::string Build;
   std::vector<MutantResult> Mutants;
   double Seconds = 0;
