@@ -2,6 +2,7 @@
 
 #include "DataFiles.h"
 #include "tia/Support/Quote.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Path.h"
 
 namespace tia {
@@ -75,7 +76,10 @@ llvm::Expected<bool> DataFiles::isLitTestFile(llvm::StringRef Path,
       return Infos.takeError();
     Lit.emplace(*Infos);
   }
-  return !Lit->testsOf(Path).empty() || !Lit->newTestsAt(Path, Status).empty();
+  // A guessed test may be no test: the file keeps the rules of data files.
+  return !Lit->testsOf(Path).empty() ||
+         llvm::any_of(Lit->newTestsAt(Path, Status),
+                      [](const NewLitTest &T) { return !T.Guessed; });
 }
 
 llvm::Expected<bool> DataFiles::decide(Selection &Sel, const git::FileChange &C,

@@ -48,7 +48,7 @@ private:
   llvm::Error readersOf(llvm::StringRef Path, git::ChangeStatus Status,
                         bool Listers,
                         std::map<std::string, std::string> &Found);
-  /// True when \p Path is the file of a lit test, known or new.
+  /// True when \p Path is the file of a lit test, known or surely new.
   llvm::Expected<bool> isLitTestFile(llvm::StringRef Path,
                                      git::ChangeStatus Status);
 

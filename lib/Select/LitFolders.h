@@ -2,12 +2,12 @@
 //
 // Private to lib/Select. A lit test is a file: collect records each one's
 // file (its suite's source root and its path in the suite). A change to the
-// file is a change to the test. A file the coverage map has no test of,
-// in a folder of known lit tests and with their suffix, is a new test of
-// their suite: lit runs every file of a suite's suffixes, so its id follows
-// from theirs ("lit:SUITE::" and its path below the suite's root). A file
-// added in a folder of no known test (a new folder) takes the suffixes of
-// the nearest folder above with known tests, as lit's configuration passes
+// file is a change to the test. A file the coverage map has no test of may
+// be a new test: lit runs every file of a suite's suffixes in the folders
+// it walks, so its id follows from the known tests' ("lit:SUITE::" and its
+// path below the suite's root). Beside known tests with its suffix it
+// surely is one; a file added in a new folder takes the suffixes of the
+// nearest folder above with known tests, as lit's configuration passes
 // down the tree.
 //
 //===----------------------------------------------------------------------===//
@@ -19,11 +19,22 @@
 #include "tia/Support/Model.h"
 #include "llvm/ADT/StringRef.h"
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace tia {
 namespace select {
+
+/// A file of no known test that lit may run as a test.
+struct NewLitTest {
+  std::string Id; ///< "lit:SUITE::PATH", as lit would name it
+  /// Only the suite's suffixes say so: no folder at or above the file with
+  /// the suite's known tests has one of its suffix, so lit's configuration
+  /// there may not take it (a folder of inputs another name excludes, a
+  /// lit.local.cfg with other suffixes).
+  bool Guessed = false;
+};
 
 class LitFolders {
 public:
@@ -38,44 +49,39 @@ public:
   /// none is.
   std::vector<std::string> testsOf(llvm::StringRef File) const;
 
-  /// The ids lit would give \p File, one per suite with a known lit test
-  /// of its suffix in its folder; empty otherwise (a folder of no known
-  /// test, an Inputs folder, another suffix, lit's configuration files
-  /// and hidden files, which lit never runs).
-  std::vector<std::string> newTestsAt(llvm::StringRef File) const;
-
-  /// The ids lit would give \p File, which the change added (or renamed or
-  /// copied there): newTestsAt in a folder of known tests; in a folder of
-  /// none (a new one), one per suite whose root holds it, when the nearest
-  /// folder above with the suite's known tests has one of its suffix (any
-  /// of the suite's when none has). None below a folder named Inputs or
-  /// Output or a hidden one: lit does not walk into those (LLVM's
-  /// `config.excludes`; tia does not read lit's configuration).
-  std::vector<std::string> addedTestsAt(llvm::StringRef File) const;
-
-  /// addedTestsAt for a file the change put there (status \p S), else
-  /// newTestsAt: a file that was there before and is no known test is one
-  /// only in a folder of known tests (collected by an older tia).
-  std::vector<std::string> newTestsAt(llvm::StringRef File,
-                                      git::ChangeStatus S) const;
+  /// The tests lit would run for \p File, a file of no known test that the
+  /// change gave status \p S. The nearest folder at or above the file with
+  /// known lit tests decides the suites (its own folder only for a file
+  /// that was there before: a test there would be known). A suite with a
+  /// known test of the file's suffix there surely runs it; for a file the
+  /// change put there, one with that suffix elsewhere may (Guessed), and so
+  /// may every suite whose root holds it when no folder above has known
+  /// tests. None for lit's configuration files, hidden files, files LLVM's
+  /// suites exclude, and files below folders lit does not walk into
+  /// (Inputs, Output, hidden ones).
+  std::vector<NewLitTest> newTestsAt(llvm::StringRef File,
+                                     git::ChangeStatus S) const;
 
 private:
-  /// The suffixes of \p Suite's known tests in the nearest folder above
-  /// \p Dir that has some, or in the whole suite when none has.
-  std::vector<std::string> suffixesAbove(llvm::StringRef Dir,
-                                         llvm::StringRef Suite) const;
+  /// A suite's source root ("" or ending in '/') and its tests' suffixes.
+  struct Suite {
+    std::string Root;
+    std::set<std::string> Suffixes;
+  };
+  /// Suite, then the suffixes of its known tests in one folder.
+  using SuffixesBySuite = std::map<std::string, std::set<std::string>>;
+
+  /// The suites with known tests in the nearest folder that has some, at
+  /// or above \p Dir when \p Up, else in \p Dir only; null when none has.
+  const SuffixesBySuite *nearestTests(llvm::StringRef Dir, bool Up) const;
+  /// The id \p File has in suite \p Name; none outside its root or below a
+  /// folder lit does not walk into.
+  std::optional<std::string> idIn(llvm::StringRef File,
+                                  llvm::StringRef Name) const;
 
   std::map<std::string, std::vector<std::string>, std::less<>> IdsOfFile;
-  /// Folder, then suffix, then suite: one known test there, file and id.
-  std::map<std::string,
-           std::map<std::string,
-                    std::map<std::string, std::pair<std::string, std::string>>>>
-      Sample;
-  /// Suite, then suffix: one known test, file and id.
-  std::map<std::string,
-           std::map<std::string, std::pair<std::string, std::string>>,
-           std::less<>>
-      SuiteSample;
+  std::map<std::string, SuffixesBySuite, std::less<>> Folders;
+  std::map<std::string, Suite, std::less<>> Suites;
 };
 
 } // namespace select

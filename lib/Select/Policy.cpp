@@ -799,17 +799,20 @@ public:
       // tia).
       if (!Known.testsOf(F.Path).empty())
         continue;
-      for (const std::string &Id : Known.newTestsAt(F.Path, F.Status)) {
-        if (K.Recorded.count(Id)) {
-          addChangedLitTest(Id, F.Path);
+      for (const NewLitTest &T : Known.newTestsAt(F.Path, F.Status)) {
+        if (K.Recorded.count(T.Id)) {
+          addChangedLitTest(T.Id, F.Path);
           continue;
         }
-        AllIds.insert(Id);
-        add(Id,
+        AllIds.insert(T.Id);
+        add(T.Id,
             {ReasonKind::NewTest, NoIndex, NoIndex,
              (F.Status == git::ChangeStatus::Modified ? "changed" : "added") +
                  std::string(" in this change at ") + F.Path +
-                 ", a file lit runs as a test of its suite, never covered",
+                 (T.Guessed ? ", with a suffix of its suite's tests (lit may "
+                              "run it as one)"
+                            : ", a file lit runs as a test of its suite") +
+                 ", never covered",
              F.Path},
             false);
       }

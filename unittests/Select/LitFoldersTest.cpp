@@ -5,6 +5,7 @@
 
 using namespace tia;
 using namespace tia::select;
+using git::ChangeStatus;
 
 namespace {
 
@@ -19,11 +20,21 @@ LitFolders known() {
   return LitFolders({litTest("lit:tia::collect/a.test", "test/collect/a.test"),
                      litTest("lit:tia::collect/b.cpp", "test/collect/b.cpp"),
                      litTest("lit:tia::top.test", "test/top.test"),
+                     litTest("lit:tia::deep/c.ll", "test/deep/c.ll"),
                      litTest("gtest:t:A.B", "unittests/a.cpp"),
                      litTest("lit:other::x.test", "")});
 }
 
 using Ids = std::vector<std::string>;
+
+/// The ids of newTestsAt(File, S), a guessed one ending in " (guessed)".
+Ids newTests(const LitFolders &L, llvm::StringRef File,
+             ChangeStatus S = ChangeStatus::Added) {
+  Ids Out;
+  for (const NewLitTest &T : L.newTestsAt(File, S))
+    Out.push_back(T.Id + (T.Guessed ? " (guessed)" : ""));
+  return Out;
+}
 
 TEST(LitFolders, KnowsEachTestByItsFile) {
   LitFolders L = known();
@@ -33,11 +44,11 @@ TEST(LitFolders, KnowsEachTestByItsFile) {
 
 TEST(LitFolders, NamesANewFileBesideKnownTestsWithItsSuffix) {
   LitFolders L = known();
-  EXPECT_EQ(L.newTestsAt("test/collect/new.test"),
+  EXPECT_EQ(newTests(L, "test/collect/new.test"),
             Ids{"lit:tia::collect/new.test"});
-  EXPECT_EQ(L.newTestsAt("test/collect/new.cpp"),
+  EXPECT_EQ(newTests(L, "test/collect/new.cpp", ChangeStatus::Modified),
             Ids{"lit:tia::collect/new.cpp"});
-  EXPECT_EQ(L.newTestsAt("test/new.test"), Ids{"lit:tia::new.test"});
+  EXPECT_EQ(newTests(L, "test/new.test"), Ids{"lit:tia::new.test"});
 }
 
 TEST(LitFolders, SuitesSharingTheirSourcesEachHaveTheTest) {
@@ -46,56 +57,68 @@ TEST(LitFolders, SuitesSharingTheirSourcesEachHaveTheTest) {
                 litTest("lit:asan-i386::a.cpp", "test/asan/a.cpp")});
   EXPECT_EQ(L.testsOf("test/asan/a.cpp"),
             (Ids{"lit:asan-x86_64::a.cpp", "lit:asan-i386::a.cpp"}));
-  EXPECT_EQ(L.newTestsAt("test/asan/b.cpp"),
+  EXPECT_EQ(newTests(L, "test/asan/b.cpp"),
             (Ids{"lit:asan-i386::b.cpp", "lit:asan-x86_64::b.cpp"}));
 }
 
-TEST(LitFolders, NamesAFileAddedInANewFolderOfASuite) {
+TEST(LitFolders, AFileAddedInANewFolderTakesTheSuffixesAbove) {
   LitFolders L = known();
-  using git::ChangeStatus;
-  // The nearest folder above with known tests gives the suffixes.
-  EXPECT_EQ(L.newTestsAt("test/fresh/x.test", ChangeStatus::Added),
-            Ids{"lit:tia::fresh/x.test"});
-  EXPECT_EQ(L.newTestsAt("test/collect/sub/y.cpp", ChangeStatus::Renamed),
+  EXPECT_EQ(newTests(L, "test/fresh/x.test"), Ids{"lit:tia::fresh/x.test"});
+  EXPECT_EQ(newTests(L, "test/collect/sub/y.cpp", ChangeStatus::Renamed),
             Ids{"lit:tia::collect/sub/y.cpp"});
-  EXPECT_TRUE(L.newTestsAt("test/fresh/x.cpp", ChangeStatus::Added).empty());
-  // A file that was there before is a test only beside known tests.
-  EXPECT_TRUE(
-      L.newTestsAt("test/fresh/x.test", ChangeStatus::Modified).empty());
-  // In a folder of known tests, those decide.
-  EXPECT_TRUE(
-      L.newTestsAt("test/collect/notes.txt", ChangeStatus::Added).empty());
-  // lit does not walk into these; outside every suite's root, no suite.
-  for (const char *File :
-       {"test/collect/Inputs/x.test", "test/fresh/Inputs/deep/x.test",
-        "test/Output/x.test", "test/.cache/x.test", "docs/x.test",
-        "test/fresh/lit.local.cfg"})
-    EXPECT_TRUE(L.newTestsAt(File, ChangeStatus::Added).empty()) << File;
-  // No folder above has known tests: the suite's suffixes.
-  LitFolders Deep({litTest("lit:s::a/t.test", "suite/a/t.test")});
-  EXPECT_EQ(Deep.newTestsAt("suite/b/u.test", ChangeStatus::Added),
-            Ids{"lit:s::b/u.test"});
-  EXPECT_TRUE(Deep.newTestsAt("suite/b/u.txt", ChangeStatus::Added).empty());
+  // A suffix of the suite's, not of the tests above: lit may run it.
+  EXPECT_EQ(newTests(L, "test/fresh/x.ll", ChangeStatus::Copied),
+            Ids{"lit:tia::fresh/x.ll (guessed)"});
+  EXPECT_EQ(newTests(L, "test/collect/x.ll"),
+            Ids{"lit:tia::collect/x.ll (guessed)"});
+  EXPECT_TRUE(newTests(L, "test/fresh/x.py").empty());
+  // A file that was there before is a test only beside known tests with
+  // its suffix: a test elsewhere would be known.
+  EXPECT_TRUE(newTests(L, "test/fresh/x.test", ChangeStatus::Modified).empty());
+  EXPECT_TRUE(newTests(L, "test/collect/x.ll", ChangeStatus::Modified).empty());
+}
+
+TEST(LitFolders, NoFolderAboveWithTestsLeavesAGuess) {
+  LitFolders L({litTest("lit:s::a/t.test", "suite/a/t.test")});
+  EXPECT_EQ(newTests(L, "suite/b/u.test"), Ids{"lit:s::b/u.test (guessed)"});
+  EXPECT_TRUE(newTests(L, "suite/b/u.txt").empty());
+  EXPECT_TRUE(newTests(L, "docs/u.test").empty());
+  // A suite rooted at the repository: its root's tests decide.
+  LitFolders Root({litTest("lit:r::t.test", "t.test")});
+  EXPECT_EQ(newTests(Root, "new/u.test"), Ids{"lit:r::new/u.test"});
+}
+
+TEST(LitFolders, TheNearestFolderWithTestsDecidesTheSuite) {
+  // Suite inner's root is a folder of suite outer's: lit runs a file
+  // there in inner alone.
+  LitFolders L({litTest("lit:outer::a.test", "test/a.test"),
+                litTest("lit:inner::b.test", "test/sub/b.test")});
+  EXPECT_EQ(newTests(L, "test/sub/fresh/c.test"),
+            Ids{"lit:inner::fresh/c.test"});
+  EXPECT_EQ(newTests(L, "test/fresh/c.test"), Ids{"lit:outer::fresh/c.test"});
 }
 
 TEST(LitFolders, NoTestForAnotherSuffixOrFolder) {
   LitFolders L = known();
-  EXPECT_TRUE(L.newTestsAt("test/collect/notes.txt").empty());
-  EXPECT_TRUE(L.newTestsAt("test/collect/Inputs/x.test").empty());
-  EXPECT_TRUE(L.newTestsAt("test/collect/Makefile").empty());
-  EXPECT_TRUE(L.newTestsAt("test/old/again.test").empty());
+  EXPECT_TRUE(newTests(L, "test/collect/notes.txt").empty());
+  EXPECT_TRUE(newTests(L, "test/collect/Makefile").empty());
+  // lit does not walk into these.
+  for (const char *File :
+       {"test/collect/Inputs/x.test", "test/fresh/Inputs/deep/x.test",
+        "test/Output/x.test", "test/.cache/x.test"})
+    EXPECT_TRUE(newTests(L, File).empty()) << File;
   // lit's own files, with a suffix its tests may have.
   LitFolders Py({litTest("lit:s::t.py", "suite/t.py")});
-  EXPECT_TRUE(Py.newTestsAt("suite/lit.local.cfg.py").empty());
-  EXPECT_TRUE(Py.newTestsAt("suite/lit.cfg.py").empty());
-  EXPECT_TRUE(Py.newTestsAt("suite/.hidden.py").empty());
-  EXPECT_EQ(Py.newTestsAt("suite/u.py"), Ids{"lit:s::u.py"});
+  EXPECT_TRUE(newTests(Py, "suite/lit.local.cfg.py").empty());
+  EXPECT_TRUE(newTests(Py, "suite/lit.cfg.py").empty());
+  EXPECT_TRUE(newTests(Py, "suite/.hidden.py").empty());
+  EXPECT_EQ(newTests(Py, "suite/u.py"), Ids{"lit:s::u.py"});
   // Files LLVM's suites exclude beside tests of their suffix.
   LitFolders Txt({litTest("lit:s::t.txt", "suite/t.txt")});
   for (const char *File :
        {"suite/README.txt", "suite/CMakeLists.txt", "suite/LICENSE.txt"})
-    EXPECT_TRUE(Txt.newTestsAt(File).empty()) << File;
-  EXPECT_EQ(Txt.newTestsAt("suite/u.txt"), Ids{"lit:s::u.txt"});
+    EXPECT_TRUE(newTests(Txt, File).empty()) << File;
+  EXPECT_EQ(newTests(Txt, "suite/u.txt"), Ids{"lit:s::u.txt"});
   EXPECT_TRUE(LitFolders({}).empty());
 }
 
