@@ -497,6 +497,25 @@ llvm::Expected<DefinitionMap> caseDefinitions(Store &S) {
   return DefinedAt;
 }
 
+/// \p Folders (absolute) relative to the repository at \p Root, "." for
+/// the root itself; none when one lies outside it, where no test file of
+/// the repository can be new.
+std::vector<std::string>
+repositoryFolders(const std::vector<std::string> &Folders,
+                  llvm::StringRef Root) {
+  std::vector<std::string> Out;
+  for (const std::string &F : Folders) {
+    if (llvm::sys::fs::equivalent(F, Root)) {
+      Out.push_back(".");
+      continue;
+    }
+    std::string Rel = relativeInside(F, Root);
+    if (!Rel.empty())
+      Out.push_back(std::move(Rel));
+  }
+  return Out;
+}
+
 /// Stores each test's command, keeping where it is defined (or finding it
 /// in \p DefinedAt, or, for a lit test, from discovery: its file in
 /// \p Root).
@@ -524,6 +543,8 @@ llvm::Error putTestInfos(Store &S, const std::vector<DiscoveredTest> &Tests,
       }
     }
     Info.Command = T.Command;
+    Info.Command->EnclosingCTestFolders =
+        repositoryFolders(T.Command.EnclosingCTestFolders, Root);
     if (llvm::Error E = S.putTestInfo(Info))
       return E;
   }

@@ -5,6 +5,7 @@
 #include "tia/Support/CaseFilters.h"
 #include "tia/Support/Error.h"
 #include "tia/Support/Json.h"
+#include "tia/Support/Paths.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -12,6 +13,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include <algorithm>
 #include <chrono>
@@ -370,6 +372,56 @@ bool litSkipsTimeRecording(const CTestEntry &E, const TestCommand &Base,
 /// with a problem, when lit could not list them: the ctest test then runs
 /// whole.
 ///
+/// True when lit, run with \p Args and environment \p Env (and tia's own),
+/// may leave out tests of the folders it is given: a filter, a limit or a
+/// shard.
+bool litMayLeaveOutTests(const std::vector<std::string> &Args,
+                         const std::vector<std::string> &Env) {
+  constexpr llvm::StringLiteral Options[] = {"--filter", "--max-tests",
+                                             "--num-shards", "--run-shard"};
+  constexpr llvm::StringLiteral Variables[] = {
+      "LIT_FILTER", "LIT_FILTER_OUT", "LIT_NUM_SHARDS", "LIT_RUN_SHARD"};
+  for (llvm::StringRef A : Args)
+    for (llvm::StringRef O : Options)
+      if (A.starts_with(O))
+        return true;
+  for (llvm::StringRef V : Variables) {
+    if (llvm::sys::Process::GetEnv(V))
+      return true;
+    for (llvm::StringRef E : Env)
+      if (E.starts_with((V + "=").str()))
+        return true;
+  }
+  return false;
+}
+
+/// The source folders (absolute) below which lit, run with \p Args in
+/// \p WorkDir, runs every test: the arguments that name a folder of one of
+/// \p Suites, in its source tree or its exec tree (a lit.site.cfg.py's
+/// build folder, which need not exist before lit's first run), as source
+/// folders. None when it may leave tests out.
+std::vector<std::string>
+foldersRunWhole(const std::vector<std::string> &Args,
+                const std::vector<std::string> &Env, llvm::StringRef WorkDir,
+                const std::map<std::string, results::LitSuite> &Suites) {
+  std::vector<std::string> Out;
+  if (litMayLeaveOutTests(Args, Env))
+    return Out;
+  for (const std::string &A : Args) {
+    std::string Path = absolutePath(A, WorkDir);
+    for (const auto &[Name, S] : Suites)
+      for (llvm::StringRef Tree : {S.SourceRoot, S.ExecRoot}) {
+        if (Tree.empty() || !isAtOrBelow(Path, Tree))
+          continue;
+        std::string Source = S.SourceRoot + Path.substr(Tree.size());
+        if (llvm::sys::fs::is_directory(Source))
+          Out.push_back(std::move(Source));
+        break;
+      }
+  }
+  return Out;
+}
+
 /// Each lit run ends by rewriting the suite's .lit_test_times.txt: runs of
 /// one suite at once would write over each other and leave it corrupt, and
 /// every later lit run of the suite fail. They are told not to
@@ -400,6 +452,8 @@ bool addLitTests(const CTestEntry &E, const TestCommand &Base,
   std::map<std::string, results::LitSuite> Suites =
       results::parseLitSuites(Listing);
   bool SkipTimes = litSkipsTimeRecording(E, Base, WorkDir, Env, SkipTimesByLit);
+  std::vector<std::string> Folders =
+      foldersRunWhole(Args, E.Environment, Base.WorkingDir, Suites);
   for (const std::string &Name : Names) {
     DiscoveredTest T;
     T.Id = results::litTestId(Name);
@@ -408,6 +462,7 @@ bool addLitTests(const CTestEntry &E, const TestCommand &Base,
     // one ctest test to run it by.
     if (auto Seen = Tests.find(T.Id); Seen != Tests.end()) {
       Seen->second.Command.EnclosingCTest.clear();
+      Seen->second.Command.EnclosingCTestFolders.clear();
       continue;
     }
     auto [Suite, Path] = llvm::StringRef(Name).split(" :: ");
@@ -417,6 +472,7 @@ bool addLitTests(const CTestEntry &E, const TestCommand &Base,
     T.Command = Base;
     T.Command.Arguments = Args;
     T.Command.EnclosingCTest = E.Name;
+    T.Command.EnclosingCTestFolders = Folders;
     if (SkipTimes)
       T.Command.Arguments.push_back("--skip-test-time-recording");
     llvm::append_range(

@@ -10,6 +10,7 @@
 
 #include "tia/Select/Policy.h"
 #include "BuildInputs.h"
+#include "CTestFolders.h"
 #include "HeadTests.h"
 #include "LitFolders.h"
 #include "PythonSelect.h"
@@ -805,6 +806,7 @@ public:
           continue;
         }
         AllIds.insert(T.Id);
+        NewLitTestFiles.emplace(T.Id, F.Path);
         add(T.Id,
             {ReasonKind::NewTest, NoIndex, NoIndex,
              (F.Status == git::ChangeStatus::Modified ? "changed" : "added") +
@@ -870,12 +872,24 @@ public:
     for (const std::string &Id : AllIds)
       if (!Chosen.count(Id))
         P.NotSelected.push_back(Id);
-    for (const TestInfo &T : K.Infos)
-      if (T.Command && !T.Command->EnclosingCTest.empty() && AllIds.count(T.Id))
-        P.EnclosingCTests.emplace(T.Id, T.Command->EnclosingCTest);
+    addEnclosingCTests(P);
   }
 
 private:
+  /// The ctest test each lit test runs in: a known one's, as collect found
+  /// it; a new one's, the ctest test that runs its folder whole.
+  void addEnclosingCTests(Plan &P) const {
+    for (const TestInfo &T : K.Infos)
+      if (T.Command && !T.Command->EnclosingCTest.empty() && AllIds.count(T.Id))
+        P.EnclosingCTests.emplace(T.Id, T.Command->EnclosingCTest);
+    if (NewLitTestFiles.empty())
+      return;
+    CTestFolders Folders(K.Infos);
+    for (const auto &[Id, File] : NewLitTestFiles)
+      if (std::optional<std::string> CTest = Folders.ctestRunning(File))
+        P.EnclosingCTests.emplace(Id, std::move(*CTest));
+  }
+
   void add(const std::string &Id, TestReason R, bool FromDefinition) {
     PlannedTest &T = Tests[Id];
     if (T.Id.empty()) {
@@ -999,6 +1013,8 @@ private:
   std::set<std::string> AllIds;
   /// The ids made up from a definition, for no known test matched it.
   std::set<std::string> FromDefinitions;
+  /// The new lit tests (addLitTestFiles), with their files.
+  std::map<std::string, std::string> NewLitTestFiles;
   /// Every changed element is Python's.
   bool OnlyPythonChanged;
 };

@@ -53,6 +53,13 @@ std::string encodeCommand(const TestCommand &C, const PathBases &B) {
   // A ctest test's name is no path: it is kept as it is.
   if (!C.EnclosingCTest.empty())
     O["ctest"] = llvm::json::fixUTF8(C.EnclosingCTest);
+  // Repository-relative, as a test's file is: no base to relocate.
+  if (!C.EnclosingCTestFolders.empty()) {
+    llvm::json::Array Folders;
+    for (const std::string &F : C.EnclosingCTestFolders)
+      Folders.push_back(llvm::json::fixUTF8(F));
+    O["ctest_folders"] = std::move(Folders);
+  }
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   OS << llvm::json::Value(std::move(O));
@@ -83,6 +90,10 @@ llvm::Expected<TestCommand> decodeCommand(const Database &DB,
     C.TimeoutSeconds = *T;
   if (auto S = O->getString("ctest"))
     C.EnclosingCTest = S->str();
+  if (const llvm::json::Array *A = O->getArray("ctest_folders"))
+    for (const llvm::json::Value &F : *A)
+      if (std::optional<llvm::StringRef> S = F.getAsString())
+        C.EnclosingCTestFolders.push_back(S->str());
   for (auto [Field, Out] :
        {std::pair<llvm::StringRef, std::vector<std::string> *>{"arguments",
                                                                &C.Arguments},

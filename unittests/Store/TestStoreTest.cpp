@@ -84,7 +84,8 @@ TEST(TestStoreTest, LitTestKeepsTheCtestTestItRunsIn) {
   ASSERT_TRUE(S);
   TestInfo Lit;
   Lit.Id = "lit:s::a.test";
-  Lit.Command = TestCommand{"/usr/bin/lit", "/b", {"/b/test"}, {}, 0, "lit-s"};
+  Lit.Command = TestCommand{"/usr/bin/lit",   "/b", {"/b/test"}, {}, 0, "lit-s",
+                            {"test/sub", "."}};
   ASSERT_OK(S->putTestInfo(Lit));
   TestInfo Unit;
   Unit.Id = "gtest:unit:S.N";
@@ -93,9 +94,12 @@ TEST(TestStoreTest, LitTestKeepsTheCtestTestItRunsIn) {
   ASSERT_VALUE(GotLit, S->testInfo(Lit.Id));
   ASSERT_TRUE(GotLit->has_value() && (*GotLit)->Command.has_value());
   EXPECT_EQ((*GotLit)->Command->EnclosingCTest, "lit-s");
+  EXPECT_EQ((*GotLit)->Command->EnclosingCTestFolders,
+            (std::vector<std::string>{"test/sub", "."}));
   ASSERT_VALUE(GotUnit, S->testInfo(Unit.Id));
   ASSERT_TRUE(GotUnit->has_value() && (*GotUnit)->Command.has_value());
   EXPECT_EQ((*GotUnit)->Command->EnclosingCTest, "");
+  EXPECT_TRUE((*GotUnit)->Command->EnclosingCTestFolders.empty());
 }
 
 /// The test list is read once and kept until the database changes: a new

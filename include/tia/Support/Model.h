@@ -314,6 +314,11 @@ struct TestCommand {
   /// test for it: two ctest tests run the suite (other parameters), or the
   /// database was collected by a tia that did not keep it.
   std::string EnclosingCTest;
+  /// The repository folders below which EnclosingCTest runs every lit
+  /// test: the folders its lit command names, as source folders ("." for
+  /// the root). A new lit test file below one runs in it. Empty when the
+  /// command names only files, or filters or shards its tests.
+  std::vector<std::string> EnclosingCTestFolders;
 };
 
 /// What tia knows of a test besides its coverage.

@@ -1,0 +1,49 @@
+//===- CTestFolders.cpp - the ctest test a new lit test runs in -----------===//
+
+#include "CTestFolders.h"
+#include "tia/Support/Paths.h"
+
+namespace tia {
+namespace select {
+
+namespace {
+
+/// True when \p File lies below \p Folder ("." for the root).
+bool below(llvm::StringRef File, llvm::StringRef Folder) {
+  return Folder == "." || (isAtOrBelow(File, Folder) && File != Folder);
+}
+
+} // namespace
+
+CTestFolders::CTestFolders(const std::vector<TestInfo> &Infos) {
+  for (const TestInfo &T : Infos) {
+    if (!llvm::StringRef(T.Id).starts_with("lit:"))
+      continue;
+    if (!T.Command || T.Command->EnclosingCTest.empty()) {
+      if (!T.File.empty())
+        FilesOfNoOneCTest.push_back(T.File);
+      continue;
+    }
+    for (const std::string &Folder : T.Command->EnclosingCTestFolders)
+      CTestsOfFolder[Folder].insert(T.Command->EnclosingCTest);
+  }
+}
+
+std::optional<std::string>
+CTestFolders::ctestRunning(llvm::StringRef File) const {
+  std::set<std::string> Running;
+  for (const auto &[Folder, CTests] : CTestsOfFolder) {
+    if (!below(File, Folder))
+      continue;
+    for (const std::string &Other : FilesOfNoOneCTest)
+      if (below(Other, Folder))
+        return std::nullopt;
+    Running.insert(CTests.begin(), CTests.end());
+  }
+  if (Running.size() != 1)
+    return std::nullopt;
+  return *Running.begin();
+}
+
+} // namespace select
+} // namespace tia

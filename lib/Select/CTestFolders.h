@@ -1,0 +1,48 @@
+//===- CTestFolders.h - the ctest test a new lit test runs in ---*- C++ -*-===//
+//
+// Private to lib/Select. ctest runs a lit test only by running the ctest
+// test whose lit command found it (TestCommand::EnclosingCTest). A new lit
+// test file has none yet; but a ctest test whose lit command names a folder
+// runs every test below it (collect records those folders,
+// EnclosingCTestFolders), so a new file there runs in that ctest test.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIA_LIB_SELECT_CTESTFOLDERS_H
+#define TIA_LIB_SELECT_CTESTFOLDERS_H
+
+#include "tia/Support/Model.h"
+#include "llvm/ADT/StringRef.h"
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace tia {
+namespace select {
+
+class CTestFolders {
+public:
+  /// The folders the enclosing ctest tests of \p Infos' lit tests run.
+  explicit CTestFolders(const std::vector<TestInfo> &Infos);
+
+  /// The ctest test that runs the lit test of file \p File (repository
+  /// relative): the one whose lit command names a folder above it. None
+  /// when no ctest test does, or when several do (a suite run in two
+  /// configurations, or a folder and one inside it), or when a known lit
+  /// test in that folder has no one ctest test (two run it, or an older
+  /// tia collected it): ctest could run the new test in another too.
+  std::optional<std::string> ctestRunning(llvm::StringRef File) const;
+
+private:
+  /// Folder ("." for the root), then the ctest tests that run it whole.
+  std::map<std::string, std::set<std::string>> CTestsOfFolder;
+  /// The files of the known lit tests with no one ctest test.
+  std::vector<std::string> FilesOfNoOneCTest;
+};
+
+} // namespace select
+} // namespace tia
+
+#endif // TIA_LIB_SELECT_CTESTFOLDERS_H

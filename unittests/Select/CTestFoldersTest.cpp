@@ -1,0 +1,64 @@
+//===- CTestFoldersTest.cpp - the ctest test a new lit test runs in -------===//
+
+#include "CTestFolders.h"
+#include "gtest/gtest.h"
+
+using namespace tia;
+using namespace tia::select;
+
+namespace {
+
+TestInfo litTest(std::string Id, std::string CTest,
+                 std::vector<std::string> Folders, std::string File = "") {
+  TestInfo T;
+  T.Id = std::move(Id);
+  T.File = std::move(File);
+  TestCommand C;
+  C.EnclosingCTest = std::move(CTest);
+  C.EnclosingCTestFolders = std::move(Folders);
+  T.Command = std::move(C);
+  return T;
+}
+
+TEST(CTestFolders, TheCTestTestThatRunsTheFolderAbove) {
+  CTestFolders F(
+      {litTest("lit:tia::select/a.test", "lit-select", {"test/select"}),
+       litTest("lit:tia::eval/b.test", "lit-eval", {"test/eval"})});
+  EXPECT_EQ(F.ctestRunning("test/select/new.test"), "lit-select");
+  EXPECT_EQ(F.ctestRunning("test/select/deep/new.test"), "lit-select");
+  EXPECT_EQ(F.ctestRunning("test/eval/new.test"), "lit-eval");
+}
+
+TEST(CTestFolders, NoneWhenNoneOrSeveralRunIt) {
+  CTestFolders F({litTest("lit:s::a.test", "lit-files", {}),
+                  litTest("lit:s::cli/b.test", "lit-cli", {"suite/cli"}),
+                  litTest("lit:s::cli/c.test", "lit-cli-again", {"suite/cli"}),
+                  litTest("lit:t::x.test", "lit-all", {"."}),
+                  litTest("lit:t::sub/y.test", "lit-sub", {"other/sub"})});
+  // A ctest test that names files runs no new file.
+  EXPECT_EQ(F.ctestRunning("suite/new.test"), "lit-all");
+  // Two ctest tests run the folder: ctest could run the test in either.
+  EXPECT_EQ(F.ctestRunning("suite/cli/new.test"), std::nullopt);
+  // The root and a folder inside it.
+  EXPECT_EQ(F.ctestRunning("other/sub/new.test"), std::nullopt);
+  // A folder's name is no prefix of another's.
+  EXPECT_EQ(F.ctestRunning("other/subway/new.test"), "lit-all");
+  CTestFolders Files({litTest("lit:s::a.test", "lit-files", {})});
+  EXPECT_EQ(Files.ctestRunning("suite/new.test"), std::nullopt);
+}
+
+TEST(CTestFolders, NoneWhereAKnownTestHasNoOneCTest) {
+  // Two ctest tests run cli's tests (collect cleared their ctest test):
+  // the other one runs a new test there too.
+  CTestFolders F(
+      {litTest("lit:s::a.test", "lit-all", {"suite"}, "suite/a.test"),
+       litTest("lit:s::cli/b.test", "", {}, "suite/cli/b.test")});
+  EXPECT_EQ(F.ctestRunning("suite/cli/new.test"), std::nullopt);
+  EXPECT_EQ(F.ctestRunning("suite/new.test"), std::nullopt);
+  CTestFolders Apart(
+      {litTest("lit:s::a/x.test", "lit-a", {"suite/a"}, "suite/a/x.test"),
+       litTest("lit:s::b/y.test", "", {}, "suite/b/y.test")});
+  EXPECT_EQ(Apart.ctestRunning("suite/a/new.test"), "lit-a");
+}
+
+} // namespace
