@@ -201,6 +201,8 @@ parseCTestJson(llvm::StringRef Text, llvm::StringRef BuildDir) {
           E.WorkingDir = V->getAsString().value_or("").str();
         else if (Name == "ENVIRONMENT")
           E.Environment = stringList(*V);
+        else if (Name == "ENVIRONMENT_MODIFICATION")
+          E.EnvironmentModification = stringList(*V);
         else if (Name == "TIMEOUT")
           E.Timeout = number(*V).value_or(0);
         else if (Name == "DISABLED")
@@ -364,6 +366,116 @@ bool litSkipsTimeRecording(const CTestEntry &E, const TestCommand &Base,
   return It->second;
 }
 
+/// True when lit's environment may leave tests out: a variable of \p E's
+/// (set or modified) or of tia's own that filters, shards or adds options.
+bool litEnvironmentMayLeaveOutTests(const CTestEntry &E) {
+  constexpr llvm::StringLiteral Variables[] = {"LIT_FILTER", "LIT_FILTER_OUT",
+                                               "LIT_NUM_SHARDS",
+                                               "LIT_RUN_SHARD", "LIT_OPTS"};
+  for (llvm::StringRef V : Variables) {
+    if (llvm::sys::Process::GetEnv(V))
+      return true;
+    for (const std::vector<std::string> *List :
+         {&E.Environment, &E.EnvironmentModification})
+      for (llvm::StringRef Entry : *List)
+        if (Entry.starts_with((V + "=").str()))
+          return true;
+  }
+  return false;
+}
+
+/// The paths lit command \p Args names (its positional arguments);
+/// std::nullopt unless every option is one known to leave no test of them
+/// out: a filter, a limit, a shard, a response file (@FILE) or an option
+/// lit would take for an abbreviation may.
+std::optional<std::vector<std::string>>
+litPaths(const std::vector<std::string> &Args) {
+  static const llvm::StringSet<> Flags = {"-s",
+                                          "-v",
+                                          "-a",
+                                          "-q",
+                                          "-sv",
+                                          "-vs",
+                                          "-vv",
+                                          "--succinct",
+                                          "--verbose",
+                                          "--show-all",
+                                          "--quiet",
+                                          "--echo-all-commands",
+                                          "--no-progress-bar",
+                                          "--show-unsupported",
+                                          "--show-xfail",
+                                          "--show-pass",
+                                          "--time-tests",
+                                          "--skip-test-time-recording",
+                                          "--allow-empty-runs",
+                                          "--ignore-fail"};
+  static const llvm::StringSet<> WithValue = {"-D",
+                                              "--param",
+                                              "-j",
+                                              "--workers",
+                                              "--timeout",
+                                              "--xunit-xml-output",
+                                              "--time-trace-output",
+                                              "--resultdb-output",
+                                              "--config-prefix",
+                                              "--path",
+                                              "--vg-arg"};
+  std::vector<std::string> Paths;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef A = Args[I];
+    if (A.starts_with("@"))
+      return std::nullopt;
+    if (!A.starts_with("-")) {
+      Paths.push_back(A.str());
+      continue;
+    }
+    if (Flags.contains(A))
+      continue;
+    if (WithValue.contains(A)) {
+      ++I;
+      continue;
+    }
+    auto [Name, Value] = A.split('=');
+    bool Attached =
+        (A.starts_with("-D") || A.starts_with("-j")) && A.size() > 2;
+    if (!Attached && !(WithValue.contains(Name) && A.contains('=')))
+      return std::nullopt;
+  }
+  return Paths;
+}
+
+/// The source folders (absolute) below which lit, running \p E's command
+/// \p Args in \p WorkDir, runs every test: the paths it names that are
+/// folders of one of \p Suites, in its source tree or its exec tree (a
+/// lit.site.cfg.py's build folder, which need not exist before lit's first
+/// run), as source folders. None when lit may leave tests out.
+std::vector<std::string>
+foldersRunWhole(const CTestEntry &E, const std::vector<std::string> &Args,
+                llvm::StringRef WorkDir,
+                const std::map<std::string, results::LitSuite> &Suites) {
+  std::set<std::string> Out;
+  std::optional<std::vector<std::string>> Paths = litPaths(Args);
+  if (!Paths || litEnvironmentMayLeaveOutTests(E))
+    return {};
+  for (const std::string &P : *Paths) {
+    std::string Path = absolutePath(P, WorkDir);
+    for (const auto &[Name, S] : Suites) {
+      if (S.SourceRoot.empty())
+        continue;
+      for (llvm::StringRef Tree : {S.SourceRoot, S.ExecRoot}) {
+        if (Tree.empty() || !isAtOrBelow(Path, Tree))
+          continue;
+        std::string Source = S.SourceRoot + Path.substr(Tree.size());
+        if (llvm::sys::fs::is_directory(Source))
+          Out.insert(std::move(Source));
+        break;
+      }
+    }
+  }
+  return {Out.begin(), Out.end()};
+}
+
 /// The tests of ctest test \p E, a lit suite, as lit lists them (`lit
 /// --show-suites --show-tests` with the test's own arguments, so its filters
 /// and parameters count): one test per file, each run by lit alone with
@@ -372,56 +484,6 @@ bool litSkipsTimeRecording(const CTestEntry &E, const TestCommand &Base,
 /// with a problem, when lit could not list them: the ctest test then runs
 /// whole.
 ///
-/// True when lit, run with \p Args and environment \p Env (and tia's own),
-/// may leave out tests of the folders it is given: a filter, a limit or a
-/// shard.
-bool litMayLeaveOutTests(const std::vector<std::string> &Args,
-                         const std::vector<std::string> &Env) {
-  constexpr llvm::StringLiteral Options[] = {"--filter", "--max-tests",
-                                             "--num-shards", "--run-shard"};
-  constexpr llvm::StringLiteral Variables[] = {
-      "LIT_FILTER", "LIT_FILTER_OUT", "LIT_NUM_SHARDS", "LIT_RUN_SHARD"};
-  for (llvm::StringRef A : Args)
-    for (llvm::StringRef O : Options)
-      if (A.starts_with(O))
-        return true;
-  for (llvm::StringRef V : Variables) {
-    if (llvm::sys::Process::GetEnv(V))
-      return true;
-    for (llvm::StringRef E : Env)
-      if (E.starts_with((V + "=").str()))
-        return true;
-  }
-  return false;
-}
-
-/// The source folders (absolute) below which lit, run with \p Args in
-/// \p WorkDir, runs every test: the arguments that name a folder of one of
-/// \p Suites, in its source tree or its exec tree (a lit.site.cfg.py's
-/// build folder, which need not exist before lit's first run), as source
-/// folders. None when it may leave tests out.
-std::vector<std::string>
-foldersRunWhole(const std::vector<std::string> &Args,
-                const std::vector<std::string> &Env, llvm::StringRef WorkDir,
-                const std::map<std::string, results::LitSuite> &Suites) {
-  std::vector<std::string> Out;
-  if (litMayLeaveOutTests(Args, Env))
-    return Out;
-  for (const std::string &A : Args) {
-    std::string Path = absolutePath(A, WorkDir);
-    for (const auto &[Name, S] : Suites)
-      for (llvm::StringRef Tree : {S.SourceRoot, S.ExecRoot}) {
-        if (Tree.empty() || !isAtOrBelow(Path, Tree))
-          continue;
-        std::string Source = S.SourceRoot + Path.substr(Tree.size());
-        if (llvm::sys::fs::is_directory(Source))
-          Out.push_back(std::move(Source));
-        break;
-      }
-  }
-  return Out;
-}
-
 /// Each lit run ends by rewriting the suite's .lit_test_times.txt: runs of
 /// one suite at once would write over each other and leave it corrupt, and
 /// every later lit run of the suite fail. They are told not to
@@ -453,7 +515,7 @@ bool addLitTests(const CTestEntry &E, const TestCommand &Base,
       results::parseLitSuites(Listing);
   bool SkipTimes = litSkipsTimeRecording(E, Base, WorkDir, Env, SkipTimesByLit);
   std::vector<std::string> Folders =
-      foldersRunWhole(Args, E.Environment, Base.WorkingDir, Suites);
+      foldersRunWhole(E, Args, Base.WorkingDir, Suites);
   for (const std::string &Name : Names) {
     DiscoveredTest T;
     T.Id = results::litTestId(Name);

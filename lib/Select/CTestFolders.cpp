@@ -8,6 +8,11 @@ namespace select {
 
 namespace {
 
+/// The suite of lit test id \p Id ("lit:SUITE::PATH").
+llvm::StringRef suiteOf(llvm::StringRef Id) {
+  return Id.drop_front(4).split("::").first;
+}
+
 /// True when \p File lies below \p Folder ("." for the root).
 bool below(llvm::StringRef File, llvm::StringRef Folder) {
   return Folder == "." || (isAtOrBelow(File, Folder) && File != Folder);
@@ -25,14 +30,18 @@ CTestFolders::CTestFolders(const std::vector<TestInfo> &Infos) {
       continue;
     }
     for (const std::string &Folder : T.Command->EnclosingCTestFolders)
-      CTestsOfFolder[Folder].insert(T.Command->EnclosingCTest);
+      CTestsOfFolder[suiteOf(T.Id).str()][Folder].insert(
+          T.Command->EnclosingCTest);
   }
 }
 
 std::optional<std::string>
-CTestFolders::ctestRunning(llvm::StringRef File) const {
+CTestFolders::ctestRunning(llvm::StringRef Id, llvm::StringRef File) const {
+  auto Suite = CTestsOfFolder.find(suiteOf(Id));
+  if (Suite == CTestsOfFolder.end())
+    return std::nullopt;
   std::set<std::string> Running;
-  for (const auto &[Folder, CTests] : CTestsOfFolder) {
+  for (const auto &[Folder, CTests] : Suite->second) {
     if (!below(File, Folder))
       continue;
     for (const std::string &Other : FilesOfNoOneCTest)

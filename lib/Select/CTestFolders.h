@@ -27,17 +27,23 @@ public:
   /// The folders the enclosing ctest tests of \p Infos' lit tests run.
   explicit CTestFolders(const std::vector<TestInfo> &Infos);
 
-  /// The ctest test that runs the lit test of file \p File (repository
-  /// relative): the one whose lit command names a folder above it. None
-  /// when no ctest test does, or when several do (a suite run in two
-  /// configurations, or a folder and one inside it), or when a known lit
-  /// test in that folder has no one ctest test (two run it, or an older
-  /// tia collected it): ctest could run the new test in another too.
-  std::optional<std::string> ctestRunning(llvm::StringRef File) const;
+  /// The ctest test that runs lit test \p Id, of file \p File (repository
+  /// relative): the one whose lit command runs a folder above it in the
+  /// test's suite. None when no ctest test does, or when several do (a
+  /// folder and one inside it), or when a known lit test in that folder
+  /// has no one ctest test (two run it, or an older tia collected it):
+  /// ctest could run the new test in another too.
+  std::optional<std::string> ctestRunning(llvm::StringRef Id,
+                                          llvm::StringRef File) const;
 
 private:
-  /// Folder ("." for the root), then the ctest tests that run it whole.
-  std::map<std::string, std::set<std::string>> CTestsOfFolder;
+  /// Suite, then folder ("." for the root), then the ctest tests whose lit
+  /// command runs the suite's tests in that folder whole. By suite: one
+  /// source tree may hold suites of several configurations, each run by
+  /// its own ctest test.
+  std::map<std::string, std::map<std::string, std::set<std::string>>,
+           std::less<>>
+      CTestsOfFolder;
   /// The files of the known lit tests with no one ctest test.
   std::vector<std::string> FilesOfNoOneCTest;
 };

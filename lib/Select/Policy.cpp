@@ -884,9 +884,14 @@ private:
         P.EnclosingCTests.emplace(T.Id, T.Command->EnclosingCTest);
     if (NewLitTestFiles.empty())
       return;
-    CTestFolders Folders(K.Infos);
+    // A retired test's record may name a ctest test that is gone.
+    std::vector<TestInfo> Live;
+    for (const TestInfo &T : K.Infos)
+      if (AllIds.count(T.Id))
+        Live.push_back(T);
+    CTestFolders Folders(Live);
     for (const auto &[Id, File] : NewLitTestFiles)
-      if (std::optional<std::string> CTest = Folders.ctestRunning(File))
+      if (std::optional<std::string> CTest = Folders.ctestRunning(Id, File))
         P.EnclosingCTests.emplace(Id, std::move(*CTest));
   }
 

@@ -99,6 +99,9 @@ struct CTestEntry {
   std::vector<std::string> Command; ///< executable first; empty: not found
   std::string WorkingDir;           ///< empty: the directory of its file
   std::vector<std::string> Environment;
+  /// ENVIRONMENT_MODIFICATION, as ctest lists it ("NAME=op:value"); only
+  /// read to know when a lit command's environment may filter its tests.
+  std::vector<std::string> EnvironmentModification;
   double Timeout = 0;
   bool Disabled = false;
   OutcomeRules Rules;
