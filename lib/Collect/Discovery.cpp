@@ -436,7 +436,7 @@ litPaths(const std::vector<std::string> &Args) {
       ++I;
       continue;
     }
-    auto [Name, Value] = A.split('=');
+    llvm::StringRef Name = A.split('=').first;
     bool Attached =
         (A.starts_with("-D") || A.starts_with("-j")) && A.size() > 2;
     if (!Attached && !(WithValue.contains(Name) && A.contains('=')))
@@ -445,35 +445,48 @@ litPaths(const std::vector<std::string> &Args) {
   return Paths;
 }
 
-/// The source folders (absolute) below which lit, running \p E's command
-/// \p Args in \p WorkDir, runs every test: the paths it names that are
-/// folders of one of \p Suites, in its source tree or its exec tree (a
-/// lit.site.cfg.py's build folder, which need not exist before lit's first
-/// run), as source folders. None when lit may leave tests out.
-std::vector<std::string>
+/// The source folder (absolute) of suite \p S that \p Path names: \p Path
+/// in its source tree or its exec tree (a lit.site.cfg.py's build folder,
+/// which need not exist before lit's first run), the deeper tree first
+/// (a build inside the sources); none for a file or a path outside both.
+std::optional<std::string> suiteFolder(llvm::StringRef Path,
+                                       const results::LitSuite &S) {
+  if (S.SourceRoot.empty())
+    return std::nullopt;
+  llvm::StringRef Trees[] = {S.SourceRoot, S.ExecRoot};
+  if (Trees[1].size() > Trees[0].size())
+    std::swap(Trees[0], Trees[1]);
+  for (llvm::StringRef Tree : Trees) {
+    if (Tree.empty() || !isAtOrBelow(Path, Tree))
+      continue;
+    std::string Source = S.SourceRoot + Path.substr(Tree.size()).str();
+    if (!llvm::sys::fs::is_directory(Source))
+      return std::nullopt;
+    return Source;
+  }
+  return std::nullopt;
+}
+
+/// By suite, the source folders (absolute) below which lit, running \p E's
+/// command \p Args in \p WorkDir, runs every test of the suite: the paths
+/// it names that are folders of the suite (suiteFolder). None when lit may
+/// leave tests out.
+std::map<std::string, std::vector<std::string>>
 foldersRunWhole(const CTestEntry &E, const std::vector<std::string> &Args,
                 llvm::StringRef WorkDir,
                 const std::map<std::string, results::LitSuite> &Suites) {
-  std::set<std::string> Out;
+  std::map<std::string, std::vector<std::string>> Out;
   std::optional<std::vector<std::string>> Paths = litPaths(Args);
   if (!Paths || litEnvironmentMayLeaveOutTests(E))
-    return {};
+    return Out;
   for (const std::string &P : *Paths) {
     std::string Path = absolutePath(P, WorkDir);
-    for (const auto &[Name, S] : Suites) {
-      if (S.SourceRoot.empty())
-        continue;
-      for (llvm::StringRef Tree : {S.SourceRoot, S.ExecRoot}) {
-        if (Tree.empty() || !isAtOrBelow(Path, Tree))
-          continue;
-        std::string Source = S.SourceRoot + Path.substr(Tree.size());
-        if (llvm::sys::fs::is_directory(Source))
-          Out.insert(std::move(Source));
-        break;
-      }
-    }
+    for (const auto &[Name, S] : Suites)
+      if (std::optional<std::string> Folder = suiteFolder(Path, S))
+        if (!llvm::is_contained(Out[Name], *Folder))
+          Out[Name].push_back(std::move(*Folder));
   }
-  return {Out.begin(), Out.end()};
+  return Out;
 }
 
 /// The tests of ctest test \p E, a lit suite, as lit lists them (`lit
@@ -514,7 +527,7 @@ bool addLitTests(const CTestEntry &E, const TestCommand &Base,
   std::map<std::string, results::LitSuite> Suites =
       results::parseLitSuites(Listing);
   bool SkipTimes = litSkipsTimeRecording(E, Base, WorkDir, Env, SkipTimesByLit);
-  std::vector<std::string> Folders =
+  std::map<std::string, std::vector<std::string>> FoldersBySuite =
       foldersRunWhole(E, Args, Base.WorkingDir, Suites);
   for (const std::string &Name : Names) {
     DiscoveredTest T;
@@ -534,7 +547,7 @@ bool addLitTests(const CTestEntry &E, const TestCommand &Base,
     T.Command = Base;
     T.Command.Arguments = Args;
     T.Command.EnclosingCTest = E.Name;
-    T.Command.EnclosingCTestFolders = Folders;
+    T.Command.EnclosingCTestFolders = FoldersBySuite[Suite.str()];
     if (SkipTimes)
       T.Command.Arguments.push_back("--skip-test-time-recording");
     llvm::append_range(

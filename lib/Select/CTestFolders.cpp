@@ -20,9 +20,10 @@ bool below(llvm::StringRef File, llvm::StringRef Folder) {
 
 } // namespace
 
-CTestFolders::CTestFolders(const std::vector<TestInfo> &Infos) {
+CTestFolders::CTestFolders(const std::vector<TestInfo> &Infos,
+                           const std::set<std::string> &Live) {
   for (const TestInfo &T : Infos) {
-    if (!llvm::StringRef(T.Id).starts_with("lit:"))
+    if (!llvm::StringRef(T.Id).starts_with("lit:") || !Live.count(T.Id))
       continue;
     if (!T.Command || T.Command->EnclosingCTest.empty()) {
       if (!T.File.empty())

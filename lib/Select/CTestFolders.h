@@ -24,8 +24,11 @@ namespace select {
 
 class CTestFolders {
 public:
-  /// The folders the enclosing ctest tests of \p Infos' lit tests run.
-  explicit CTestFolders(const std::vector<TestInfo> &Infos);
+  /// The folders the enclosing ctest tests of \p Infos' lit tests in
+  /// \p Live run (a retired test's record may name a ctest test that is
+  /// gone).
+  CTestFolders(const std::vector<TestInfo> &Infos,
+               const std::set<std::string> &Live);
 
   /// The ctest test that runs lit test \p Id, of file \p File (repository
   /// relative): the one whose lit command runs a folder above it in the

@@ -102,8 +102,8 @@ llvm::Expected<bool> DataFiles::decide(Selection &Sel, const git::FileChange &C,
     if (llvm::Error E = readersOf(C.NewPath, C.Status, Listers, Found))
       return E;
   llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
-  // A lit test's own file, known or new, is that test's (the lit test
-  // rules select it); that no other test read it is no unknown.
+  // A lit test's own file, known or surely new, is that test's (the lit
+  // test rules select it); that no other test read it is no unknown.
   bool TestFile = false;
   if (Found.empty()) {
     auto IsTest = isLitTestFile(

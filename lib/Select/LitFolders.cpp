@@ -58,7 +58,7 @@ LitFolders::LitFolders(const std::vector<TestInfo> &Infos) {
     Folders[llvm::sys::path::parent_path(T.File).str()][Name.str()].insert(
         Suffix);
     Suite &S = Suites[Name.str()];
-    S.Root = Root.str();
+    S.Roots.insert(Root.str());
     S.Suffixes.insert(Suffix);
   }
 }
@@ -68,26 +68,36 @@ std::vector<std::string> LitFolders::testsOf(llvm::StringRef File) const {
   return It == IdsOfFile.end() ? std::vector<std::string>() : It->second;
 }
 
-const LitFolders::SuffixesBySuite *LitFolders::nearestTests(llvm::StringRef Dir,
-                                                            bool Up) const {
+const std::set<std::string> *LitFolders::nearestSuffixes(llvm::StringRef Dir,
+                                                         llvm::StringRef Name,
+                                                         bool Up) const {
   for (;;) {
-    auto It = Folders.find(Dir);
-    if (It != Folders.end())
-      return &It->second;
+    auto Folder = Folders.find(Dir);
+    if (Folder != Folders.end()) {
+      auto Known = Folder->second.find(Name.str());
+      if (Known != Folder->second.end())
+        return &Known->second;
+    }
     if (!Up || Dir.empty())
       return nullptr;
     Dir = llvm::sys::path::parent_path(Dir);
   }
 }
 
-std::optional<std::string> LitFolders::idIn(llvm::StringRef File,
-                                            llvm::StringRef Name) const {
-  auto It = Suites.find(Name);
-  llvm::StringRef InSuite = File;
-  if (It == Suites.end() || !InSuite.consume_front(It->second.Root) ||
-      belowUnwalkedFolder(InSuite))
-    return std::nullopt;
-  return ("lit:" + Name + "::" + InSuite).str();
+std::map<std::string, std::string>
+LitFolders::suitesHolding(llvm::StringRef File) const {
+  std::map<std::string, std::string> Out;
+  size_t Deepest = 0;
+  for (const auto &[Name, Known] : Suites)
+    for (const std::string &Root : Known.Roots) {
+      if (!File.starts_with(Root) || Root.size() < Deepest)
+        continue;
+      if (Root.size() > Deepest)
+        Out.clear();
+      Deepest = Root.size();
+      Out[Name] = Root;
+    }
+  return Out;
 }
 
 std::vector<NewLitTest> LitFolders::newTestsAt(llvm::StringRef File,
@@ -97,23 +107,20 @@ std::vector<NewLitTest> LitFolders::newTestsAt(llvm::StringRef File,
   if (Suffix.empty() || neverATest(llvm::sys::path::filename(File)))
     return Out;
   bool New = isNewAtItsPath(S);
-  auto Add = [&](llvm::StringRef Name, bool Guessed) {
-    if (std::optional<std::string> Id = idIn(File, Name))
-      Out.push_back({std::move(*Id), Guessed});
-  };
-  if (const SuffixesBySuite *Near =
-          nearestTests(llvm::sys::path::parent_path(File), New)) {
-    for (const auto &[Name, Suffixes] : *Near)
-      if (Suffixes.count(Suffix))
-        Add(Name, false);
-      else if (New && Suites.find(Name)->second.Suffixes.count(Suffix))
-        Add(Name, true);
-    return Out;
+  llvm::StringRef Dir = llvm::sys::path::parent_path(File);
+  // Beside known tests, lit walked the folder: its name is no exclusion.
+  bool Walked = Folders.count(Dir);
+  for (const auto &[Name, Root] : suitesHolding(File)) {
+    llvm::StringRef InSuite = File.drop_front(Root.size());
+    if (!Walked && belowUnwalkedFolder(InSuite))
+      continue;
+    std::string Id = "lit:" + Name + "::" + InSuite.str();
+    const std::set<std::string> *Near = nearestSuffixes(Dir, Name, New);
+    if (Near && Near->count(Suffix))
+      Out.push_back({std::move(Id), false});
+    else if (New && Suites.find(Name)->second.Suffixes.count(Suffix))
+      Out.push_back({std::move(Id), true});
   }
-  if (New)
-    for (const auto &[Name, Suite] : Suites)
-      if (Suite.Suffixes.count(Suffix))
-        Add(Name, true);
   return Out;
 }
 

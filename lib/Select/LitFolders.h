@@ -19,6 +19,7 @@
 #include "tia/Support/Model.h"
 #include "llvm/ADT/StringRef.h"
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -29,10 +30,10 @@ namespace select {
 /// A file of no known test that lit may run as a test.
 struct NewLitTest {
   std::string Id; ///< "lit:SUITE::PATH", as lit would name it
-  /// Only the suite's suffixes say so: no folder at or above the file with
-  /// the suite's known tests has one of its suffix, so lit's configuration
-  /// there may not take it (a folder of inputs another name excludes, a
-  /// lit.local.cfg with other suffixes).
+  /// Only the suite's suffixes say so: the nearest folder at or above the
+  /// file with the suite's known tests has none of its suffix (or there is
+  /// none), so lit's configuration there may not take it (a folder of
+  /// inputs another name excludes, a lit.local.cfg with other suffixes).
   bool Guessed = false;
 };
 
@@ -50,34 +51,38 @@ public:
   std::vector<std::string> testsOf(llvm::StringRef File) const;
 
   /// The tests lit would run for \p File, a file of no known test that the
-  /// change gave status \p S. The nearest folder at or above the file with
-  /// known lit tests decides the suites (its own folder only for a file
-  /// that was there before: a test there would be known). A suite with a
-  /// known test of the file's suffix there surely runs it; for a file the
-  /// change put there, one with that suffix elsewhere may (Guessed), and so
-  /// may every suite whose root holds it when no folder above has known
-  /// tests. None for lit's configuration files, hidden files, files LLVM's
-  /// suites exclude, and files below folders lit does not walk into
-  /// (Inputs, Output, hidden ones).
+  /// change gave status \p S, in each suite whose root holds it (the
+  /// deepest: a nested suite's, not the one around it). The suite surely
+  /// runs it when its known tests in the nearest folder at or above the
+  /// file that has some have its suffix (its own folder only, for a file
+  /// that was there before: a test elsewhere would be known). For a file
+  /// the change put there, a suffix only the suite's tests elsewhere have,
+  /// or no folder above with the suite's tests, is a guess (Guessed). None
+  /// for lit's configuration files, hidden files, files LLVM's suites
+  /// exclude, and, outside a folder of known tests, files below folders
+  /// lit does not walk into (Inputs, Output, hidden ones).
   std::vector<NewLitTest> newTestsAt(llvm::StringRef File,
                                      git::ChangeStatus S) const;
 
 private:
-  /// A suite's source root ("" or ending in '/') and its tests' suffixes.
+  /// A suite's source roots ("" or ending in '/': one, unless its tests
+  /// moved or two trees share its name) and its tests' suffixes.
   struct Suite {
-    std::string Root;
+    std::set<std::string> Roots;
     std::set<std::string> Suffixes;
   };
   /// Suite, then the suffixes of its known tests in one folder.
   using SuffixesBySuite = std::map<std::string, std::set<std::string>>;
 
-  /// The suites with known tests in the nearest folder that has some, at
-  /// or above \p Dir when \p Up, else in \p Dir only; null when none has.
-  const SuffixesBySuite *nearestTests(llvm::StringRef Dir, bool Up) const;
-  /// The id \p File has in suite \p Name; none outside its root or below a
-  /// folder lit does not walk into.
-  std::optional<std::string> idIn(llvm::StringRef File,
-                                  llvm::StringRef Name) const;
+  /// The suffixes of suite \p Name's known tests in the nearest folder that
+  /// has some, at or above \p Dir when \p Up, else in \p Dir only; null
+  /// when none has.
+  const std::set<std::string> *
+  nearestSuffixes(llvm::StringRef Dir, llvm::StringRef Name, bool Up) const;
+  /// The suites whose root holds \p File, with that root: those with the
+  /// deepest root, as a suite nested in another's folder runs the files
+  /// below its own root (several when suites share their sources).
+  std::map<std::string, std::string> suitesHolding(llvm::StringRef File) const;
 
   std::map<std::string, std::vector<std::string>, std::less<>> IdsOfFile;
   std::map<std::string, SuffixesBySuite, std::less<>> Folders;

@@ -782,10 +782,11 @@ public:
 
   /// lit tests, known by their files (collect records each one's file): a
   /// change to the file selects its test, and a file the coverage map has
-  /// no test of, beside known lit tests with its suffix (or added in a new
-  /// folder of a suite), is a new test of their suite (lit runs every file
-  /// of a suite's suffixes). A deleted file's test leaves the plan with the
-  /// head's tests (keepHeadTests).
+  /// no test of, beside known lit tests with its suffix or added below them
+  /// (LitFolders::newTestsAt: surely, or guessed from the suite's suffixes),
+  /// is a new test of their suite (lit runs every file of a suite's
+  /// suffixes). A deleted file's test leaves the plan with the head's tests
+  /// (keepHeadTests).
   void addLitTestFiles() {
     LitFolders Known(K.Infos);
     if (Known.empty())
@@ -884,12 +885,7 @@ private:
         P.EnclosingCTests.emplace(T.Id, T.Command->EnclosingCTest);
     if (NewLitTestFiles.empty())
       return;
-    // A retired test's record may name a ctest test that is gone.
-    std::vector<TestInfo> Live;
-    for (const TestInfo &T : K.Infos)
-      if (AllIds.count(T.Id))
-        Live.push_back(T);
-    CTestFolders Folders(Live);
+    CTestFolders Folders(K.Infos, AllIds);
     for (const auto &[Id, File] : NewLitTestFiles)
       if (std::optional<std::string> CTest = Folders.ctestRunning(Id, File))
         P.EnclosingCTests.emplace(Id, std::move(*CTest));

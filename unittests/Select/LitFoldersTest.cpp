@@ -88,7 +88,7 @@ TEST(LitFolders, NoFolderAboveWithTestsLeavesAGuess) {
   EXPECT_EQ(newTests(Root, "new/u.test"), Ids{"lit:r::new/u.test"});
 }
 
-TEST(LitFolders, TheNearestFolderWithTestsDecidesTheSuite) {
+TEST(LitFolders, ANestedSuiteRunsTheFilesBelowItsRoot) {
   // Suite inner's root is a folder of suite outer's: lit runs a file
   // there in inner alone.
   LitFolders L({litTest("lit:outer::a.test", "test/a.test"),
@@ -96,6 +96,17 @@ TEST(LitFolders, TheNearestFolderWithTestsDecidesTheSuite) {
   EXPECT_EQ(newTests(L, "test/sub/fresh/c.test"),
             Ids{"lit:inner::fresh/c.test"});
   EXPECT_EQ(newTests(L, "test/fresh/c.test"), Ids{"lit:outer::fresh/c.test"});
+  // The inner suite's tests lie deeper than a new folder in it.
+  LitFolders Deeper({litTest("lit:outer::a.test", "test/a.test"),
+                     litTest("lit:inner::x/b.test", "test/b/x/b.test")});
+  EXPECT_EQ(newTests(Deeper, "test/b/fresh/c.test"),
+            Ids{"lit:inner::fresh/c.test (guessed)"});
+}
+
+TEST(LitFolders, AFolderOfKnownTestsIsWalkedWhateverItsName) {
+  LitFolders L({litTest("lit:s::Inputs/t.test", "suite/Inputs/t.test")});
+  EXPECT_EQ(newTests(L, "suite/Inputs/u.test"), Ids{"lit:s::Inputs/u.test"});
+  EXPECT_TRUE(newTests(L, "suite/Inputs/more/u.test").empty());
 }
 
 TEST(LitFolders, NoTestForAnotherSuffixOrFolder) {
