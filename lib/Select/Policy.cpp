@@ -829,8 +829,7 @@ public:
     if (Back)
       AllIds.insert(Id);
     add(Id,
-        {Back ? ReasonKind::NewTest : ReasonKind::ChangedTest, NoIndex,
-         NoIndex,
+        {Back ? ReasonKind::NewTest : ReasonKind::ChangedTest, NoIndex, NoIndex,
          "its file " + Path + (Back ? " is back in this change" : " changed"),
          Path},
         false);

@@ -103,7 +103,7 @@ struct MutantsRequest {
   std::string From, Range;
   size_t Count = 10;
   MutatedFiles Files; ///< --mutate; any file by default
-  std::string Build; ///< the build command; empty: none
+  std::string Build;  ///< the build command; empty: none
   bool Quiet = false;
   /// The mode each mutant's selection is made in.
   select::SelectionMode Mode = select::SelectionMode::Combined;
