@@ -4,6 +4,7 @@
 #include "NativeInternal.h"
 #include "tia/Store/Store.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/LitId.h"
 #include "tia/Support/Paths.h"
 #include "tia/Support/Plural.h"
 #include "llvm/ADT/StringExtras.h"
@@ -277,7 +278,7 @@ std::vector<Unit> planUnits(const std::vector<DiscoveredTest> &Tests,
     if (Tests[I].Disabled)
       continue;
     // lit runs the tests of a suite at once: each is a unit of its own.
-    if (llvm::StringRef(Tests[I].Id).starts_with("lit:"))
+    if (isLitId(Tests[I].Id))
       Units.push_back({{I}, false, &Tests[I].Sched});
     else
       ByCTest[Tests[I].Sched.CTestName].push_back(I);

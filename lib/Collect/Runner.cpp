@@ -2,6 +2,7 @@
 
 #include "CollectInternal.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/LitId.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
@@ -268,7 +269,7 @@ RunContext::traceVariables(const DiscoveredTest &T,
       tracerVariables(Tracer, ReadsFile, T.Command.Environment);
   // lit lists the suite's folders to find the test: its own listings say
   // where new tests appear, not what the test reads (runtime/FileReadTracer.c).
-  if (llvm::StringRef(T.Id).starts_with("lit:"))
+  if (isLitId(T.Id))
     Vars.push_back("TIA_READS_RUNNER=" + std::to_string(::getpid()));
   return Vars;
 }
@@ -395,8 +396,8 @@ const Binary &RunContext::withPrograms(const Binary &B,
 /// (gatherBoundaries).
 static bool ranNothingInstrumented(RunContext &Ctx, const TestRun &Run,
                                    const Binary &B) {
-  return llvm::StringRef(Run.Result.TestId).starts_with("lit:") && Run.Reads &&
-         !Run.Reads->Incomplete && Run.Reads->allEnded() &&
+  return isLitId(Run.Result.TestId) && Run.Reads && !Run.Reads->Incomplete &&
+         Run.Reads->allEnded() &&
          B.Probe.Kind == coverage::Instrumentation::None &&
          !Ctx.ranInstrumented(*Run.Reads);
 }
@@ -416,8 +417,7 @@ static bool holdsEmptyProfile(const std::vector<std::string> &Locations) {
 /// True for a lit test a process of which, as its trace shows, did not end
 /// normally (killed, crashed, left by _exit).
 static bool litTestWithAbnormalEnd(const TestRun &Run) {
-  return llvm::StringRef(Run.Result.TestId).starts_with("lit:") && Run.Reads &&
-         !Run.Reads->allEnded();
+  return isLitId(Run.Result.TestId) && Run.Reads && !Run.Reads->allEnded();
 }
 
 /// Reads the coverage of a test that passed (or was skipped) into \p Run.

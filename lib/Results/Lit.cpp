@@ -13,6 +13,7 @@
 #include "tia/Results/Runners.h"
 #include "tia/Select/Policy.h"
 #include "tia/Support/Error.h"
+#include "tia/Support/LitId.h"
 #include "tia/Support/Plural.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -117,16 +118,14 @@ std::map<std::string, LitSuite> parseLitSuites(llvm::StringRef Text) {
 
 std::string litTestId(llvm::StringRef FullName) {
   auto [Suite, Path] = FullName.split(" :: ");
-  return ("lit:" + Suite + "::" + Path).str();
+  return litId(Suite, Path);
 }
 
 std::optional<std::string> litFullName(llvm::StringRef Id) {
-  if (!Id.consume_front("lit:"))
+  std::optional<LitIdParts> Parts = splitLitId(Id);
+  if (!Parts)
     return std::nullopt;
-  auto [Suite, Path] = Id.split("::");
-  if (Suite.empty() || Path.empty())
-    return std::nullopt;
-  return (Suite + " :: " + Path).str();
+  return (Parts->Suite + " :: " + Parts->Path).str();
 }
 
 std::string litFilter(const std::vector<std::string> &FullNames) {
@@ -300,8 +299,8 @@ std::optional<std::string> plainLitId(llvm::StringRef ClassName,
   if (Suite.empty() || Folder.empty())
     return std::nullopt;
   if (Folder == Suite)
-    return ("lit:" + Suite + "::" + Name).str();
-  return ("lit:" + Suite + "::" + Folder + "/" + Name).str();
+    return litId(Suite, Name);
+  return litId(Suite, (Folder + "/" + Name).str());
 }
 
 llvm::Expected<std::vector<std::string>>

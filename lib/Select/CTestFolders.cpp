@@ -1,6 +1,7 @@
 //===- CTestFolders.cpp - the ctest test a new lit test runs in -----------===//
 
 #include "CTestFolders.h"
+#include "tia/Support/LitId.h"
 #include "tia/Support/Paths.h"
 
 namespace tia {
@@ -10,7 +11,8 @@ namespace {
 
 /// The suite of lit test id \p Id ("lit:SUITE::PATH").
 llvm::StringRef suiteOf(llvm::StringRef Id) {
-  return Id.drop_front(4).split("::").first;
+  std::optional<LitIdParts> Parts = splitLitId(Id);
+  return Parts ? Parts->Suite : llvm::StringRef();
 }
 
 /// True when \p File lies below \p Folder ("." for the root).
@@ -23,7 +25,7 @@ bool below(llvm::StringRef File, llvm::StringRef Folder) {
 CTestFolders::CTestFolders(const std::vector<TestInfo> &Infos,
                            const std::set<std::string> &Live) {
   for (const TestInfo &T : Infos) {
-    if (!llvm::StringRef(T.Id).starts_with("lit:") || !Live.count(T.Id))
+    if (!isLitId(T.Id) || !Live.count(T.Id))
       continue;
     if (!T.Command || T.Command->EnclosingCTest.empty()) {
       if (!T.File.empty())

@@ -3,6 +3,7 @@
 #include "HeadTests.h"
 #include "PythonSelect.h"
 #include "tia/Store/Store.h"
+#include "tia/Support/LitId.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include <functional>
@@ -59,7 +60,7 @@ public:
   /// True when the head cannot run \p Id: its file is gone, or the file
   /// is known and neither defines its function nor may inherit it.
   llvm::Expected<bool> undefined(const std::string &Id) {
-    if (llvm::StringRef(Id).starts_with("lit:"))
+    if (isLitId(Id))
       return litFileGone(Id);
     llvm::StringRef File = fileOf(Id);
     if (File.empty())
@@ -107,7 +108,7 @@ private:
         return Infos.takeError();
       LitFiles.emplace();
       for (const TestInfo &T : *Infos)
-        if (llvm::StringRef(T.Id).starts_with("lit:") && !T.File.empty())
+        if (isLitId(T.Id) && !T.File.empty())
           (*LitFiles)[T.Id] = T.File;
     }
     auto It = LitFiles->find(Id);

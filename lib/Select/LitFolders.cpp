@@ -1,6 +1,7 @@
 //===- LitFolders.cpp - lit tests known by their files --------------------===//
 
 #include "LitFolders.h"
+#include "tia/Support/LitId.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Path.h"
@@ -46,10 +47,10 @@ bool isNewAtItsPath(git::ChangeStatus S) {
 
 LitFolders::LitFolders(const std::vector<TestInfo> &Infos) {
   for (const TestInfo &T : Infos) {
-    llvm::StringRef Id = T.Id;
-    if (!Id.consume_front("lit:") || T.File.empty())
+    std::optional<LitIdParts> Parts = splitLitId(T.Id);
+    if (!Parts || T.File.empty())
       continue;
-    auto [Name, Path] = Id.split("::");
+    auto [Name, Path] = *Parts;
     llvm::StringRef Root = T.File;
     if (!Root.consume_back(Path) || !(Root.empty() || Root.ends_with("/")))
       continue;
@@ -114,7 +115,7 @@ std::vector<NewLitTest> LitFolders::newTestsAt(llvm::StringRef File,
     llvm::StringRef InSuite = File.drop_front(Root.size());
     if (!Walked && belowUnwalkedFolder(InSuite))
       continue;
-    std::string Id = "lit:" + Name + "::" + InSuite.str();
+    std::string Id = litId(Name, InSuite);
     const std::set<std::string> *Near = nearestSuffixes(Dir, Name, New);
     if (Near && Near->count(Suffix))
       Out.push_back({std::move(Id), false});
