@@ -498,19 +498,15 @@ llvm::Expected<DefinitionMap> caseDefinitions(Store &S) {
   return DefinedAt;
 }
 
-/// \p Folders (absolute) relative to the repository at \p Root, "." for
+/// \p Folders (absolute) relative to the repository \p Repo, "." for
 /// the root itself; none when one lies outside it, where no test file of
 /// the repository can be new.
 std::vector<std::string>
 repositoryFolders(const std::vector<std::string> &Folders,
-                  llvm::StringRef Root) {
+                  const FolderPaths &Repo) {
   std::vector<std::string> Out;
   for (const std::string &F : Folders) {
-    if (llvm::sys::fs::equivalent(F, Root)) {
-      Out.push_back(".");
-      continue;
-    }
-    std::string Rel = relativeInside(F, Root);
+    std::string Rel = Repo.relative(F);
     if (!Rel.empty())
       Out.push_back(std::move(Rel));
   }
@@ -522,6 +518,7 @@ repositoryFolders(const std::vector<std::string> &Folders,
 /// \p Root).
 llvm::Error putTestInfos(Store &S, const std::vector<DiscoveredTest> &Tests,
                          const DefinitionMap &DefinedAt, llvm::StringRef Root) {
+  FolderPaths Repo(Root);
   for (const DiscoveredTest &T : Tests) {
     auto Old = S.testInfo(T.Id);
     if (!Old)
@@ -533,7 +530,7 @@ llvm::Error putTestInfos(Store &S, const std::vector<DiscoveredTest> &Tests,
       Info.Line = (*Old)->Line;
     }
     if (!T.File.empty()) {
-      Info.File = relativeInside(T.File, Root);
+      Info.File = Repo.relative(T.File);
       Info.Line = 0;
     }
     if (Info.File.empty() && !T.Case.empty()) {
@@ -545,7 +542,7 @@ llvm::Error putTestInfos(Store &S, const std::vector<DiscoveredTest> &Tests,
     }
     Info.Command = T.Command;
     Info.Command->EnclosingCTestFolders =
-        repositoryFolders(T.Command.EnclosingCTestFolders, Root);
+        repositoryFolders(T.Command.EnclosingCTestFolders, Repo);
     if (llvm::Error E = S.putTestInfo(Info))
       return E;
   }

@@ -19,28 +19,6 @@ void addStrings(const llvm::json::Array *A, std::set<std::string> &Out) {
       Out.insert(S->str());
 }
 
-/// \p Path relative to the repository, "." for the root; empty when it lies
-/// outside. Tried as given, then with symbolic links resolved (a test may
-/// reach the repository through a link, or a link inside it point in).
-std::string insideRepository(llvm::StringRef Path, const TrackedTree &Tree) {
-  llvm::SmallString<256> P(Path);
-  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-  for (llvm::StringRef Root :
-       {llvm::StringRef(Tree.Root), llvm::StringRef(Tree.RealRoot)}) {
-    llvm::StringRef R = P;
-    if (Root.empty() || !R.consume_front(Root))
-      continue;
-    if (R.empty())
-      return ".";
-    if (R.consume_front("/"))
-      return R.str();
-  }
-  llvm::SmallString<256> Real;
-  if (!llvm::sys::fs::real_path(P, Real) && Real != P)
-    return insideRepository(Real, Tree);
-  return "";
-}
-
 bool isTracked(const std::string &Rel, const TrackedTree &Tree) {
   return std::binary_search(Tree.Files.begin(), Tree.Files.end(), Rel);
 }
@@ -135,13 +113,7 @@ unsigned RawReads::addTrace(llvm::StringRef Text) {
 
 TrackedTree trackedTree(const std::string &Root,
                         std::vector<std::string> Files) {
-  TrackedTree Tree;
-  Tree.Root = Root;
-  llvm::SmallString<256> Real;
-  if (!llvm::sys::fs::real_path(Root, Real))
-    Tree.RealRoot = std::string(Real);
-  Tree.Files = std::move(Files);
-  return Tree;
+  return TrackedTree{FolderPaths(Root), std::move(Files)};
 }
 
 FileReads keepTracked(const std::string &TestId, const std::string &Commit,
@@ -152,17 +124,17 @@ FileReads keepTracked(const std::string &TestId, const std::string &Commit,
   R.Complete = !Raw.Incomplete;
   std::set<std::string> Files, Dirs, RunnerDirs;
   for (const std::string &P : Raw.Read) {
-    std::string Rel = insideRepository(P, Tree);
+    std::string Rel = Tree.Root.relative(P);
     if (!Rel.empty() && !isPythonSource(Rel) && isTracked(Rel, Tree))
       Files.insert(Rel);
   }
   for (const std::string &P : Raw.Listed) {
-    std::string Rel = insideRepository(P, Tree);
+    std::string Rel = Tree.Root.relative(P);
     if (!Rel.empty() && holdsTracked(Rel, Tree))
       Dirs.insert(Rel);
   }
   for (const std::string &P : Raw.ListedByRunner) {
-    std::string Rel = insideRepository(P, Tree);
+    std::string Rel = Tree.Root.relative(P);
     if (!Rel.empty() && holdsTracked(Rel, Tree) && !Dirs.count(Rel))
       RunnerDirs.insert(Rel);
   }

@@ -10,6 +10,7 @@
 #define TIA_LIB_COLLECT_FILEREADSINTERNAL_H
 
 #include "tia/Store/Store.h"
+#include "tia/Support/Paths.h"
 #include "llvm/Support/JSON.h"
 #include <map>
 #include <set>
@@ -54,8 +55,7 @@ struct RawReads {
 
 /// Where the repository is and what git tracks in it.
 struct TrackedTree {
-  std::string Root;               ///< absolute, as the tests see it
-  std::string RealRoot;           ///< with symbolic links resolved
+  FolderPaths Root;               ///< as the tests see it, and resolved
   std::vector<std::string> Files; ///< repository-relative, sorted
 };
 

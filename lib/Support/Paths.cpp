@@ -14,12 +14,19 @@ bool isAtOrBelow(llvm::StringRef Path, llvm::StringRef Dir) {
 
 namespace {
 
-std::string below(llvm::StringRef Path, llvm::StringRef Root) {
-  if (Path == Root || !isAtOrBelow(Path, Root))
-    return "";
+/// \p Path relative to \p Root ("." for \p Root itself); none when it
+/// lies outside.
+std::optional<std::string> below(llvm::StringRef Path, llvm::StringRef Root) {
+  if (Path == Root)
+    return std::string(".");
+  if (Root == "/")
+    return Path.drop_front().str();
+  if (!isAtOrBelow(Path, Root))
+    return std::nullopt;
   return Path.substr(Root.size() + 1).str();
 }
 
+/// \p Path with its symbolic links resolved; \p Path when it cannot be.
 std::string resolved(llvm::StringRef Path) {
   llvm::SmallString<256> Real;
   if (llvm::sys::fs::real_path(Path, Real))
@@ -29,12 +36,20 @@ std::string resolved(llvm::StringRef Path) {
 
 } // namespace
 
-std::string relativeInside(llvm::StringRef Path, llvm::StringRef Root) {
-  std::string P = absolutePath(Path, "/"), R = absolutePath(Root, "/");
-  std::string Rel = below(P, R);
-  if (Rel.empty())
-    Rel = below(resolved(P), resolved(R));
-  return Rel;
+FolderPaths::FolderPaths(llvm::StringRef Folder)
+    : Root(absolutePath(Folder, "/")), RealRoot(resolved(Root)) {}
+
+std::string FolderPaths::relative(llvm::StringRef Path) const {
+  std::string P = absolutePath(Path, "/");
+  for (const std::string *R : {&Root, &RealRoot})
+    if (std::optional<std::string> Rel = below(P, *R))
+      return *Rel;
+  std::string Real = resolved(P);
+  if (Real != P)
+    for (const std::string *R : {&Root, &RealRoot})
+      if (std::optional<std::string> Rel = below(Real, *R))
+        return *Rel;
+  return "";
 }
 
 std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base) {

@@ -11,10 +11,8 @@ namespace {
 using Strings = std::vector<std::string>;
 
 TrackedTree tree() {
-  TrackedTree T;
-  T.Root = "/repo";
-  T.Files = {"data/a.txt", "data/sub/b.txt", "src/m.py", "top.json"};
-  return T;
+  return trackedTree("/repo",
+                     {"data/a.txt", "data/sub/b.txt", "src/m.py", "top.json"});
 }
 
 TEST(FileReadsTest, KeepsTrackedFilesInsideTheRepository) {

@@ -24,9 +24,23 @@ std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base);
 /// is not below it.
 bool isAtOrBelow(llvm::StringRef Path, llvm::StringRef Dir);
 
-/// \p Path (absolute) relative to \p Root, compared as given, then with
-/// symbolic links resolved in both; empty when it lies outside.
-std::string relativeInside(llvm::StringRef Path, llvm::StringRef Root);
+/// A folder (a repository's root) as given and with its symbolic links
+/// resolved: a path may reach it through a link, or a link inside it may
+/// point in, so both spellings count as inside.
+class FolderPaths {
+public:
+  /// \p Root is absolute; its links are resolved once, here.
+  explicit FolderPaths(llvm::StringRef Root);
+
+  /// \p Path (absolute) relative to the folder, "." for the folder itself;
+  /// empty when it lies outside. Compared as given, then with the links of
+  /// \p Path resolved.
+  std::string relative(llvm::StringRef Path) const;
+
+private:
+  std::string Root;
+  std::string RealRoot;
+};
 
 /// Where a build directory is when none is given: the first of
 /// \p WorkingDir/build, \p Root/build, \p WorkingDir and \p Root (all
