@@ -1,5 +1,6 @@
 //===- Discovery.cpp - the tests of a CMake build -------------------------===//
 
+#include "CTestEnvironment.h"
 #include "tia/Collect/Collect.h"
 #include "tia/Collect/Process.h"
 #include "tia/Support/CaseFilters.h"
@@ -366,6 +367,25 @@ bool litSkipsTimeRecording(const CTestEntry &E, const TestCommand &Base,
   return It->second;
 }
 
+/// Puts what \p E's ENVIRONMENT_MODIFICATION leaves in the variables it
+/// names after its ENVIRONMENT, over tia's environment as ctest's.
+llvm::Error applyEnvironmentModification(CTestEntry &E) {
+  if (E.EnvironmentModification.empty())
+    return llvm::Error::success();
+  auto Before = [&](llvm::StringRef Name) -> std::optional<std::string> {
+    std::optional<std::string> Value = llvm::sys::Process::GetEnv(Name);
+    for (llvm::StringRef Entry : E.Environment)
+      if (Entry.consume_front((Name + "=").str()))
+        Value = Entry.str();
+    return Value;
+  };
+  auto Modified = modifiedEnvironment(E.EnvironmentModification, Before);
+  if (!Modified)
+    return Modified.takeError();
+  llvm::append_range(E.Environment, *Modified);
+  return llvm::Error::success();
+}
+
 /// True when lit's environment may leave tests out: a variable of \p E's
 /// (set or modified) or of tia's own that filters, shards or adds options.
 bool litEnvironmentMayLeaveOutTests(const CTestEntry &E) {
@@ -606,10 +626,16 @@ llvm::Expected<Discovery> discoverTests(llvm::StringRef BuildDir,
   BinaryNames Names(*Entries, BuildDir);
   std::map<std::string, DiscoveredTest> Tests;
   std::map<std::string, bool> SkipTimesByLit;
-  for (const CTestEntry &E : *Entries) {
+  for (CTestEntry &E : *Entries) {
     if (E.Command.empty()) {
       D.Problems.push_back("ctest test " + E.Name +
                            " has no command (its executable was not built?)");
+      continue;
+    }
+    if (llvm::Error Err = applyEnvironmentModification(E)) {
+      D.Problems.push_back("ctest test " + E.Name +
+                           " has an ENVIRONMENT_MODIFICATION ctest refuses (" +
+                           llvm::toString(std::move(Err)) + ")");
       continue;
     }
     TestCommand Base;

@@ -75,6 +75,8 @@ tracerVariables(const std::string &Tracer, const std::string &ReadsFile,
     for (const std::string &Entry : TestEnvironment)
       if (llvm::StringRef(Entry).starts_with((Name + "=").str()))
         Out = Entry.substr(Name.size() + 1);
+      else if (Entry == Name)
+        Out.clear(); // unset
     return Out;
   };
   std::string Preload = withoutOtherTracers(Value("LD_PRELOAD"));

@@ -101,8 +101,11 @@ buildEnvironment(const std::vector<std::string> &Drop,
                  const std::vector<std::vector<std::string>> &Add) {
   std::vector<std::string> Out;
   llvm::StringMap<size_t> Where;
+  // An unset variable keeps its place, empty, until the end.
   auto Put = [&](llvm::StringRef Entry) {
     llvm::StringRef Name = Entry.split('=').first;
+    if (!Entry.contains('='))
+      Entry = "";
     auto [It, New] = Where.try_emplace(Name, Out.size());
     if (New)
       Out.push_back(Entry.str());
@@ -118,6 +121,7 @@ buildEnvironment(const std::vector<std::string> &Drop,
   for (const std::vector<std::string> &List : Add)
     for (const std::string &Entry : List)
       Put(Entry);
+  llvm::erase_if(Out, [](const std::string &E) { return E.empty(); });
   return Out;
 }
 

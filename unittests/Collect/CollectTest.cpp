@@ -179,6 +179,16 @@ TEST(ProcessTest, ExitCodeOutputAndEnvironment) {
   llvm::sys::fs::remove(Out);
 }
 
+TEST(ProcessTest, AnEntryWithoutValueUnsetsTheVariable) {
+  std::vector<std::string> Env =
+      buildEnvironment({}, {{"TIA_X=1", "TIA_Y=2"}, {"TIA_X"}});
+  EXPECT_FALSE(llvm::is_contained(Env, "TIA_X=1"));
+  EXPECT_FALSE(llvm::is_contained(Env, "TIA_X"));
+  EXPECT_TRUE(llvm::is_contained(Env, "TIA_Y=2"));
+  Env = buildEnvironment({}, {{"TIA_X"}, {"TIA_X=3"}});
+  EXPECT_TRUE(llvm::is_contained(Env, "TIA_X=3"));
+}
+
 TEST(ProcessTest, MissingExecutable) {
   ProcessSpec Spec{"/nonexistent/test", {}, {}, "", "/dev/null"};
   ProcessEnd End = runProcess(Spec, 1);

@@ -98,9 +98,10 @@ struct CTestEntry {
   std::string Name;
   std::vector<std::string> Command; ///< executable first; empty: not found
   std::string WorkingDir;           ///< empty: the directory of its file
+  /// ENVIRONMENT ("NAME=VALUE"), then, once discovery applied it, what
+  /// ENVIRONMENT_MODIFICATION leaves ("NAME" alone: unset).
   std::vector<std::string> Environment;
-  /// ENVIRONMENT_MODIFICATION, as ctest lists it ("NAME=op:value"); only
-  /// read to know when a lit command's environment may filter its tests.
+  /// ENVIRONMENT_MODIFICATION, as ctest lists it ("NAME=op:value").
   std::vector<std::string> EnvironmentModification;
   double Timeout = 0;
   bool Disabled = false;

@@ -51,7 +51,8 @@ ProcessEnd runProcess(const ProcessSpec &Spec, double TimeoutSeconds,
 void killProcessTree(pid_t Pid);
 
 /// tia's environment without the variables named in \p Drop, then \p Add
-/// ("NAME=VALUE", later ones replacing earlier ones of the same name).
+/// ("NAME=VALUE", later ones replacing earlier ones of the same name;
+/// "NAME" alone unsets NAME, as ctest's ENVIRONMENT_MODIFICATION may).
 std::vector<std::string>
 buildEnvironment(const std::vector<std::string> &Drop,
                  const std::vector<std::vector<std::string>> &Add);
