@@ -6,12 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CTestEnvironment.h"
 #include "FileReadsInternal.h"
 #include "tia/Support/Error.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 // ccache does not cache a source that uses .incbin: the object is rebuilt
@@ -69,15 +71,8 @@ tracerVariables(const std::string &Tracer, const std::string &ReadsFile,
                 const std::vector<std::string> &TestEnvironment) {
   // The test's own values (its ctest ENVIRONMENT, else tia's) stay.
   auto Value = [&](llvm::StringRef Name) {
-    std::string Out;
-    if (const char *Env = std::getenv(Name.str().c_str()))
-      Out = Env;
-    for (const std::string &Entry : TestEnvironment)
-      if (llvm::StringRef(Entry).starts_with((Name + "=").str()))
-        Out = Entry.substr(Name.size() + 1);
-      else if (Entry == Name)
-        Out.clear(); // unset
-    return Out;
+    return valueIn(TestEnvironment, Name, llvm::sys::Process::GetEnv(Name))
+        .value_or("");
   };
   std::string Preload = withoutOtherTracers(Value("LD_PRELOAD"));
   // A program linked with a shared AddressSanitizer runtime (gcc's

@@ -44,6 +44,12 @@ TEST(CTestEnvironmentTest, PathListsJoinWithColonsAndCMakeListsWithSemicolons) {
             (Strings{"PATH=/b/bin:/usr/bin", "PYTHONPATH=/b/py", "L=w;x"}));
 }
 
+TEST(CTestEnvironmentTest, AListStartsWithoutSeparatorWhenEmptyOrUnset) {
+  EXPECT_EQ(modified({"P=path_list_prepend:/a", "E=path_list_append:/b"},
+                     {{"E", ""}}),
+            (Strings{"P=/a", "E=/b"}));
+}
+
 TEST(CTestEnvironmentTest, StringsAppendAndPrependWithoutSeparator) {
   EXPECT_EQ(modified({"S=string_append:c", "S=string_prepend:a"}, {{"S", "b"}}),
             (Strings{"S=abc"}));
@@ -57,7 +63,8 @@ TEST(CTestEnvironmentTest, SetUnsetAndResetWorkInOrder) {
   EXPECT_EQ(modified({"C=set:lost", "C=reset:", "C=string_append:!"},
                      {{"C", "kept"}}),
             (Strings{"C=kept!"}));
-  // ctest appends to an unset variable's value before, as it reads it.
+  // ctest 3.22 to 4.3 append to an unset variable's value before, as they
+  // read it (4.4 starts from empty).
   EXPECT_EQ(modified({"B=unset:", "B=string_append:x"}, {{"B", "was"}}),
             (Strings{"B=wasx"}));
 }
@@ -71,7 +78,20 @@ TEST(CTestEnvironmentTest, RefusesWhatCTestRefuses) {
   EXPECT_EQ(refusal({"PATH=/x"}), "'PATH=/x': no ':' after the operation");
   EXPECT_EQ(refusal({"PATH=push:/x"}),
             "'PATH=push:/x': unknown operation 'push'");
-  EXPECT_EQ(refusal({"=set:x"}), "'=set:x': no variable's name before '='");
+  EXPECT_EQ(refusal({"X=:v"}), "'X=:v': unknown operation ''");
+}
+
+TEST(CTestEnvironmentTest, IgnoresAnEntryWithoutName) {
+  EXPECT_EQ(modified({"=set:x", "A=set:1"}), (Strings{"A=1"}));
+}
+
+TEST(CTestEnvironmentTest, ValueInReadsTheLastEntryOverTheOuterValue) {
+  Strings Env = {"A=1", "B=2", "A=3", "C"};
+  EXPECT_EQ(valueIn(Env, "A", "outer"), "3");
+  EXPECT_EQ(valueIn(Env, "B", std::nullopt), "2");
+  EXPECT_EQ(valueIn(Env, "C", "outer"), std::nullopt); // "C" alone: unset
+  EXPECT_EQ(valueIn(Env, "D", "outer"), "outer");
+  EXPECT_EQ(valueIn({"AB=1"}, "A", std::nullopt), std::nullopt);
 }
 
 } // namespace

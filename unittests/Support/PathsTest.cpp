@@ -29,7 +29,9 @@ TEST(PathsTest, FolderPathsGivesPathsInsideTheFolder) {
   EXPECT_EQ(Repo.relative("/no-such-repo"), ".");
   EXPECT_EQ(Repo.relative("/no-such-repo/a/../b.txt"), "b.txt");
   EXPECT_EQ(Repo.relative("/no-such-repository/b.txt"), "");
+  EXPECT_EQ(Repo.relative("/no-such-repo/dir/"), "dir");
   EXPECT_EQ(FolderPaths("/").relative("/a/b"), "a/b");
+  EXPECT_EQ(FolderPaths("/").relative("/"), ".");
 }
 
 TEST(PathsTest, FolderPathsFollowsSymbolicLinksEitherWay) {
