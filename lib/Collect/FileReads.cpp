@@ -33,7 +33,13 @@ bool holdsTracked(const std::string &Rel, const TrackedTree &Tree) {
 }
 
 bool isPythonSource(llvm::StringRef Rel) {
-  return Rel.ends_with(".py") || Rel.ends_with(".pyc") || Rel.ends_with(".pyi");
+  return Rel.ends_with(".py") || Rel.ends_with(".pyi");
+}
+
+/// True for a read \p Rel the store leaves out of test \p TestId's.
+bool leftOut(llvm::StringRef Rel, llvm::StringRef TestId) {
+  return Rel.ends_with(".pyc") ||
+         (TestId.starts_with("pytest:") && isPythonSource(Rel));
 }
 
 /// A path of the tracer's reads file, where '%', CR and LF are escaped.
@@ -125,7 +131,7 @@ FileReads keepTracked(const std::string &TestId, const std::string &Commit,
   std::set<std::string> Files, Dirs, RunnerDirs;
   for (const std::string &P : Raw.Read) {
     std::string Rel = Tree.Root.relative(P);
-    if (!Rel.empty() && !isPythonSource(Rel) && isTracked(Rel, Tree))
+    if (!Rel.empty() && !leftOut(Rel, TestId) && isTracked(Rel, Tree))
       Files.insert(Rel);
   }
   for (const std::string &P : Raw.Listed) {

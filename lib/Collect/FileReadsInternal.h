@@ -64,9 +64,12 @@ TrackedTree trackedTree(const std::string &Root,
                         std::vector<std::string> Files);
 
 /// \p Raw as the store keeps it for test \p TestId at \p Commit: the files
-/// git tracks (Python sources left out: the coverage and the import graph
-/// follow them), and the directories inside the repository that hold a
-/// tracked file ("." for the root); both sorted.
+/// git tracks, and the directories inside the repository that hold a
+/// tracked file ("." for the root); both sorted. Bytecode caches are left
+/// out, and a pytest test's Python sources (its coverage and the import
+/// graph follow them); any other test's are kept: a script a ctest or lit
+/// test runs, or lit's configuration, runs with no coverage, so its reads
+/// are what selects the test when it changes.
 FileReads keepTracked(const std::string &TestId, const std::string &Commit,
                       const RawReads &Raw, const TrackedTree &Tree);
 

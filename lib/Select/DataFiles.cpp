@@ -151,6 +151,33 @@ llvm::Expected<bool> DataFiles::decide(Selection &Sel, const git::FileChange &C,
   return true;
 }
 
+llvm::Error DataFiles::selectSourceReaders(Selection &Sel,
+                                           const git::FileChange &C,
+                                           TestReasons &ByTest) {
+  std::map<std::string, std::string> Found;
+  for (const std::string *Path : {&C.OldPath, &C.NewPath})
+    if (!Path->empty())
+      if (llvm::Error E = readersOf(*Path, git::ChangeStatus::Modified,
+                                    /*Listers=*/false, Found))
+        return E;
+  if (Found.empty())
+    return llvm::Error::success();
+  size_t Index = Sel.Fallbacks.size();
+  Sel.Fallbacks.push_back(
+      {FallbackKind::DataFile,
+       C.NewPath.empty() ? C.OldPath : C.NewPath,
+       std::string(git::statusName(C.Status)) + ": a Python source " +
+           std::to_string(Found.size()) + " traced " +
+           (Found.size() == 1 ? "test reads" : "tests read") +
+           " as a file, where no coverage follows it",
+       FallbackScope::Readers,
+       {}});
+  for (auto &[Test, How] : Found)
+    ByTest[Test].push_back(
+        {NoIndex, Index, How, Rule::Reads, Evidence::Fallback});
+  return llvm::Error::success();
+}
+
 } // namespace detail
 } // namespace select
 } // namespace tia

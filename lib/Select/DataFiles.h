@@ -41,6 +41,14 @@ public:
   llvm::Expected<bool> decide(Selection &Sel, const git::FileChange &C,
                               TestReasons &ByTest);
 
+  /// Selects the tests that read the Python source \p C changes as a file
+  /// (a script a ctest or lit test runs, lit's configuration: collect keeps
+  /// those reads for every test but pytest's), under a fallback of scope
+  /// Readers: no coverage follows the source into them. None when no
+  /// traced test read it.
+  llvm::Error selectSourceReaders(Selection &Sel, const git::FileChange &C,
+                                  TestReasons &ByTest);
+
 private:
   /// Tests that read \p Path (or list a directory above it when \p Listers)
   /// with how, into \p Found. \p Status: how the change put a file at

@@ -341,12 +341,13 @@ private:
     if (llvm::Error E = examine(Sel, S, R, Im, C, OldVersions, NewVersions,
                                 Scans, OwnTests))
       return E;
-    if (!(isCppSource(C.OldPath) || isCppSource(C.NewPath)))
-      return llvm::Error::success();
-    // A comment-only change runs no differently behind a boundary either.
+    // A comment-only change runs no differently behind a boundary, or in a
+    // script a test runs, either.
     for (size_t I = NotesBefore; I < Sel.Notes.size(); ++I)
       if (Sel.Notes[I].Kind == NoteKind::CommentOnly)
         return llvm::Error::success();
+    if (!(isCppSource(C.OldPath) || isCppSource(C.NewPath)))
+      return Data.selectSourceReaders(Sel, C, ByTest);
     return detail::selectBehindBoundaries(S, Sel, C, ByTest);
   }
 

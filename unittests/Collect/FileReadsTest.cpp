@@ -28,6 +28,17 @@ TEST(FileReadsTest, KeepsTrackedFilesInsideTheRepository) {
   EXPECT_EQ(R.Files, (Strings{"data/a.txt", "top.json"}));
 }
 
+TEST(FileReadsTest, KeepsThePythonSourcesOfTestsNoCoverageFollows) {
+  RawReads Raw;
+  Raw.Read = {"/repo/src/m.py", "/repo/src/__pycache__/m.cpython-311.pyc"};
+  // A script a lit or ctest test runs has no coverage: its read selects.
+  EXPECT_EQ(keepTracked("lit:s::t.test", "c1", Raw, tree()).Files,
+            Strings{"src/m.py"});
+  EXPECT_EQ(keepTracked("ctest:script", "c1", Raw, tree()).Files,
+            Strings{"src/m.py"});
+  EXPECT_EQ(keepTracked("pytest:t", "c1", Raw, tree()).Files, Strings{});
+}
+
 TEST(FileReadsTest, KeepsFoldersHoldingATrackedFile) {
   RawReads Raw;
   Raw.Listed = {"/repo", "/repo/data/sub", "/repo/empty", "/repo/dat", "/tmp"};
