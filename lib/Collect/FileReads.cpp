@@ -32,14 +32,29 @@ bool holdsTracked(const std::string &Rel, const TrackedTree &Tree) {
   return It != Tree.Files.end() && llvm::StringRef(*It).starts_with(Prefix);
 }
 
-bool isPythonSource(llvm::StringRef Rel) {
-  return Rel.ends_with(".py") || Rel.ends_with(".pyi");
+/// The source a bytecode cache \p Rel was compiled from: "D/m.py" for
+/// "D/__pycache__/m.cpython-311.pyc" and for "D/m.pyc".
+std::string sourceOfBytecode(llvm::StringRef Rel) {
+  llvm::StringRef Dir = llvm::sys::path::parent_path(Rel);
+  llvm::StringRef Name = llvm::sys::path::filename(Rel).drop_back(4);
+  if (llvm::sys::path::filename(Dir) == "__pycache__") {
+    Dir = llvm::sys::path::parent_path(Dir);
+    Name = Name.split('.').first; // m.cpython-311.opt-1 -> m
+  }
+  return ((Dir.empty() ? "" : Dir.str() + "/") + Name + ".py").str();
 }
 
-/// True for a read \p Rel the store leaves out of test \p TestId's.
-bool leftOut(llvm::StringRef Rel, llvm::StringRef TestId) {
-  return Rel.ends_with(".pyc") ||
-         (TestId.starts_with("pytest:") && isPythonSource(Rel));
+/// The path test \p TestId's read of \p Rel is kept as; empty: none. A
+/// pytest test's Python sources are left out (its coverage and the import
+/// graph follow them); another test keeps them, and a bytecode cache counts
+/// as a read of its source: a warm cache is all an import opens.
+std::string keptRead(llvm::StringRef Rel, llvm::StringRef TestId) {
+  bool Pytest = TestId.starts_with("pytest:");
+  if (Rel.ends_with(".pyc"))
+    return Pytest ? "" : sourceOfBytecode(Rel);
+  if (Pytest && Rel.ends_with(".py"))
+    return "";
+  return Rel.str();
 }
 
 /// A path of the tracer's reads file, where '%', CR and LF are escaped.
@@ -130,8 +145,8 @@ FileReads keepTracked(const std::string &TestId, const std::string &Commit,
   R.Complete = !Raw.Incomplete;
   std::set<std::string> Files, Dirs, RunnerDirs;
   for (const std::string &P : Raw.Read) {
-    std::string Rel = Tree.Root.relative(P);
-    if (!Rel.empty() && !leftOut(Rel, TestId) && isTracked(Rel, Tree))
+    std::string Rel = keptRead(Tree.Root.relative(P), TestId);
+    if (!Rel.empty() && isTracked(Rel, Tree))
       Files.insert(Rel);
   }
   for (const std::string &P : Raw.Listed) {

@@ -65,11 +65,12 @@ TrackedTree trackedTree(const std::string &Root,
 
 /// \p Raw as the store keeps it for test \p TestId at \p Commit: the files
 /// git tracks, and the directories inside the repository that hold a
-/// tracked file ("." for the root); both sorted. Bytecode caches are left
-/// out, and a pytest test's Python sources (its coverage and the import
-/// graph follow them); any other test's are kept: a script a ctest or lit
-/// test runs, or lit's configuration, runs with no coverage, so its reads
-/// are what selects the test when it changes.
+/// tracked file ("." for the root); both sorted. A pytest test's Python
+/// sources and bytecode caches are left out (its coverage and the import
+/// graph follow them); any other test keeps them, a cache as a read of its
+/// source: a script a ctest or lit test runs, or lit's configuration, runs
+/// with no coverage, so its reads are what selects the test when it
+/// changes.
 FileReads keepTracked(const std::string &TestId, const std::string &Commit,
                       const RawReads &Raw, const TrackedTree &Tree);
 

@@ -163,15 +163,15 @@ llvm::Error DataFiles::selectSourceReaders(Selection &Sel,
   if (Found.empty())
     return llvm::Error::success();
   size_t Index = Sel.Fallbacks.size();
-  Sel.Fallbacks.push_back(
-      {FallbackKind::DataFile,
-       C.NewPath.empty() ? C.OldPath : C.NewPath,
-       std::string(git::statusName(C.Status)) + ": a Python source " +
-           std::to_string(Found.size()) + " traced " +
-           (Found.size() == 1 ? "test reads" : "tests read") +
-           " as a file, where no coverage follows it",
-       FallbackScope::Readers,
-       {}});
+  Sel.Fallbacks.push_back({FallbackKind::DataFile,
+                           C.NewPath.empty() ? C.OldPath : C.NewPath,
+                           std::string(git::statusName(C.Status)) +
+                               ": Python source read as a file by " +
+                               std::to_string(Found.size()) + " traced " +
+                               (Found.size() == 1 ? "test" : "tests") +
+                               " (no coverage follows Python there)",
+                           FallbackScope::Readers,
+                           {}});
   for (auto &[Test, How] : Found)
     ByTest[Test].push_back(
         {NoIndex, Index, How, Rule::Reads, Evidence::Fallback});

@@ -44,8 +44,9 @@ public:
   /// Selects the tests that read the Python source \p C changes as a file
   /// (a script a ctest or lit test runs, lit's configuration: collect keeps
   /// those reads for every test but pytest's), under a fallback of scope
-  /// Readers: no coverage follows the source into them. None when no
-  /// traced test read it.
+  /// Readers: no coverage follows the source into them, and they may read
+  /// it as data, so a comment counts too. None when no traced test read
+  /// it.
   llvm::Error selectSourceReaders(Selection &Sel, const git::FileChange &C,
                                   TestReasons &ByTest);
 

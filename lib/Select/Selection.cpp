@@ -341,13 +341,14 @@ private:
     if (llvm::Error E = examine(Sel, S, R, Im, C, OldVersions, NewVersions,
                                 Scans, OwnTests))
       return E;
-    // A comment-only change runs no differently behind a boundary, or in a
-    // script a test runs, either.
+    // A test that reads a Python source as a file may run it or compare
+    // its bytes: any change to it selects the test.
+    if (!(isCppSource(C.OldPath) || isCppSource(C.NewPath)))
+      return Data.selectSourceReaders(Sel, C, ByTest);
+    // A comment-only change runs no differently behind a boundary either.
     for (size_t I = NotesBefore; I < Sel.Notes.size(); ++I)
       if (Sel.Notes[I].Kind == NoteKind::CommentOnly)
         return llvm::Error::success();
-    if (!(isCppSource(C.OldPath) || isCppSource(C.NewPath)))
-      return Data.selectSourceReaders(Sel, C, ByTest);
     return detail::selectBehindBoundaries(S, Sel, C, ByTest);
   }
 

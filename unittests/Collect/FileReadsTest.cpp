@@ -30,10 +30,18 @@ TEST(FileReadsTest, KeepsTrackedFilesInsideTheRepository) {
 
 TEST(FileReadsTest, KeepsThePythonSourcesOfTestsNoCoverageFollows) {
   RawReads Raw;
-  Raw.Read = {"/repo/src/m.py", "/repo/src/__pycache__/m.cpython-311.pyc"};
+  Raw.Read = {"/repo/src/m.py"};
   // A script a lit or ctest test runs has no coverage: its read selects.
   EXPECT_EQ(keepTracked("lit:s::t.test", "c1", Raw, tree()).Files,
             Strings{"src/m.py"});
+  EXPECT_EQ(keepTracked("ctest:script", "c1", Raw, tree()).Files,
+            Strings{"src/m.py"});
+  EXPECT_EQ(keepTracked("pytest:t", "c1", Raw, tree()).Files, Strings{});
+  // A warm cache is all an import opens: it reads its source.
+  Raw.Read = {"/repo/src/__pycache__/m.cpython-311.opt-1.pyc"};
+  EXPECT_EQ(keepTracked("ctest:script", "c1", Raw, tree()).Files,
+            Strings{"src/m.py"});
+  Raw.Read = {"/repo/src/m.pyc", "/repo/top.pyc"};
   EXPECT_EQ(keepTracked("ctest:script", "c1", Raw, tree()).Files,
             Strings{"src/m.py"});
   EXPECT_EQ(keepTracked("pytest:t", "c1", Raw, tree()).Files, Strings{});
