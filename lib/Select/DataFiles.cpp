@@ -82,17 +82,29 @@ llvm::Expected<bool> DataFiles::isLitTestFile(llvm::StringRef Path,
                       [](const NewLitTest &T) { return !T.Guessed; });
 }
 
-llvm::Expected<bool> DataFiles::decide(Selection &Sel, const git::FileChange &C,
-                                       TestReasons &ByTest) {
+llvm::Expected<bool> DataFiles::anyKnown() {
   if (!Known) {
     auto Any = S.hasTrustedReads();
     if (!Any)
       return Any.takeError();
     Known = *Any;
   }
-  if (!*Known)
-    return false;
-  std::map<std::string, std::string> Found;
+  return *Known;
+}
+
+llvm::Expected<const std::vector<std::string> *> DataFiles::unknownReaders() {
+  if (!Unknown) {
+    auto Tests = S.testsWithoutTrustedReads();
+    if (!Tests)
+      return Tests.takeError();
+    Unknown = std::move(*Tests);
+  }
+  return &*Unknown;
+}
+
+llvm::Error
+DataFiles::readersOfChange(const git::FileChange &C,
+                           std::map<std::string, std::string> &Found) {
   bool Listers = changesListings(C.Status);
   if (!C.OldPath.empty())
     if (llvm::Error E =
@@ -101,6 +113,40 @@ llvm::Expected<bool> DataFiles::decide(Selection &Sel, const git::FileChange &C,
   if (!C.NewPath.empty())
     if (llvm::Error E = readersOf(C.NewPath, C.Status, Listers, Found))
       return E;
+  return llvm::Error::success();
+}
+
+void DataFiles::addReadersFallback(
+    Selection &Sel, llvm::StringRef Shown, std::string Detail,
+    const std::map<std::string, std::string> &Found,
+    const std::vector<std::string> &Unknown, TestReasons &ByTest) {
+  size_t Index = Sel.Fallbacks.size();
+  Sel.Fallbacks.push_back({FallbackKind::DataFile,
+                           Shown.str(),
+                           std::move(Detail),
+                           FallbackScope::Readers,
+                           {}});
+  for (auto &[Test, How] : Found)
+    ByTest[Test].push_back(
+        {NoIndex, Index, How, Rule::Reads, Evidence::Fallback});
+  for (const std::string &Test : Unknown)
+    if (!Found.count(Test))
+      ByTest[Test].push_back({NoIndex, Index,
+                              "its file reads are not known (not traced at "
+                              "its coverage commit, or incompletely)",
+                              Rule::Reads, Evidence::Fallback});
+}
+
+llvm::Expected<bool> DataFiles::decide(Selection &Sel, const git::FileChange &C,
+                                       TestReasons &ByTest) {
+  auto Any = anyKnown();
+  if (!Any)
+    return Any.takeError();
+  if (!*Any)
+    return false;
+  std::map<std::string, std::string> Found;
+  if (llvm::Error E = readersOfChange(C, Found))
+    return E;
   llvm::StringRef Shown = C.NewPath.empty() ? C.OldPath : C.NewPath;
   // A lit test's own file, known or surely new, is that test's (the lit
   // test rules select it); that no other test read it is no unknown.
@@ -114,13 +160,10 @@ llvm::Expected<bool> DataFiles::decide(Selection &Sel, const git::FileChange &C,
   }
   if (Found.empty() && UnreadSelectsAll && !TestFile)
     return false;
-  if (!Unknown) {
-    auto Tests = S.testsWithoutTrustedReads();
-    if (!Tests)
-      return Tests.takeError();
-    Unknown = std::move(*Tests);
-  }
-  if (Found.empty() && Unknown->empty()) {
+  auto Unknown = unknownReaders();
+  if (!Unknown)
+    return Unknown.takeError();
+  if (Found.empty() && (*Unknown)->empty()) {
     Sel.Notes.push_back({Shown.str(),
                          TestFile ? "a lit test's file, which no other test "
                                     "read when traced"
@@ -129,52 +172,47 @@ llvm::Expected<bool> DataFiles::decide(Selection &Sel, const git::FileChange &C,
                          NoteKind::Ignored});
     return true;
   }
-  size_t Index = Sel.Fallbacks.size();
-  Sel.Fallbacks.push_back(
-      {FallbackKind::DataFile,
-       Shown.str(),
-       std::string(git::statusName(C.Status)) + ": read by " +
-           std::to_string(Found.size()) + " traced " +
-           (Found.size() == 1 ? "test" : "tests") + ", " +
-           std::to_string(Unknown->size()) + " with unknown reads",
-       FallbackScope::Readers,
-       {}});
-  for (auto &[Test, How] : Found)
-    ByTest[Test].push_back(
-        {NoIndex, Index, How, Rule::Reads, Evidence::Fallback});
-  for (const std::string &Test : *Unknown)
-    if (!Found.count(Test))
-      ByTest[Test].push_back({NoIndex, Index,
-                              "its file reads are not known (not traced at "
-                              "its coverage commit, or incompletely)",
-                              Rule::Reads, Evidence::Fallback});
+  addReadersFallback(Sel, Shown,
+                     std::string(git::statusName(C.Status)) + ": read by " +
+                         std::to_string(Found.size()) + " traced " +
+                         (Found.size() == 1 ? "test" : "tests") + ", " +
+                         std::to_string((*Unknown)->size()) +
+                         " with unknown reads",
+                     Found, **Unknown, ByTest);
   return true;
 }
 
 llvm::Error DataFiles::selectSourceReaders(Selection &Sel,
                                            const git::FileChange &C,
                                            TestReasons &ByTest) {
-  std::map<std::string, std::string> Found;
-  for (const std::string *Path : {&C.OldPath, &C.NewPath})
-    if (!Path->empty())
-      if (llvm::Error E = readersOf(*Path, git::ChangeStatus::Modified,
-                                    /*Listers=*/false, Found))
-        return E;
-  if (Found.empty())
+  // With no test's reads known, coverage decides, as it did before reads.
+  auto Any = anyKnown();
+  if (!Any)
+    return Any.takeError();
+  if (!*Any)
     return llvm::Error::success();
-  size_t Index = Sel.Fallbacks.size();
-  Sel.Fallbacks.push_back({FallbackKind::DataFile,
-                           C.NewPath.empty() ? C.OldPath : C.NewPath,
-                           std::string(git::statusName(C.Status)) +
-                               ": Python source read as a file by " +
-                               std::to_string(Found.size()) + " traced " +
-                               (Found.size() == 1 ? "test" : "tests") +
-                               " (no coverage follows Python there)",
-                           FallbackScope::Readers,
-                           {}});
-  for (auto &[Test, How] : Found)
-    ByTest[Test].push_back(
-        {NoIndex, Index, How, Rule::Reads, Evidence::Fallback});
+  std::map<std::string, std::string> Found;
+  if (llvm::Error E = readersOfChange(C, Found))
+    return E;
+  auto Unknown = unknownReaders();
+  if (!Unknown)
+    return Unknown.takeError();
+  // A pytest test's Python is its coverage's: its unknown reads add nothing.
+  std::vector<std::string> Untraced;
+  for (const std::string &T : **Unknown)
+    if (!llvm::StringRef(T).starts_with("pytest:"))
+      Untraced.push_back(T);
+  if (Found.empty() && Untraced.empty())
+    return llvm::Error::success();
+  addReadersFallback(
+      Sel, C.NewPath.empty() ? C.OldPath : C.NewPath,
+      std::string(git::statusName(C.Status)) +
+          ": Python source read as a file by " + std::to_string(Found.size()) +
+          " traced " + (Found.size() == 1 ? "test" : "tests") + ", " +
+          std::to_string(Untraced.size()) +
+          " other than pytest's with unknown reads (no coverage follows "
+          "Python there)",
+      Found, Untraced, ByTest);
   return llvm::Error::success();
 }
 

@@ -43,14 +43,30 @@ public:
 
   /// Selects the tests that read the Python source \p C changes as a file
   /// (a script a ctest or lit test runs, lit's configuration: collect keeps
-  /// those reads for every test but pytest's), under a fallback of scope
-  /// Readers: no coverage follows the source into them, and they may read
-  /// it as data, so a comment counts too. None when no traced test read
-  /// it.
+  /// those reads for every test but pytest's), or list its folder when it
+  /// is added, deleted or renamed, and the tests other than pytest's whose
+  /// reads are not known, under a fallback of scope Readers: no coverage
+  /// follows the source into them, and they may read it as data, so a
+  /// comment counts too. None while no test's reads are known.
   llvm::Error selectSourceReaders(Selection &Sel, const git::FileChange &C,
                                   TestReasons &ByTest);
 
 private:
+  /// True when any test's reads are known (a trusted record).
+  llvm::Expected<bool> anyKnown();
+  /// The tests whose reads are not known, read once.
+  llvm::Expected<const std::vector<std::string> *> unknownReaders();
+  /// Tests that read a path \p C changes (both paths of a rename), or,
+  /// when it adds, deletes or renames a file, list a folder above it.
+  llvm::Error readersOfChange(const git::FileChange &C,
+                              std::map<std::string, std::string> &Found);
+  /// Adds a data-file fallback of scope Readers for \p Shown selecting
+  /// \p Found (with how each read it) and \p Unknown.
+  void addReadersFallback(Selection &Sel, llvm::StringRef Shown,
+                          std::string Detail,
+                          const std::map<std::string, std::string> &Found,
+                          const std::vector<std::string> &Unknown,
+                          TestReasons &ByTest);
   /// Tests that read \p Path (or list a directory above it when \p Listers)
   /// with how, into \p Found. \p Status: how the change put a file at
   /// \p Path (Modified for a path the file was at before).
