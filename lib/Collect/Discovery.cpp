@@ -383,22 +383,16 @@ llvm::Error applyEnvironmentModification(CTestEntry &E) {
   return llvm::Error::success();
 }
 
-/// True when lit's environment may leave tests out: a variable of \p E's
-/// (set or modified) or of tia's own that filters, shards or adds options.
+/// True when lit's environment may leave tests out: a variable that
+/// filters, shards or adds options is set in the environment \p E runs in
+/// (tia's, with its ENVIRONMENT and modifications applied over it).
 bool litEnvironmentMayLeaveOutTests(const CTestEntry &E) {
   constexpr llvm::StringLiteral Variables[] = {"LIT_FILTER", "LIT_FILTER_OUT",
                                                "LIT_NUM_SHARDS",
                                                "LIT_RUN_SHARD", "LIT_OPTS"};
-  for (llvm::StringRef V : Variables) {
-    if (llvm::sys::Process::GetEnv(V))
-      return true;
-    for (const std::vector<std::string> *List :
-         {&E.Environment, &E.EnvironmentModification})
-      for (llvm::StringRef Entry : *List)
-        if (Entry.starts_with((V + "=").str()))
-          return true;
-  }
-  return false;
+  return llvm::any_of(Variables, [&](llvm::StringRef V) {
+    return valueIn(E.Environment, V, llvm::sys::Process::GetEnv(V)).has_value();
+  });
 }
 
 /// The paths lit command \p Args names (its positional arguments);
@@ -487,14 +481,14 @@ std::optional<std::string> suiteFolder(llvm::StringRef Path,
 /// By suite, the source folders (absolute) below which lit, running \p E's
 /// command \p Args in \p WorkDir, runs every test of the suite: the paths
 /// it names that are folders of the suite (suiteFolder). None when lit may
-/// leave tests out.
+/// leave tests out, or ctest runs nothing of a disabled test.
 std::map<std::string, std::vector<std::string>>
 foldersRunWhole(const CTestEntry &E, const std::vector<std::string> &Args,
                 llvm::StringRef WorkDir,
                 const std::map<std::string, results::LitSuite> &Suites) {
   std::map<std::string, std::vector<std::string>> Out;
   std::optional<std::vector<std::string>> Paths = litPaths(Args);
-  if (!Paths || litEnvironmentMayLeaveOutTests(E))
+  if (!Paths || E.Disabled || litEnvironmentMayLeaveOutTests(E))
     return Out;
   for (const std::string &P : *Paths) {
     std::string Path = absolutePath(P, WorkDir);
